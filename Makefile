@@ -1,0 +1,100 @@
+# swapctl: see README.md. `make deps` installs what the project needs,
+# `make` builds the tool and the static guest programs, `make check` runs
+# the unit tests, the fuzzers briefly and the QEMU integration tests.
+
+SHELL := /bin/bash
+VERSION := 0.1
+PREFIX ?= /usr/local
+CC ?= cc
+PKG_CONFIG ?= pkg-config
+
+WARN := -Wall -Wextra -Werror
+CFLAGS ?= -O2 -g
+override CFLAGS += -std=gnu11 $(WARN) -DSWAPCTL_VERSION='"$(VERSION)"' \
+	-D_GNU_SOURCE -MMD -MP
+PKGS := libvirt jansson ncursesw
+PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
+LDLIBS += $(PKG_LIBS) -lm -lpthread
+
+SRCS := $(wildcard src/*.c)
+OBJS := $(SRCS:src/%.c=build/%.o)
+LIBOBJS := $(filter-out build/main.o,$(OBJS))
+
+GUEST_PROGS := init agent workload
+GUEST_BINS := $(GUEST_PROGS:%=guest/build/%)
+GUEST_COMMON := $(filter-out $(GUEST_PROGS:%=guest/%.c),$(wildcard guest/*.c))
+GUEST_CFLAGS := -std=gnu11 $(WARN) -O2 -static -D_GNU_SOURCE
+
+TESTS := $(patsubst tests/%.c,tests/bin/%,$(wildcard tests/test_*.c))
+
+# Debian packages, installed by name.
+DEB_PKGS := linux-source-6.1 build-essential bc bison flex libelf-dev \
+	libssl-dev ccache cpio xz-utils lz4 pkg-config quilt \
+	qemu-system-x86 qemu-utils libvirt-dev libvirt-daemon \
+	libvirt-daemon-driver-qemu libvirt-clients libjansson-dev \
+	libncurses-dev libcmocka-dev e2fsprogs nfs-ganesha nfs-ganesha-vfs \
+	tmux man-db clang libclang-rt-14-dev
+
+all: swapctl guest
+
+swapctl: $(OBJS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+build/%.o: src/%.c | build
+	$(CC) $(CFLAGS) $(PKG_CFLAGS) -c -o $@ $<
+
+build:
+	mkdir -p build
+
+guest: $(GUEST_BINS)
+
+guest/build/%: guest/%.c $(GUEST_COMMON) $(wildcard guest/*.h) | guest/build
+	$(CC) $(GUEST_CFLAGS) -o $@ $< $(GUEST_COMMON)
+
+guest/build:
+	mkdir -p guest/build
+
+tests/bin/%: tests/%.c $(LIBOBJS) | tests/bin
+	$(CC) $(CFLAGS) $(PKG_CFLAGS) -Isrc -Iguest -o $@ $< $(LIBOBJS) \
+		$(GUEST_COMMON) $(LDLIBS) -lcmocka
+
+tests/bin:
+	mkdir -p tests/bin
+
+unit: $(TESTS)
+	@set -e; for t in $(TESTS); do echo "== $$t"; $$t; done
+
+check: all unit
+	tests/run-integration
+
+deps:
+	@missing=$$(dpkg-query -W -f='$${Package} $${Status}\n' $(DEB_PKGS) 2>/dev/null | \
+		awk '$$NF != "installed" {print $$1}'; \
+		for p in $(DEB_PKGS); do dpkg-query -W $$p >/dev/null 2>&1 || echo $$p; done); \
+	missing=$$(echo $$missing | tr ' ' '\n' | sort -u | tr '\n' ' '); \
+	if [ -n "$${missing// /}" ]; then \
+		echo "make deps: installing $$missing"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+			apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
+	fi
+	@getent passwd libvirt-qemu >/dev/null || \
+		useradd --system --no-create-home --shell /usr/sbin/nologin libvirt-qemu
+
+install: all
+	install -D -m 755 swapctl $(DESTDIR)$(PREFIX)/bin/swapctl
+	install -d $(DESTDIR)$(PREFIX)/share/swapctl/scenarios \
+		$(DESTDIR)$(PREFIX)/share/swapctl/guest \
+		$(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man5
+	install -m 644 scenarios/*.json $(DESTDIR)$(PREFIX)/share/swapctl/scenarios
+	install -m 755 $(GUEST_BINS) $(DESTDIR)$(PREFIX)/share/swapctl/guest
+	install -m 644 guest/kernel.config $(DESTDIR)$(PREFIX)/share/swapctl/guest
+	install -m 644 man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 644 man/*.5 $(DESTDIR)$(PREFIX)/share/man/man5
+	install -D -m 644 swapctl.conf $(DESTDIR)$(PREFIX)/share/swapctl/swapctl.conf
+
+clean:
+	rm -rf build guest/build tests/bin swapctl
+
+.PHONY: all guest unit check deps install clean
+-include $(OBJS:.o=.d)

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef SWAPCTL_CONFIG_H
+#define SWAPCTL_CONFIG_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+enum accel { ACCEL_AUTO, ACCEL_KVM, ACCEL_TCG };
+
+struct swapctl_config {
+	char tarball[PATH_MAX];		/* kernel_tarball */
+	char workdir[PATH_MAX];		/* workdir */
+	char series[64];		/* series: the patched variant's series */
+	int jobs;			/* jobs */
+	bool ccache;			/* ccache */
+	char libvirt_uri[PATH_MAX + 64];/* libvirt_uri */
+	enum accel accel;		/* accel */
+	unsigned int guest_memory_mb;	/* guest_memory_mb */
+	unsigned int guest_cpus;	/* guest_cpus */
+	unsigned int nfs_port;		/* nfs_port */
+	char source[PATH_MAX];		/* which file the values came from */
+};
+
+/* Fill @cfg with the built-in defaults. */
+void config_defaults(struct swapctl_config *cfg);
+
+/*
+ * Load the configuration: @explicit_path (from --config) if not NULL,
+ * else $SWAPCTL_CONFIG, ~/.config/swapctl/swapctl.conf, /etc/swapctl.conf,
+ * else the defaults alone. Returns 0, or -1 with a one-line message
+ * "FILE:LINE: ..." in @err.
+ */
+int config_load(struct swapctl_config *cfg, const char *explicit_path,
+		char *err, size_t errlen);
+
+/* Parse one file into @cfg (values not in the file are kept). */
+int config_parse_file(struct swapctl_config *cfg, const char *path,
+		      char *err, size_t errlen);
+
+/* Derived paths under the work directory. */
+const char *config_libvirt_uri(const struct swapctl_config *cfg,
+			       char *buf, size_t len);
+
+#endif

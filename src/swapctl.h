@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * swapctl: commands and the exit codes they share.
+ */
+#ifndef SWAPCTL_H
+#define SWAPCTL_H
+
+#include <stdio.h>
+
+#include "config.h"
+
+/* Exit codes, documented in swapctl(1). */
+enum swapctl_exit {
+	EXIT_OK = 0,		/* everything passed */
+	EXIT_FAILURE_GENERIC = 1, /* unexpected internal failure */
+	EXIT_USAGE = 2,		/* bad command line */
+	EXIT_CONFIG = 3,	/* bad configuration or scenario file */
+	EXIT_SETUP = 4,		/* missing tarball, tool, package, libvirt... */
+	EXIT_PATCH = 5,		/* a patch of a series does not apply */
+	EXIT_BUILD = 6,		/* kernel or initramfs build failed */
+	EXIT_EXPECT = 7,	/* a scenario expectation was not met */
+	EXIT_CORRUPT = 8,	/* the workload found corrupt pages */
+	EXIT_GUEST = 9,		/* guest panic, BUG/Oops, or timeout */
+	EXIT_INTERRUPTED = 130,	/* SIGINT/SIGTERM */
+};
+
+struct cmd {
+	const char *name;
+	int (*fn)(int argc, char **argv, struct swapctl_config *cfg);
+	const char *summary;
+	void (*usage)(FILE *out);
+};
+
+int cmd_build(int argc, char **argv, struct swapctl_config *cfg);
+int cmd_run(int argc, char **argv, struct swapctl_config *cfg);
+int cmd_top(int argc, char **argv, struct swapctl_config *cfg);
+int cmd_report(int argc, char **argv, struct swapctl_config *cfg);
+int cmd_validate(int argc, char **argv, struct swapctl_config *cfg);
+
+void usage_build(FILE *out);
+void usage_run(FILE *out);
+void usage_top(FILE *out);
+void usage_report(FILE *out);
+void usage_validate(FILE *out);
+
+extern int verbose;
+
+#endif
