@@ -1,0 +1,819 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * stream: parse and validate the lines of the agent protocol, version 1.
+ * See stream.h and doc/HACKING.md.
+ */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "stream.h"
+
+enum str_mode {
+	STR_NAME,	/* [A-Za-z0-9_.:-]+, must fit */
+	STR_PATH,	/* printable ASCII, non-empty, must fit */
+	STR_TEXT,	/* anything; unprintable -> '?', truncated to fit */
+};
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define __printf(a, b) __attribute__((format(printf, a, b)))
+
+static __printf(3, 4) int fail(struct stream_state *st, enum stream_err err,
+			       const char *fmt, ...);
+
+static int fail(struct stream_state *st, enum stream_err err,
+		const char *fmt, ...)
+{
+	va_list ap;
+
+	if (st->last_err != STREAM_OK)
+		return -1;
+	st->last_err = err;
+	va_start(ap, fmt);
+	vsnprintf(st->last_error, sizeof(st->last_error), fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* Integer value @j of field @key within [0, STREAM_VALUE_MAX]. */
+static int val_u64(struct stream_state *st, json_t *j, const char *where,
+		   const char *key, uint64_t *v)
+{
+	json_int_t i;
+
+	if (!json_is_integer(j))
+		return fail(st, STREAM_E_FIELD, "%s%s: not an integer",
+			    where, key);
+	i = json_integer_value(j);
+	if (i < 0)
+		return fail(st, STREAM_E_ABSURD, "%s%s: negative (%lld)",
+			    where, key, (long long)i);
+	if ((unsigned long long)i > STREAM_VALUE_MAX)
+		return fail(st, STREAM_E_ABSURD, "%s%s: beyond 2^53 (%lld)",
+			    where, key, (long long)i);
+	*v = (uint64_t)i;
+	return 1;
+}
+
+/*
+ * Integer field @key of @obj into @v, within [0, STREAM_VALUE_MAX].
+ * Returns 1 if present, 0 if absent and optional, -1 on error.
+ */
+static int get_u64(struct stream_state *st, json_t *obj, const char *where,
+		   const char *key, bool required, uint64_t *v)
+{
+	json_t *j = json_object_get(obj, key);
+
+	if (!j) {
+		if (!required)
+			return 0;
+		return fail(st, STREAM_E_FIELD, "%s%s: missing", where, key);
+	}
+	return val_u64(st, j, where, key, v);
+}
+
+/* Signed integer field within [@min, 2^53]. */
+static int get_s64(struct stream_state *st, json_t *obj, const char *where,
+		   const char *key, bool required, int64_t min, int64_t *v)
+{
+	json_t *j = json_object_get(obj, key);
+	json_int_t i;
+
+	if (!j) {
+		if (!required)
+			return 0;
+		return fail(st, STREAM_E_FIELD, "%s%s: missing", where, key);
+	}
+	if (!json_is_integer(j))
+		return fail(st, STREAM_E_FIELD, "%s%s: not an integer",
+			    where, key);
+	i = json_integer_value(j);
+	if (i < min || i > (json_int_t)STREAM_VALUE_MAX)
+		return fail(st, STREAM_E_ABSURD, "%s%s: out of range (%lld)",
+			    where, key, (long long)i);
+	*v = (int64_t)i;
+	return 1;
+}
+
+static bool name_char(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || c == '_' || c == '.' || c == ':' ||
+	       c == '-';
+}
+
+/* Copy string @s (@n bytes, may hold NULs) to @buf per @mode. */
+static int copy_str(struct stream_state *st, const char *where,
+		    const char *key, const char *s, size_t n, char *buf,
+		    size_t len, enum str_mode mode)
+{
+	size_t i;
+
+	if (mode != STR_TEXT) {
+		if (n == 0)
+			return fail(st, STREAM_E_FIELD, "%s%s: empty",
+				    where, key);
+		if (n >= len)
+			return fail(st, STREAM_E_FIELD,
+				    "%s%s: longer than %zu bytes", where, key,
+				    len - 1);
+	} else if (n >= len) {
+		n = len - 1;
+	}
+	for (i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (mode == STR_NAME && !name_char(c))
+			return fail(st, STREAM_E_FIELD,
+				    "%s%s: bad character 0x%02x", where, key,
+				    c);
+		if (mode == STR_PATH && (c < 0x20 || c > 0x7e))
+			return fail(st, STREAM_E_FIELD,
+				    "%s%s: bad character 0x%02x", where, key,
+				    c);
+		buf[i] = (c < 0x20 || c > 0x7e) ? '?' : (char)c;
+	}
+	buf[n] = '\0';
+	return 1;
+}
+
+static int get_str(struct stream_state *st, json_t *obj, const char *where,
+		   const char *key, bool required, char *buf, size_t len,
+		   enum str_mode mode)
+{
+	json_t *j = json_object_get(obj, key);
+
+	if (!j) {
+		if (!required)
+			return 0;
+		return fail(st, STREAM_E_FIELD, "%s%s: missing", where, key);
+	}
+	if (!json_is_string(j))
+		return fail(st, STREAM_E_FIELD, "%s%s: not a string",
+			    where, key);
+	return copy_str(st, where, key, json_string_value(j),
+			json_string_length(j), buf, len, mode);
+}
+
+/* An object key (which may hold NULs: STR_NAME rejects them). */
+static int check_key(struct stream_state *st, const char *where,
+		     const char *key, size_t keylen, char *buf, size_t len)
+{
+	return copy_str(st, where, "<key>", key, keylen, buf, len, STR_NAME);
+}
+
+static json_t *get_typed(struct stream_state *st, json_t *obj,
+			 const char *where, const char *key, bool required,
+			 json_type type)
+{
+	json_t *j = json_object_get(obj, key);
+
+	if (!j) {
+		if (required)
+			fail(st, STREAM_E_FIELD, "%s%s: missing", where, key);
+		return NULL;
+	}
+	if (json_typeof(j) != type) {
+		fail(st, STREAM_E_FIELD, "%s%s: not an %s", where, key,
+		     type == JSON_OBJECT ? "object" : "array");
+		return NULL;
+	}
+	return j;
+}
+
+static int parse_vmstat(struct stream_state *st, json_t *obj,
+			struct stream_line *out)
+{
+	const char *key;
+	size_t keylen;
+	json_t *val;
+	char name[STREAM_NAME_MAX];
+
+	json_object_keylen_foreach(obj, key, keylen, val) {
+		uint64_t v;
+
+		if (check_key(st, "vmstat.", key, keylen, name, sizeof(name)) < 0)
+			return -1;
+		if (val_u64(st, val, "vmstat.", name, &v) < 0)
+			return -1;
+		if (out->ncounters >= STREAM_MAX_COUNTERS) {
+			out->dropped++;
+			continue;
+		}
+		strcpy(out->counters[out->ncounters].name, name);
+		out->counters[out->ncounters].value = v;
+		out->ncounters++;
+	}
+	return 0;
+}
+
+static int parse_blk(struct stream_state *st, json_t *obj, bool host,
+		     struct stream_line *out)
+{
+	const char *key;
+	size_t keylen;
+	json_t *val;
+	char name[STREAM_NAME_MAX];
+
+	json_object_keylen_foreach(obj, key, keylen, val) {
+		struct stream_blk b;
+
+		memset(&b, 0, sizeof(b));
+		if (check_key(st, "blk.", key, keylen, name, sizeof(name)) < 0)
+			return -1;
+		if (!json_is_object(val))
+			return fail(st, STREAM_E_FIELD,
+				    "blk.%s: not an object", name);
+		strcpy(b.dev, name);
+		if (host) {
+			if (get_u64(st, val, "blk.*.", "rd_req", true,
+				    &b.rd_ios) < 0 ||
+			    get_u64(st, val, "blk.*.", "wr_req", true,
+				    &b.wr_ios) < 0 ||
+			    get_u64(st, val, "blk.*.", "rd_bytes", true,
+				    &b.rd_bytes) < 0 ||
+			    get_u64(st, val, "blk.*.", "wr_bytes", true,
+				    &b.wr_bytes) < 0)
+				return -1;
+		} else {
+			if (get_u64(st, val, "blk.*.", "rd_ios", true,
+				    &b.rd_ios) < 0 ||
+			    get_u64(st, val, "blk.*.", "rd_sectors", true,
+				    &b.rd_sectors) < 0 ||
+			    get_u64(st, val, "blk.*.", "wr_ios", true,
+				    &b.wr_ios) < 0 ||
+			    get_u64(st, val, "blk.*.", "wr_sectors", true,
+				    &b.wr_sectors) < 0 ||
+			    get_u64(st, val, "blk.*.", "in_flight", false,
+				    &b.in_flight) < 0)
+				return -1;
+		}
+		if (out->nblk >= STREAM_MAX_DEVS) {
+			out->dropped++;
+			continue;
+		}
+		out->blk[out->nblk++] = b;
+	}
+	return 0;
+}
+
+/* "swaps" of a sample (@backends false) or "backends" of a swap line. */
+static int parse_swaps(struct stream_state *st, json_t *arr, bool backends,
+		       struct stream_line *out)
+{
+	const char *w = backends ? "backends[]." : "swaps[].";
+	size_t i;
+	json_t *val;
+
+	json_array_foreach(arr, i, val) {
+		struct stream_swap s;
+		int r;
+
+		memset(&s, 0, sizeof(s));
+		if (!json_is_object(val))
+			return fail(st, STREAM_E_FIELD, "%s: not an object",
+				    backends ? "backends[]" : "swaps[]");
+		if (get_str(st, val, w, "name", true, s.name, sizeof(s.name),
+			    STR_PATH) < 0)
+			return -1;
+		if (backends) {
+			if (get_str(st, val, w, "type", true, s.type,
+				    sizeof(s.type), STR_NAME) < 0 ||
+			    get_str(st, val, w, "dev", false, s.dev,
+				    sizeof(s.dev), STR_NAME) < 0 ||
+			    get_u64(st, val, w, "size_kb", false,
+				    &s.size_kb) < 0)
+				return -1;
+		} else {
+			if (get_u64(st, val, w, "used_kb", true,
+				    &s.used_kb) < 0 ||
+			    get_u64(st, val, w, "size_kb", true,
+				    &s.size_kb) < 0)
+				return -1;
+			if (s.used_kb > s.size_kb)
+				return fail(st, STREAM_E_ABSURD,
+					    "swaps[].used_kb %" PRIu64
+					    " > size_kb %" PRIu64,
+					    s.used_kb, s.size_kb);
+		}
+		r = get_s64(st, val, w, "prio", false, -(1LL << 31), &s.prio);
+		if (r < 0)
+			return -1;
+		s.has_prio = r > 0;
+		if (out->nswaps >= STREAM_MAX_SWAPS) {
+			out->dropped++;
+			continue;
+		}
+		out->swaps[out->nswaps++] = s;
+	}
+	return 0;
+}
+
+static int parse_zram(struct stream_state *st, json_t *obj,
+		      struct stream_line *out)
+{
+	const char *key;
+	size_t keylen;
+	json_t *val;
+	char name[STREAM_NAME_MAX];
+
+	json_object_keylen_foreach(obj, key, keylen, val) {
+		struct stream_zram z;
+
+		memset(&z, 0, sizeof(z));
+		if (check_key(st, "zram.", key, keylen, name, sizeof(name)) < 0)
+			return -1;
+		if (!json_is_object(val))
+			return fail(st, STREAM_E_FIELD,
+				    "zram.%s: not an object", name);
+		strcpy(z.name, name);
+		if (get_u64(st, val, "zram.*.", "orig_data_size", true,
+			    &z.orig_data_size) < 0 ||
+		    get_u64(st, val, "zram.*.", "compr_data_size", true,
+			    &z.compr_data_size) < 0 ||
+		    get_u64(st, val, "zram.*.", "mem_used_total", true,
+			    &z.mem_used_total) < 0)
+			return -1;
+		if (out->nzram >= STREAM_MAX_ZRAM) {
+			out->dropped++;
+			continue;
+		}
+		out->zram[out->nzram++] = z;
+	}
+	return 0;
+}
+
+static int parse_hello(struct stream_state *st, json_t *root,
+		       struct stream_line *out)
+{
+	json_t *arr, *val;
+	size_t i;
+
+	if (get_str(st, root, "", "kernel", true, out->kernel,
+		    sizeof(out->kernel), STR_PATH) < 0 ||
+	    get_u64(st, root, "", "interval_ms", true,
+		    &out->interval_ms) < 0)
+		return -1;
+	arr = get_typed(st, root, "", "counters", true, JSON_ARRAY);
+	if (!arr)
+		return -1;
+	json_array_foreach(arr, i, val) {
+		char name[STREAM_NAME_MAX];
+
+		if (!json_is_string(val))
+			return fail(st, STREAM_E_FIELD,
+				    "counters[%zu]: not a string", i);
+		if (copy_str(st, "counters[]", "", json_string_value(val),
+			     json_string_length(val), name, sizeof(name),
+			     STR_NAME) < 0)
+			return -1;
+		if (out->ncounters >= STREAM_MAX_COUNTERS) {
+			out->dropped++;
+			continue;
+		}
+		strcpy(out->counters[out->ncounters++].name, name);
+	}
+	return 0;
+}
+
+static int parse_sample(struct stream_state *st, json_t *root,
+			struct stream_line *out)
+{
+	json_t *j;
+	int r;
+
+	j = get_typed(st, root, "", "vmstat", true, JSON_OBJECT);
+	if (!j || parse_vmstat(st, j, out) < 0)
+		return -1;
+	j = get_typed(st, root, "", "blk", false, JSON_OBJECT);
+	if (st->last_err || (j && parse_blk(st, j, false, out) < 0))
+		return -1;
+	j = get_typed(st, root, "", "swaps", false, JSON_ARRAY);
+	if (st->last_err || (j && parse_swaps(st, j, false, out) < 0))
+		return -1;
+	j = get_typed(st, root, "", "zram", false, JSON_OBJECT);
+	if (st->last_err || (j && parse_zram(st, j, out) < 0))
+		return -1;
+	r = get_u64(st, root, "", "agent_cpu_ns", false, &out->agent_cpu_ns);
+	if (r < 0)
+		return -1;
+	out->has_agent_cpu = r > 0;
+	return 0;
+}
+
+static int parse_phase(struct stream_state *st, json_t *root,
+		       struct stream_line *out)
+{
+	char state[8];
+	int r;
+
+	if (get_str(st, root, "", "name", true, out->phase,
+		    sizeof(out->phase), STR_NAME) < 0 ||
+	    get_str(st, root, "", "state", true, state, sizeof(state),
+		    STR_NAME) < 0)
+		return -1;
+	if (!strcmp(state, "start"))
+		out->phase_state = STREAM_PHASE_START;
+	else if (!strcmp(state, "end"))
+		out->phase_state = STREAM_PHASE_END;
+	else
+		return fail(st, STREAM_E_FIELD, "state: '%s' is not start|end",
+			    state);
+	r = get_u64(st, root, "", "pages", false, &out->pages);
+	if (r < 0 || get_u64(st, root, "", "ns", false, &out->ns) < 0 ||
+	    get_u64(st, root, "", "corrupt", false, &out->corrupt) < 0)
+		return -1;
+	out->phase_has_stats = r > 0;
+	return 0;
+}
+
+static int parse_result(struct stream_state *st, json_t *root,
+			struct stream_line *out)
+{
+	char status[16];
+	int r;
+
+	if (get_str(st, root, "", "status", true, status, sizeof(status),
+		    STR_NAME) < 0)
+		return -1;
+	if (!strcmp(status, "pass"))
+		out->status = STREAM_PASS;
+	else if (!strcmp(status, "corrupt"))
+		out->status = STREAM_CORRUPT;
+	else if (!strcmp(status, "error"))
+		out->status = STREAM_ERROR;
+	else
+		return fail(st, STREAM_E_FIELD,
+			    "status: '%s' is not pass|corrupt|error", status);
+	if (get_u64(st, root, "", "pages_written", true,
+		    &out->pages_written) < 0 ||
+	    get_u64(st, root, "", "pages_verified", true,
+		    &out->pages_verified) < 0 ||
+	    get_u64(st, root, "", "pages_corrupt", true,
+		    &out->pages_corrupt) < 0 ||
+	    get_s64(st, root, "", "first_corrupt", true, -1,
+		    &out->first_corrupt) < 0 ||
+	    get_str(st, root, "", "reason", false, out->msg,
+		    sizeof(out->msg), STR_TEXT) < 0)
+		return -1;
+	r = get_u64(st, root, "", "agent_cpu_ns", false, &out->agent_cpu_ns);
+	if (r < 0)
+		return -1;
+	out->has_agent_cpu = r > 0;
+	return 0;
+}
+
+static const struct {
+	const char *name;
+	enum stream_type type;
+} types[] = {
+	{ "hello", STREAM_T_HELLO },
+	{ "log", STREAM_T_LOG },
+	{ "swap", STREAM_T_SWAP },
+	{ "sample", STREAM_T_SAMPLE },
+	{ "phase", STREAM_T_PHASE },
+	{ "result", STREAM_T_RESULT },
+	{ "host", STREAM_T_HOST },
+};
+
+const char *stream_type_str(enum stream_type type)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(types); i++)
+		if (types[i].type == type)
+			return types[i].name;
+	return "none";
+}
+
+const char *stream_err_str(enum stream_err err)
+{
+	switch (err) {
+	case STREAM_OK:
+		return "ok";
+	case STREAM_E_TOOLONG:
+		return "line too long";
+	case STREAM_E_JSON:
+		return "not a JSON object";
+	case STREAM_E_FIELD:
+		return "bad field";
+	case STREAM_E_ABSURD:
+		return "absurd value";
+	case STREAM_E_VERSION:
+		return "unsupported protocol version";
+	case STREAM_E_TYPE:
+		return "unknown line type";
+	case STREAM_E_SEQ:
+		return "duplicate seq";
+	}
+	return "unknown error";
+}
+
+const char *stream_status_str(enum stream_status status)
+{
+	switch (status) {
+	case STREAM_PASS:
+		return "pass";
+	case STREAM_CORRUPT:
+		return "corrupt";
+	case STREAM_ERROR:
+		return "error";
+	}
+	return "unknown";
+}
+
+bool stream_counter(const struct stream_line *l, const char *name,
+		    uint64_t *value)
+{
+	unsigned int i;
+
+	for (i = 0; i < l->ncounters && i < STREAM_MAX_COUNTERS; i++)
+		if (!strcmp(l->counters[i].name, name)) {
+			if (value)
+				*value = l->counters[i].value;
+			return true;
+		}
+	return false;
+}
+
+const struct stream_blk *stream_blk_find(const struct stream_line *l,
+					 const char *dev)
+{
+	unsigned int i;
+
+	for (i = 0; i < l->nblk && i < STREAM_MAX_DEVS; i++)
+		if (!strcmp(l->blk[i].dev, dev))
+			return &l->blk[i];
+	return NULL;
+}
+
+/* Did any counter of @cur go below its value in @prev? */
+static bool went_backwards(const struct stream_line *prev,
+			   const struct stream_line *cur)
+{
+	unsigned int i;
+
+	for (i = 0; i < cur->ncounters; i++) {
+		uint64_t v;
+
+		if (stream_counter(prev, cur->counters[i].name, &v) &&
+		    cur->counters[i].value < v)
+			return true;
+	}
+	for (i = 0; i < cur->nblk; i++) {
+		const struct stream_blk *c = &cur->blk[i];
+		const struct stream_blk *p = stream_blk_find(prev, c->dev);
+
+		if (p && (c->rd_ios < p->rd_ios || c->wr_ios < p->wr_ios ||
+			  c->rd_sectors < p->rd_sectors ||
+			  c->wr_sectors < p->wr_sectors ||
+			  c->rd_bytes < p->rd_bytes ||
+			  c->wr_bytes < p->wr_bytes))
+			return true;
+	}
+	return false;
+}
+
+static enum stream_type type_of(const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(types); i++)
+		if (!strcmp(types[i].name, s))
+			return types[i].type;
+	return STREAM_T_NONE;
+}
+
+static int parse_root(struct stream_state *st, json_t *root,
+		      struct stream_line *out)
+{
+	char type[16];
+	json_t *v;
+	int r;
+
+	r = get_str(st, root, "", "type", true, type, sizeof(type), STR_NAME);
+	if (r < 0) {
+		if (st->last_err == STREAM_E_FIELD &&
+		    json_is_string(json_object_get(root, "type"))) {
+			/* a well-formed but unknown (long) type */
+			st->last_err = STREAM_E_TYPE;
+		}
+		return -1;
+	}
+	out->type = type_of(type);
+	if (out->type == STREAM_T_NONE)
+		return fail(st, STREAM_E_TYPE, "type: unknown '%s'", type);
+
+	v = json_object_get(root, "v");
+	if (v || out->type != STREAM_T_HOST) {
+		if (!v)
+			return fail(st, STREAM_E_FIELD, "v: missing");
+		if (!json_is_integer(v))
+			return fail(st, STREAM_E_FIELD, "v: not an integer");
+		if (json_integer_value(v) != 1)
+			return fail(st, STREAM_E_VERSION,
+				    "v: version %lld, expected 1",
+				    (long long)json_integer_value(v));
+	}
+	r = get_u64(st, root, "", "seq", out->type != STREAM_T_HOST,
+		    &out->seq);
+	if (r < 0)
+		return -1;
+	out->has_seq = r > 0;
+	if (get_u64(st, root, "", "t_ns", true, &out->t_ns) < 0)
+		return -1;
+
+	switch (out->type) {
+	case STREAM_T_HELLO:
+		return parse_hello(st, root, out);
+	case STREAM_T_LOG:
+		if (get_str(st, root, "", "level", true, out->level,
+			    sizeof(out->level), STR_NAME) < 0 ||
+		    get_str(st, root, "", "msg", true, out->msg,
+			    sizeof(out->msg), STR_TEXT) < 0)
+			return -1;
+		return 0;
+	case STREAM_T_SWAP:
+		v = get_typed(st, root, "", "backends", true, JSON_ARRAY);
+		if (!v)
+			return -1;
+		return parse_swaps(st, v, true, out);
+	case STREAM_T_SAMPLE:
+		return parse_sample(st, root, out);
+	case STREAM_T_PHASE:
+		return parse_phase(st, root, out);
+	case STREAM_T_RESULT:
+		return parse_result(st, root, out);
+	case STREAM_T_HOST:
+		v = get_typed(st, root, "", "blk", true, JSON_OBJECT);
+		if (!v)
+			return -1;
+		return parse_blk(st, v, true, out);
+	case STREAM_T_NONE:
+		break;
+	}
+	return fail(st, STREAM_E_TYPE, "type: unknown");
+}
+
+static void count_err(struct stream_state *st, enum stream_err err)
+{
+	switch (err) {
+	case STREAM_OK:
+		st->ok++;
+		break;
+	case STREAM_E_TOOLONG:
+		st->too_long++;
+		break;
+	case STREAM_E_ABSURD:
+		st->absurd++;
+		break;
+	case STREAM_E_SEQ:
+		st->seq_dups++;
+		break;
+	default:
+		st->malformed++;
+		break;
+	}
+}
+
+enum stream_err stream_parse_line(struct stream_state *st, const char *line,
+				  size_t len, struct stream_line *out)
+{
+	json_error_t jerr;
+	json_t *root;
+
+	memset(out, 0, sizeof(*out));
+	st->lines++;
+	st->last_err = STREAM_OK;
+	st->last_error[0] = '\0';
+
+	if (len > STREAM_MAX_LINE) {
+		fail(st, STREAM_E_TOOLONG, "line of %zu bytes, limit %d",
+		     len, STREAM_MAX_LINE);
+		goto out;
+	}
+	if (!line)
+		len = 0;
+	root = json_loadb(line ? line : "", len, JSON_REJECT_DUPLICATES,
+			  &jerr);
+	if (!root) {
+		fail(st, STREAM_E_JSON, "column %d: %s", jerr.column,
+		     jerr.text);
+		goto out;
+	}
+	if (!json_is_object(root)) {
+		json_decref(root);
+		fail(st, STREAM_E_JSON, "not a JSON object");
+		goto out;
+	}
+	if (parse_root(st, root, out) < 0 && st->last_err == STREAM_OK)
+		fail(st, STREAM_E_FIELD, "invalid line");
+	json_decref(root);
+	if (st->last_err != STREAM_OK)
+		goto out;
+
+	/* Validation against the previous lines of this stream. */
+	if (out->has_seq) {
+		if (st->seen_seq && out->seq < st->next_seq) {
+			fail(st, STREAM_E_SEQ, "seq %" PRIu64 ", expected %"
+			     PRIu64, out->seq, st->next_seq);
+			goto out;
+		}
+		if (out->seq > st->next_seq) {
+			out->seq_missing = out->seq - st->next_seq;
+			st->seq_gaps++;
+			st->seq_missing += out->seq_missing;
+		}
+		st->seen_seq = true;
+		st->next_seq = out->seq + 1;
+		if (out->t_ns < st->last_guest_t_ns)
+			st->time_backwards++;
+		st->last_guest_t_ns = out->t_ns;
+	}
+	if (out->type == STREAM_T_SAMPLE) {
+		if (st->have_sample && went_backwards(&st->prev_sample, out))
+			out->reset = true;
+		st->prev_sample = *out;
+		st->have_sample = true;
+	} else if (out->type == STREAM_T_HOST) {
+		if (st->have_host && went_backwards(&st->prev_host, out))
+			out->reset = true;
+		st->prev_host = *out;
+		st->have_host = true;
+	}
+	if (out->reset)
+		st->resets++;
+	st->dropped += out->dropped;
+out:
+	count_err(st, st->last_err);
+	return st->last_err;
+}
+
+void stream_init(struct stream_state *st)
+{
+	memset(st, 0, sizeof(*st));
+}
+
+static void emit(struct stream_state *st, stream_line_cb cb, void *ctx)
+{
+	struct stream_line l;
+	enum stream_err err;
+
+	st->lineno++;
+	if (st->discarding) {
+		st->lines++;
+		st->last_err = STREAM_E_TOOLONG;
+		snprintf(st->last_error, sizeof(st->last_error),
+			 "line %" PRIu64 " longer than %d bytes", st->lineno,
+			 STREAM_MAX_LINE);
+		count_err(st, STREAM_E_TOOLONG);
+		if (cb)
+			cb(ctx, NULL, STREAM_E_TOOLONG, st->buf, st->buflen,
+			   st->lineno);
+	} else {
+		err = stream_parse_line(st, st->buf, st->buflen, &l);
+		if (cb)
+			cb(ctx, &l, err, st->buf, st->buflen, st->lineno);
+	}
+	st->buflen = 0;
+	st->discarding = false;
+}
+
+void stream_feed(struct stream_state *st, const char *data, size_t len,
+		 stream_line_cb cb, void *ctx)
+{
+	while (len) {
+		const char *nl = memchr(data, '\n', len);
+		size_t n = nl ? (size_t)(nl - data) : len;
+
+		if (!st->discarding) {
+			size_t room = STREAM_MAX_LINE - st->buflen;
+
+			if (n > room) {
+				memcpy(st->buf + st->buflen, data, room);
+				st->buflen = STREAM_MAX_LINE;
+				st->discarding = true;
+			} else {
+				memcpy(st->buf + st->buflen, data, n);
+				st->buflen += n;
+			}
+		}
+		if (!nl)
+			break;
+		emit(st, cb, ctx);
+		data = nl + 1;
+		len -= n + 1;
+	}
+}
+
+size_t stream_finish(struct stream_state *st, stream_line_cb cb, void *ctx)
+{
+	size_t pending = st->buflen;
+
+	if (pending || st->discarding)
+		emit(st, cb, ctx);
+	return pending;
+}

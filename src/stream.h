@@ -1,0 +1,212 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * stream: a defensive parser of the agent's line protocol (version 1,
+ * doc/HACKING.md "Agent protocol") and of the host lines of samples.jsonl.
+ *
+ * One call parses one line into a struct stream_line; a struct
+ * stream_state carries what one stream (one guest) has seen so far: the
+ * next expected seq, the previous sample (to see counters going
+ * backwards) and the validation counters. Nothing here trusts its input:
+ * lines are bounded, every field is type-checked, numbers must be
+ * integers in [0, 2^53] (first_corrupt and prio may be negative), and no
+ * input makes it crash.
+ */
+#ifndef SWAPCTL_STREAM_H
+#define SWAPCTL_STREAM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define STREAM_MAX_LINE		8192	/* bytes of a line, without '\n' */
+#define STREAM_MAX_COUNTERS	64	/* vmstat counters kept per sample */
+#define STREAM_MAX_DEVS		8	/* blk devices kept per sample */
+#define STREAM_MAX_SWAPS	8	/* swap areas kept per line */
+#define STREAM_MAX_ZRAM		4	/* zram devices kept per sample */
+#define STREAM_NAME_MAX		48	/* counter/device name, with NUL */
+#define STREAM_PATH_MAX		128	/* swap area name, with NUL */
+#define STREAM_MSG_MAX		256	/* log msg / result reason, with NUL */
+#define STREAM_VALUE_MAX	(1ULL << 53)	/* larger is absurd */
+
+enum stream_type {
+	STREAM_T_NONE = 0,
+	STREAM_T_HELLO,
+	STREAM_T_LOG,
+	STREAM_T_SWAP,
+	STREAM_T_SAMPLE,
+	STREAM_T_PHASE,
+	STREAM_T_RESULT,
+	STREAM_T_HOST,		/* added by the host, no "v" nor "seq" */
+};
+
+enum stream_err {
+	STREAM_OK = 0,
+	STREAM_E_TOOLONG,	/* longer than STREAM_MAX_LINE */
+	STREAM_E_JSON,		/* not a JSON object, or duplicate keys */
+	STREAM_E_FIELD,		/* a field missing or of the wrong type */
+	STREAM_E_ABSURD,	/* a number negative or beyond 2^53 */
+	STREAM_E_VERSION,	/* "v" is not 1 */
+	STREAM_E_TYPE,		/* unknown "type" */
+	STREAM_E_SEQ,		/* seq duplicate or going backwards (the
+				 * line is parsed but must be ignored)
+				 */
+};
+
+struct stream_counter {
+	char name[STREAM_NAME_MAX];
+	uint64_t value;
+};
+
+/*
+ * Guest lines fill rd/wr_ios, rd/wr_sectors, in_flight; host lines fill
+ * rd/wr_ios (from rd_req/wr_req) and rd/wr_bytes.
+ */
+struct stream_blk {
+	char dev[STREAM_NAME_MAX];
+	uint64_t rd_ios, rd_sectors, wr_ios, wr_sectors, in_flight;
+	uint64_t rd_bytes, wr_bytes;
+};
+
+/* An entry of "swaps" (sample) or of "backends" (swap line). */
+struct stream_swap {
+	char name[STREAM_PATH_MAX];
+	char type[16];			/* backends only: blk, zram... */
+	char dev[STREAM_NAME_MAX];	/* backends only, may be "" */
+	uint64_t used_kb;		/* samples only */
+	uint64_t size_kb;
+	int64_t prio;
+	bool has_prio;
+};
+
+struct stream_zram {
+	char name[STREAM_NAME_MAX];
+	uint64_t orig_data_size, compr_data_size, mem_used_total;
+};
+
+enum stream_phase_state { STREAM_PHASE_START, STREAM_PHASE_END };
+enum stream_status { STREAM_PASS, STREAM_CORRUPT, STREAM_ERROR };
+
+struct stream_line {
+	enum stream_type type;
+	bool has_seq;			/* false for host lines */
+	uint64_t seq;
+	uint64_t t_ns;			/* guest, or host, monotonic */
+
+	/* hello: the counters the kernel has (values 0); sample: vmstat */
+	char kernel[64];
+	uint64_t interval_ms;
+	struct stream_counter counters[STREAM_MAX_COUNTERS];
+	unsigned int ncounters;
+
+	/* sample (guest stats) and host (virDomainBlockStats) */
+	struct stream_blk blk[STREAM_MAX_DEVS];
+	unsigned int nblk;
+	/* sample: "swaps"; swap line: "backends" */
+	struct stream_swap swaps[STREAM_MAX_SWAPS];
+	unsigned int nswaps;
+	struct stream_zram zram[STREAM_MAX_ZRAM];
+	unsigned int nzram;
+	uint64_t agent_cpu_ns;		/* sample and result */
+	bool has_agent_cpu;
+
+	/* log */
+	char level[16];
+	/* log msg, result reason; unprintable bytes become '?' */
+	char msg[STREAM_MSG_MAX];
+	/* phase */
+	char phase[32];
+	enum stream_phase_state phase_state;
+	bool phase_has_stats;		/* pages/ns/corrupt present */
+	uint64_t pages, ns, corrupt;
+	/* result */
+	enum stream_status status;
+	uint64_t pages_written, pages_verified, pages_corrupt;
+	int64_t first_corrupt;		/* -1: none */
+
+	/* set by validation against the stream's previous lines */
+	uint64_t seq_missing;		/* lines lost just before this one */
+	bool reset;			/* a counter went backwards */
+	unsigned int dropped;		/* entries beyond the table sizes */
+};
+
+struct stream_state {
+	/* validation counters */
+	uint64_t lines;			/* every line seen */
+	uint64_t ok;			/* returned STREAM_OK */
+	uint64_t malformed;		/* E_JSON, E_FIELD, E_VERSION, E_TYPE */
+	uint64_t too_long;		/* E_TOOLONG */
+	uint64_t absurd;		/* E_ABSURD */
+	uint64_t seq_gaps;		/* times seq jumped forward */
+	uint64_t seq_missing;		/* lines lost in those jumps */
+	uint64_t seq_dups;		/* E_SEQ */
+	uint64_t resets;		/* lines where a counter went back */
+	uint64_t time_backwards;	/* guest t_ns going backwards */
+	uint64_t dropped;		/* table entries dropped */
+	enum stream_err last_err;
+	/* what was wrong with the last bad line, one line of text */
+	char last_error[160];
+
+	/* internal */
+	bool seen_seq;
+	uint64_t next_seq;
+	uint64_t last_guest_t_ns;
+	bool have_sample, have_host;
+	struct stream_line prev_sample, prev_host;
+	char buf[STREAM_MAX_LINE + 1];	/* stream_feed's partial line */
+	size_t buflen;
+	bool discarding;		/* inside an over-long line */
+	uint64_t lineno;		/* lines fed through stream_feed */
+};
+
+/* Reset @st to a fresh stream. */
+void stream_init(struct stream_state *st);
+
+/*
+ * Parse one line of @len bytes (without its '\n'; the bytes need not be
+ * NUL-terminated and may contain anything) into @out, validating it
+ * against the stream state @st, whose counters are updated. Returns
+ * STREAM_OK, or the reason the line is bad (st->last_error says more).
+ * @out is fully written in every case; for STREAM_E_SEQ it holds the
+ * parsed line.
+ */
+enum stream_err stream_parse_line(struct stream_state *st, const char *line,
+				  size_t len, struct stream_line *out);
+
+/*
+ * Called by stream_feed for each complete line: @l is the parsed line
+ * (NULL when the line was too long to parse), @err the result, @raw/@len
+ * the line as received (without '\n'; at most STREAM_MAX_LINE bytes of
+ * it), @lineno its 1-based number in the stream.
+ */
+typedef void (*stream_line_cb)(void *ctx, const struct stream_line *l,
+			       enum stream_err err, const char *raw,
+			       size_t len, uint64_t lineno);
+
+/*
+ * Feed @len bytes of a stream (any split: partial lines are kept in @st
+ * until their '\n' arrives). Lines longer than STREAM_MAX_LINE are
+ * counted as too long and skipped up to their '\n'. @cb may be NULL.
+ */
+void stream_feed(struct stream_state *st, const char *data, size_t len,
+		 stream_line_cb cb, void *ctx);
+
+/*
+ * End of stream: a partial last line without '\n' is parsed as a line
+ * (a file cut mid-line then counts as malformed). Returns the number of
+ * bytes that were pending.
+ */
+size_t stream_finish(struct stream_state *st, stream_line_cb cb, void *ctx);
+
+/* The value of vmstat counter @name in @l; false when absent. */
+bool stream_counter(const struct stream_line *l, const char *name,
+		    uint64_t *value);
+
+/* The blk entry of device @dev in @l, or NULL. */
+const struct stream_blk *stream_blk_find(const struct stream_line *l,
+					 const char *dev);
+
+const char *stream_err_str(enum stream_err err);
+const char *stream_type_str(enum stream_type type);
+const char *stream_status_str(enum stream_status status);
+
+#endif
