@@ -1,19 +1,1481 @@
 // SPDX-License-Identifier: GPL-2.0
-/* swapctl run: placeholder until the subcommand lands. */
+/*
+ * swapctl run: boot the kernels of a scenario through libvirt, one guest
+ * at a time (interleaved A B A B with --repeat), read the agent's stream,
+ * record it under runs/<id>/, and compare the kernels.
+ *
+ * Whatever happens (errors, timeouts, SIGINT/SIGTERM) the guest is
+ * destroyed, the NFS server stopped and the agent socket removed before
+ * swapctl exits.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
 
+#include <jansson.h>
+
+#include "domain.h"
+#include "ganesha.h"
+#include "plan.h"
+#include "scenario.h"
+#include "stats.h"
+#include "stream.h"
 #include "swapctl.h"
+#include "util.h"
+
+static void seterr(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* vsnprintf: messages may be cut, which is fine for one line */
+static void seterr(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+}
+
+#define MAX_REPEAT	100
+#define BOOT_MARGIN_S	60	/* host limit = timeout_s + this */
+#define POWEROFF_WAIT_S	20	/* after the result, for the power-off */
+#define CONNECT_WAIT_S	10
+
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig)
+{
+	interrupted = sig;
+}
+
+struct phase_res {
+	char name[32];
+	double seconds;
+	uint64_t pages, corrupt;
+};
+
+struct guest_res {
+	enum scn_kernel kernel;
+	int rep;
+	char dir[4096];
+	bool started;
+	bool setup_failed;
+	bool timeout;
+	bool interrupted;
+	bool have_hello, have_result, have_sample;
+	double boot_s;		/* create -> hello, host clock */
+	double hello_uptime_s;	/* guest uptime at hello */
+	double run_s;		/* create -> end */
+	char release[64];
+	enum stream_status status;
+	uint64_t pages_written, pages_verified, pages_corrupt;
+	int64_t first_corrupt;
+	char reason[STREAM_MSG_MAX];
+	char last_error_log[STREAM_MSG_MAX];
+	struct stream_line last;	/* the last sample */
+	struct phase_res phase[SCN_MAX_PHASES];
+	int nphases;
+	struct vm_blkstats host[DOMAIN_MAX_DISKS];
+	bool have_host;
+	int console_problems;
+	char console_first[200];
+	struct stream_state st;		/* validation counters */
+	bool pass;
+	int exit_class;			/* EXIT_OK, _CORRUPT, _GUEST, _SETUP */
+	char why[512];			/* why it failed */
+};
+
+struct run {
+	struct swapctl_config *cfg;
+	struct scenario scn;
+	unsigned int memory_mb, cpus;
+	bool kvm;
+	unsigned int repeat;
+	double host_timeout_s;
+	bool json, dry_run, keep_images;
+	char kernel_path[KERNEL_COUNT][4096];
+	char initramfs[4096];
+	char uri[4200];
+	char id[SCN_NAME_MAX + 32];
+	char dir[4096];
+	char *plan;
+	struct vmconn *vm;
+	struct guest_res *res;
+	int nres;
+	/* what the current guest holds, for the cleanup */
+	struct ganesha nfs;
+	char sock[4200];
+};
 
 void usage_run(FILE *out)
 {
-	fprintf(out, "usage: swapctl run [--help]\n");
+	fprintf(out,
+		"usage: swapctl run [OPTIONS] SCENARIO.json\n"
+		"\n"
+		"Boot the scenario's kernels (baseline, patched or both) in QEMU\n"
+		"through libvirt, stream the guest's swap counters, record them\n"
+		"under <workdir>/runs/<time>-<name>/ and compare the kernels.\n"
+		"\n"
+		"options:\n"
+		"  --json             print the results as one JSON object\n"
+		"  --dry-run          print the plan and the domain XML, start nothing\n"
+		"  --repeat N         run each kernel N times, interleaved (A B A B)\n"
+		"  --kernels LIST     baseline, patched or baseline,patched\n"
+		"  --timeout S        host time limit per guest in seconds\n"
+		"                     (default: the scenario's timeout_s + %d)\n"
+		"  --baseline-kernel FILE, --patched-kernel FILE\n"
+		"                     boot this bzImage instead of the built one\n"
+		"  --initramfs FILE   use this initramfs instead of the built one\n"
+		"  --keep-images      keep the swap disk images of each guest\n"
+		"  -h, --help         this help\n"
+		"\n"
+		"exit codes: 0 all passed, 3 bad scenario, 4 setup error,\n"
+		"7 an expectation failed, 8 corrupt pages, 9 guest panic/BUG/\n"
+		"timeout/error, 130 interrupted. See swapctl(1) and\n"
+		"swapctl-scenario(5).\n", BOOT_MARGIN_S);
+}
+
+/* ---- small helpers ---- */
+
+static void msg(const struct run *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void msg(const struct run *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	(void)r;
+	va_start(ap, fmt);
+	fprintf(stderr, "swapctl run: ");
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
+
+static const char *guest_name(const struct guest_res *g, char *buf,
+			      size_t len)
+{
+	snprintf(buf, len, "%s-%d", scn_kernel_name(g->kernel), g->rep);
+	return buf;
+}
+
+static uint64_t host_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+static int write_state(const struct run *r, const char *state)
+{
+	char path[4200], text[32];
+
+	snprintf(path, sizeof(path), "%s/state", r->dir);
+	snprintf(text, sizeof(text), "%s\n", state);
+	return util_write_file_atomic(path, text, strlen(text), 0644);
+}
+
+static void set_why(struct guest_res *g, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void set_why(struct guest_res *g, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(g->why, sizeof(g->why), fmt, ap);
+	va_end(ap);
+}
+
+/* ---- the run directory ---- */
+
+static int make_run_dir(struct run *r, char *err, size_t errlen)
+{
+	char runs[4200], base[128], tmp[4300], latest[4300];
+	struct tm tm;
+	time_t now = time(NULL);
+	int i;
+
+	snprintf(runs, sizeof(runs), "%s/runs", r->cfg->workdir);
+	if (util_mkdir_p(runs, 0755)) {
+		seterr(err, errlen, "%s: %s", runs, strerror(errno));
+		return -1;
+	}
+	localtime_r(&now, &tm);
+	strftime(base, sizeof(base), "%Y%m%d-%H%M%S", &tm);
+	for (i = 1; i < 100; i++) {
+		if (i == 1)
+			util_path(r->id, sizeof(r->id), "%s-%s", base,
+				  r->scn.name);
+		else
+			util_path(r->id, sizeof(r->id), "%s-%s-%d", base,
+				  r->scn.name, i);
+		if (util_path(r->dir, sizeof(r->dir), "%s/%s", runs, r->id)) {
+			seterr(err, errlen, "%s: path too long", runs);
+			return -1;
+		}
+		if (!mkdir(r->dir, 0755))
+			break;
+		if (errno != EEXIST) {
+			seterr(err, errlen, "%s: %s", r->dir,
+				 strerror(errno));
+			return -1;
+		}
+	}
+	if (i == 100) {
+		seterr(err, errlen, "%s: too many runs this second", runs);
+		return -1;
+	}
+	snprintf(tmp, sizeof(tmp), "%s/.latest.%d", runs, (int)getpid());
+	snprintf(latest, sizeof(latest), "%s/latest", runs);
+	unlink(tmp);
+	if (symlink(r->id, tmp) || rename(tmp, latest)) {
+		seterr(err, errlen, "%s: %s", latest, strerror(errno));
+		unlink(tmp);
+		return -1;
+	}
+	return 0;
+}
+
+static int write_run_files(struct run *r, char *err, size_t errlen)
+{
+	char path[4200];
+
+	snprintf(path, sizeof(path), "%s/scenario.json", r->dir);
+	if (util_copy_file(r->scn.file, path, 0644)) {
+		seterr(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	snprintf(path, sizeof(path), "%s/plan.txt", r->dir);
+	if (util_write_file_atomic(path, r->plan, strlen(r->plan), 0644)) {
+		seterr(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (write_state(r, "running")) {
+		seterr(err, errlen, "%s/state: %s", r->dir, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- one guest ---- */
+
+struct feed_ctx {
+	struct run *r;
+	struct guest_res *g;
+	FILE *samples;
+	double t_create;
+};
+
+static void on_line(void *arg, const struct stream_line *l,
+		    enum stream_err err, const char *raw, size_t len,
+		    uint64_t lineno)
+{
+	struct feed_ctx *fc = arg;
+	struct guest_res *g = fc->g;
+	char name[32];
+
+	(void)lineno;
+	if (err != STREAM_OK) {
+		if (verbose)
+			msg(fc->r, "%s: bad line from the agent: %s",
+			    guest_name(g, name, sizeof(name)),
+			    fc->g->st.last_error);
+		return;
+	}
+	fwrite(raw, 1, len, fc->samples);
+	fputc('\n', fc->samples);
+	fflush(fc->samples);
+	switch (l->type) {
+	case STREAM_T_HELLO:
+		if (!g->have_hello) {
+			g->have_hello = true;
+			g->boot_s = util_now() - fc->t_create;
+			g->hello_uptime_s = l->t_ns / 1e9;
+			snprintf(g->release, sizeof(g->release), "%s",
+				 l->kernel);
+		}
+		break;
+	case STREAM_T_SAMPLE:
+		g->last = *l;
+		g->have_sample = true;
+		break;
+	case STREAM_T_PHASE:
+		if (l->phase_state == STREAM_PHASE_END &&
+		    g->nphases < SCN_MAX_PHASES) {
+			struct phase_res *p = &g->phase[g->nphases++];
+
+			snprintf(p->name, sizeof(p->name), "%s", l->phase);
+			p->seconds = l->phase_has_stats ? l->ns / 1e9 : 0;
+			p->pages = l->pages;
+			p->corrupt = l->corrupt;
+		}
+		if (verbose)
+			msg(fc->r, "%s: phase %s %s",
+			    guest_name(g, name, sizeof(name)), l->phase,
+			    l->phase_state == STREAM_PHASE_END ? "end" :
+			    "start");
+		break;
+	case STREAM_T_RESULT:
+		g->have_result = true;
+		g->status = l->status;
+		g->pages_written = l->pages_written;
+		g->pages_verified = l->pages_verified;
+		g->pages_corrupt = l->pages_corrupt;
+		g->first_corrupt = l->first_corrupt;
+		snprintf(g->reason, sizeof(g->reason), "%s", l->msg);
+		break;
+	case STREAM_T_LOG:
+		if (!strcmp(l->level, "error"))
+			snprintf(g->last_error_log,
+				 sizeof(g->last_error_log), "%s", l->msg);
+		if (verbose)
+			msg(fc->r, "%s: guest %s: %s",
+			    guest_name(g, name, sizeof(name)), l->level,
+			    l->msg);
+		break;
+	default:
+		break;
+	}
+}
+
+static void host_line(struct run *r, struct guest_res *g, FILE *samples)
+{
+	struct vm_blkstats bs;
+	json_t *o, *blk;
+	char *s;
+	int i, n = 0;
+
+	blk = json_object();
+	for (i = 0; i < r->scn.nswap; i++) {
+		const struct scn_swap *sw = &r->scn.swap[i];
+
+		if (!sw->dev[0] || vm_blkstats(r->vm, sw->dev, &bs))
+			continue;
+		g->host[n++] = bs;
+		json_object_set_new(blk, sw->dev,
+			json_pack("{sIsIsIsI}", "rd_req", (json_int_t)bs.rd_req,
+				  "wr_req", (json_int_t)bs.wr_req,
+				  "rd_bytes", (json_int_t)bs.rd_bytes,
+				  "wr_bytes", (json_int_t)bs.wr_bytes));
+	}
+	if (!n) {
+		json_decref(blk);
+		return;
+	}
+	g->have_host = true;
+	o = json_pack("{sssIso}", "type", "host", "t_ns",
+		      (json_int_t)host_ns(), "blk", blk);
+	s = o ? json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
+	if (s) {
+		fprintf(samples, "%s\n", s);
+		fflush(samples);
+	}
+	free(s);
+	json_decref(o);
+}
+
+static int connect_agent(const char *path, double deadline)
+{
+	struct sockaddr_un a = { .sun_family = AF_UNIX };
+	int fd;
+
+	snprintf(a.sun_path, sizeof(a.sun_path), "%s", path);
+	while (!interrupted) {
+		fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		if (fd < 0)
+			return -1;
+		if (!connect(fd, (struct sockaddr *)&a, sizeof(a)))
+			return fd;
+		close(fd);
+		if (util_now() > deadline)
+			return -1;
+		usleep(20000);
+	}
+	return -1;
+}
+
+static void check_console(const char *path, struct guest_res *g)
+{
+	static const char *const bad[] = {
+		"BUG:", "WARNING:", "Oops", "Kernel panic", "Call Trace",
+		"general protection fault", NULL,
+	};
+	char *text = util_read_file(path, NULL), *line, *save = NULL;
+	const char *const *b;
+
+	if (!text)
+		return;
+	for (line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		for (b = bad; *b; b++)
+			if (strstr(line, *b))
+				break;
+		if (!*b)
+			continue;
+		if (!g->console_problems++) {
+			char *p;
+
+			snprintf(g->console_first, sizeof(g->console_first),
+				 "%s", line);
+			for (p = g->console_first; *p; p++)
+				if ((unsigned char)*p < ' ')
+					*p = ' ';
+		}
+	}
+	free(text);
+}
+
+static int make_disks(struct run *r, struct guest_res *g, char *err,
+		      size_t errlen)
+{
+	char path[4200];
+	int i, fd, rc;
+
+	for (i = 0; i < r->scn.nswap; i++) {
+		const struct scn_swap *sw = &r->scn.swap[i];
+		off_t mb;
+
+		if (!sw->dev[0])
+			continue;
+		snprintf(path, sizeof(path), "%s/disk-%s.img", g->dir, sw->dev);
+		mb = sw->type == SWAP_EXT4FILE ? sw->disk_mb : sw->size_mb;
+		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+		if (fd < 0 || ftruncate(fd, mb << 20)) {
+			seterr(err, errlen, "%s: %s", path, strerror(errno));
+			if (fd >= 0)
+				close(fd);
+			return -1;
+		}
+		close(fd);
+		if (sw->type == SWAP_EXT4FILE) {
+			/* all inode tables now: no lazy init I/O in the guest */
+			const char *argv[] = {
+				"mke2fs", "-q", "-F", "-t", "ext4", "-E",
+				"lazy_itable_init=0,lazy_journal_init=0",
+				"-L", "swapctl", path, NULL,
+			};
+			struct util_run_opts o = { .out_fd = -1, .quiet = true };
+
+			rc = util_run(argv, &o);
+			if (rc) {
+				seterr(err, errlen, rc < 0 ?
+					 "mke2fs not found (install e2fsprogs)" :
+					 "mke2fs -t ext4 %s failed (exit %d)",
+					 path, rc);
+				return -1;
+			}
+		}
+	}
+	return 0;
+}
+
+static void remove_disks(struct run *r, struct guest_res *g)
+{
+	char path[4200];
+	int i;
+
+	if (r->keep_images)
+		return;
+	for (i = 0; i < r->scn.nswap; i++) {
+		if (!r->scn.swap[i].dev[0])
+			continue;
+		snprintf(path, sizeof(path), "%s/disk-%s.img", g->dir,
+			 r->scn.swap[i].dev);
+		unlink(path);
+	}
+}
+
+static void fill_spec(struct run *r, struct guest_res *g,
+		      struct domain_spec *d, char paths[][4200],
+		      char *name, size_t namelen)
+{
+	int i, n = 0;
+
+	snprintf(name, namelen, DOMAIN_NAME_PREFIX "%s-%s-%d", r->id,
+		 scn_kernel_name(g->kernel), g->rep);
+	memset(d, 0, sizeof(*d));
+	d->name = name;
+	d->kvm = r->kvm;
+	d->memory_mb = r->memory_mb;
+	d->cpus = r->cpus;
+	d->kernel = r->kernel_path[g->kernel];
+	snprintf(paths[0], 4200, "%s/initrd", g->dir);
+	snprintf(paths[1], 4200, "%s/console.log", g->dir);
+	snprintf(paths[2], 4200, "%s/agent.sock", g->dir);
+	d->initrd = paths[0];
+	d->console_log = paths[1];
+	d->agent_socket = paths[2];
+	/* loglevel=5: warnings and worse reach the console log */
+	d->cmdline = "console=ttyS0 panic=-1 loglevel=5";
+	for (i = 0; i < r->scn.nswap && n < DOMAIN_MAX_DISKS; i++) {
+		if (!r->scn.swap[i].dev[0])
+			continue;
+		snprintf(paths[3 + n], 4200, "%s/disk-%s.img", g->dir,
+			 r->scn.swap[i].dev);
+		d->disk[n].path = paths[3 + n];
+		d->disk[n].dev = r->scn.swap[i].dev;
+		n++;
+	}
+	d->ndisks = n;
+	d->net = scn_has_nfs(&r->scn);
+}
+
+/* Everything the guest holds on the host: always safe to call. */
+static void guest_cleanup(struct run *r)
+{
+	if (r->vm)
+		vm_destroy(r->vm);
+	ganesha_stop(&r->nfs);
+	if (r->sock[0]) {
+		unlink(r->sock);
+		r->sock[0] = '\0';
+	}
+}
+
+static void classify(struct run *r, struct guest_res *g)
+{
+	char name[32];
+
+	(void)r;
+	g->pass = false;
+	if (g->setup_failed) {
+		g->exit_class = EXIT_SETUP;
+		return;
+	}
+	if (g->interrupted) {
+		g->exit_class = EXIT_INTERRUPTED;
+		set_why(g, "interrupted");
+		return;
+	}
+	if (g->have_result && g->pages_corrupt) {
+		g->exit_class = EXIT_CORRUPT;
+		set_why(g, "%llu corrupt pages (first at page %lld)",
+			 (unsigned long long)g->pages_corrupt,
+			 (long long)g->first_corrupt);
+	} else if (g->console_problems) {
+		g->exit_class = EXIT_GUEST;
+		set_why(g, "%d problem lines on the console, first: %s",
+			 g->console_problems, g->console_first);
+	} else if (g->timeout) {
+		g->exit_class = EXIT_GUEST;
+		set_why(g, "timeout after %.0f s (%s)", g->run_s,
+			 !g->have_hello ? "no hello from the agent" :
+			 !g->have_result ? "no result" :
+			 "no power-off after the result");
+	} else if (!g->have_result) {
+		g->exit_class = EXIT_GUEST;
+		set_why(g, "the guest stopped without a result%s%s",
+			 g->last_error_log[0] ? "; last error: " :
+			 (g->have_hello ? "" : " (no hello: see console.log)"),
+			 g->last_error_log);
+	} else if (g->status == STREAM_CORRUPT) {
+		g->exit_class = EXIT_CORRUPT;
+		set_why(g, "result: corrupt");
+	} else if (g->status == STREAM_ERROR) {
+		g->exit_class = EXIT_GUEST;
+		set_why(g, "guest error: %s",
+			 g->reason[0] ? g->reason : "(no reason given)");
+	} else {
+		g->exit_class = EXIT_OK;
+		g->pass = true;
+	}
+	if (!g->pass)
+		msg(r, "%s: FAIL: %s", guest_name(g, name, sizeof(name)),
+		    g->why);
+}
+
+static void run_guest(struct run *r, struct guest_res *g)
+{
+	char paths[3 + DOMAIN_MAX_DISKS][4200], dname[256], err[1024];
+	char gname[32], xmlpath[4200], spath[4200];
+	struct domain_spec spec;
+	struct feed_ctx fc = { .r = r, .g = g };
+	double deadline, next_host, t_result = 0;
+	char *xml = NULL;
+	int fd = -1;
+
+	guest_name(g, gname, sizeof(gname));
+	stream_init(&g->st);
+	util_path(g->dir, sizeof(g->dir), "%s/%s", r->dir, gname);
+	if (util_mkdir_p(g->dir, 0755)) {
+		set_why(g, "%s: %s", g->dir,
+			 strerror(errno));
+		goto setup_fail;
+	}
+	fill_spec(r, g, &spec, paths, dname, sizeof(dname));
+	if (strlen(spec.agent_socket) >= sizeof(((struct sockaddr_un *)0)->sun_path)) {
+		set_why(g, "%s: longer than a unix socket path may be (108): choose a shorter workdir",
+			 spec.agent_socket);
+		goto setup_fail;
+	}
+	if (plan_make_initrd(r->initramfs, r->plan, spec.initrd, err,
+			     sizeof(err)) ||
+	    make_disks(r, g, err, sizeof(err))) {
+		set_why(g, "%s", err);
+		goto setup_fail;
+	}
+	xml = domain_xml(&spec);
+	snprintf(xmlpath, sizeof(xmlpath), "%s/domain.xml", g->dir);
+	if (!xml || util_write_file_atomic(xmlpath, xml, strlen(xml), 0644)) {
+		set_why(g, "%s: %s", xmlpath,
+			 strerror(errno));
+		goto setup_fail;
+	}
+	if (scn_has_nfs(&r->scn)) {
+		char nfsdir[4200];
+
+		snprintf(nfsdir, sizeof(nfsdir), "%s/nfs", g->dir);
+		if (ganesha_start(&r->nfs, nfsdir, r->cfg->nfs_port, err,
+				  sizeof(err))) {
+			set_why(g, "%s", err);
+			goto setup_fail;
+		}
+	}
+	snprintf(spath, sizeof(spath), "%s/samples.jsonl", g->dir);
+	fc.samples = fopen(spath, "we");
+	if (!fc.samples) {
+		set_why(g, "%s: %s", spath,
+			 strerror(errno));
+		goto setup_fail;
+	}
+	unlink(spec.console_log);
+	unlink(spec.agent_socket);
+	snprintf(r->sock, sizeof(r->sock), "%s", spec.agent_socket);
+	if (interrupted)
+		goto interrupted;
+	msg(r, "%s: booting %s (%s, %u MiB, %u CPUs)", gname,
+	    r->kernel_path[g->kernel], r->kvm ? "KVM" : "TCG", r->memory_mb,
+	    r->cpus);
+	fc.t_create = util_now();
+	if (vm_start(r->vm, xml, err, sizeof(err))) {
+		set_why(g, "%s", err);
+		goto setup_fail;
+	}
+	g->started = true;
+	fd = connect_agent(spec.agent_socket, fc.t_create + CONNECT_WAIT_S);
+	if (fd < 0) {
+		if (interrupted)
+			goto interrupted;
+		set_why(g, "%s: cannot connect to the agent channel: %s",
+			 spec.agent_socket, strerror(errno));
+		goto setup_fail;
+	}
+	deadline = fc.t_create + r->host_timeout_s;
+	next_host = fc.t_create;
+	for (;;) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		char buf[16384];
+		double now;
+		ssize_t n;
+
+		if (interrupted)
+			goto interrupted;
+		now = util_now();
+		if (now >= next_host) {
+			host_line(r, g, fc.samples);
+			next_host = now + r->scn.interval_ms / 1000.0;
+		}
+		if (now > deadline ||
+		    (t_result && now > t_result + POWEROFF_WAIT_S)) {
+			g->timeout = true;
+			break;
+		}
+		if (poll(&p, 1, 50) <= 0)
+			continue;
+		n = read(fd, buf, sizeof(buf));
+		if (n < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (n <= 0)
+			break;	/* QEMU closed the channel: powered off */
+		stream_feed(&g->st, buf, n, on_line, &fc);
+		if (g->have_result && !t_result)
+			t_result = util_now();
+	}
+	stream_finish(&g->st, on_line, &fc);
+	g->run_s = util_now() - fc.t_create;
+	close(fd);
+	guest_cleanup(r);
+	fclose(fc.samples);
+	remove_disks(r, g);
+	check_console(spec.console_log, g);
+	free(xml);
+	classify(r, g);
+	msg(r, "%s: %s in %.1f s (boot %.2f s)", gname,
+	    g->pass ? "pass" : "FAIL", g->run_s, g->boot_s);
+	return;
+
+interrupted:
+	g->interrupted = true;
+	if (fd >= 0)
+		close(fd);
+	guest_cleanup(r);
+	if (fc.samples)
+		fclose(fc.samples);
+	remove_disks(r, g);
+	free(xml);
+	classify(r, g);
+	return;
+setup_fail:
+	g->setup_failed = true;
+	if (fd >= 0)
+		close(fd);
+	guest_cleanup(r);
+	if (fc.samples)
+		fclose(fc.samples);
+	remove_disks(r, g);
+	free(xml);
+	classify(r, g);
+	msg(r, "%s: %s", gname, g->why);
+}
+
+/* ---- results ---- */
+
+static uint64_t vm_counter(const struct guest_res *g, const char *name,
+			   bool *has)
+{
+	uint64_t v = 0;
+
+	*has = g->have_sample && stream_counter(&g->last, name, &v);
+	return v;
+}
+
+/* The value of metric @m for guest @g; false when not measured. */
+static bool guest_metric(const struct guest_res *g, const char *m,
+			 double *out)
+{
+	bool h1, h2;
+	uint64_t a, b;
+	unsigned int i;
+
+	if (!strcmp(m, "write_pages_per_io") ||
+	    !strcmp(m, "read_pages_per_io")) {
+		bool w = m[0] == 'w';
+
+		a = vm_counter(g, w ? "pswpout" : "pswpin", &h1);
+		b = vm_counter(g, w ? "nrswpout" : "nrswpin", &h2);
+		if (!h1 || !h2 || !b)
+			return false;
+		*out = (double)a / b;
+		return true;
+	}
+	if (!strcmp(m, "pswpout") || !strcmp(m, "pswpin") ||
+	    !strcmp(m, "nrswpout") || !strcmp(m, "nrswpin")) {
+		a = vm_counter(g, m, &h1);
+		*out = a;
+		return h1;
+	}
+	if (!strcmp(m, "pages_verified") || !strcmp(m, "pages_corrupt")) {
+		*out = m[6] == 'v' ? g->pages_verified : g->pages_corrupt;
+		return g->have_result;
+	}
+	if (!strcmp(m, "boot_seconds")) {
+		*out = g->boot_s;
+		return g->have_hello;
+	}
+	if (!strcmp(m, "workload_seconds")) {
+		*out = 0;
+		for (i = 0; i < (unsigned int)g->nphases; i++)
+			*out += g->phase[i].seconds;
+		return g->nphases > 0;
+	}
+	if (!strcmp(m, "device_write_ios") || !strcmp(m, "device_read_ios")) {
+		*out = 0;
+		for (i = 0; i < g->last.nblk; i++)
+			*out += m[7] == 'w' ? g->last.blk[i].wr_ios :
+				g->last.blk[i].rd_ios;
+		return g->have_sample && g->last.nblk;
+	}
+	if (!strcmp(m, "host_write_requests") ||
+	    !strcmp(m, "host_read_requests")) {
+		*out = 0;
+		for (i = 0; i < DOMAIN_MAX_DISKS; i++)
+			*out += m[5] == 'w' ? g->host[i].wr_req :
+				g->host[i].rd_req;
+		return g->have_host;
+	}
+	return false;
+}
+
+/* Mean/stddev/CI of metric @m over the repeats of kernel @k. */
+static bool kernel_desc(const struct run *r, enum scn_kernel k,
+			const char *m, struct stats_desc *d)
+{
+	double x[MAX_REPEAT];
+	size_t n = 0;
+	int i;
+
+	for (i = 0; i < r->nres; i++)
+		if (r->res[i].kernel == k &&
+		    guest_metric(&r->res[i], m, &x[n]))
+			n++;
+	if (!n)
+		return false;
+	stats_describe(x, n, d);
+	return true;
+}
+
+/* Patched / baseline, paired by repeat number. */
+static bool ratio_desc(const struct run *r, const char *m,
+		       struct stats_desc *d)
+{
+	double x[MAX_REPEAT], a, b;
+	size_t n = 0;
+	int i, j;
+
+	for (i = 0; i < r->nres; i++) {
+		if (r->res[i].kernel != KERNEL_PATCHED ||
+		    !guest_metric(&r->res[i], m, &a))
+			continue;
+		for (j = 0; j < r->nres; j++)
+			if (r->res[j].kernel == KERNEL_BASELINE &&
+			    r->res[j].rep == r->res[i].rep)
+				break;
+		if (j == r->nres || !guest_metric(&r->res[j], m, &b) || !b)
+			continue;
+		x[n++] = a / b;
+	}
+	if (!n)
+		return false;
+	stats_describe(x, n, d);
+	return true;
+}
+
+static json_t *desc_json(const struct stats_desc *d)
+{
+	json_t *o = json_pack("{sIsfsf}", "n", (json_int_t)d->n, "mean",
+			      d->mean, "stddev", d->stddev);
+
+	json_object_set_new(o, "ci95", d->has_ci ? json_real(d->ci95) :
+			    json_null());
+	return o;
+}
+
+struct expect_res {
+	bool pass;
+	bool measured;
+	double value;
+	char what[256];
+};
+
+static void eval_expect(const struct run *r, const struct scn_expect *e,
+			struct expect_res *x)
+{
+	struct stats_desc d;
+	int i;
+
+	x->pass = true;
+	x->measured = true;
+	x->what[0] = '\0';
+	if (e->on == EXPECT_EACH) {
+		for (i = 0; i < r->nres; i++) {
+			const struct guest_res *g = &r->res[i];
+			char name[32];
+			double v;
+
+			if (!guest_metric(g, e->metric, &v)) {
+				x->pass = x->measured = false;
+				snprintf(x->what, sizeof(x->what),
+					 "%s: %s not measured",
+					 guest_name(g, name, sizeof(name)),
+					 e->metric);
+				return;
+			}
+			x->value = v;
+			if ((e->has_min && v < e->min) ||
+			    (e->has_max && v > e->max)) {
+				x->pass = false;
+				snprintf(x->what, sizeof(x->what),
+					 "%s: %s = %.3f",
+					 guest_name(g, name, sizeof(name)),
+					 e->metric, v);
+				return;
+			}
+		}
+		return;
+	}
+	if (!(e->on == EXPECT_RATIO ? ratio_desc(r, e->metric, &d) :
+	      kernel_desc(r, e->on == EXPECT_BASELINE ? KERNEL_BASELINE :
+			  KERNEL_PATCHED, e->metric, &d))) {
+		x->pass = x->measured = false;
+		snprintf(x->what, sizeof(x->what), "%s not measured",
+			 e->metric);
+		return;
+	}
+	x->value = d.mean;
+	if ((e->has_min && d.mean < e->min) ||
+	    (e->has_max && d.mean > e->max)) {
+		x->pass = false;
+		snprintf(x->what, sizeof(x->what), "%s = %.3f", e->metric,
+			 d.mean);
+	}
+}
+
+static const char *expect_on_name(enum scn_expect_on on)
+{
+	static const char *const n[] = { "each", "baseline", "patched",
+					 "ratio" };
+	return n[on];
+}
+
+static json_t *guest_json(const struct run *r, const struct guest_res *g)
+{
+	static const char *const vmk[] = {
+		"pswpout", "nrswpout", "pswpin", "nrswpin", NULL };
+	static const char *const extra[] = {
+		"device_write_ios", "device_read_ios", "host_write_requests",
+		"host_read_requests", NULL };
+	json_t *o, *vm, *ph, *all, *stj;
+	const char *const *k;
+	double v;
+	bool has;
+	unsigned int i;
+	uint64_t c;
+
+	(void)r;
+	o = json_pack("{sssiss}", "kernel", scn_kernel_name(g->kernel),
+		      "rep", g->rep, "status", g->pass ? "pass" : "fail");
+	json_object_set_new(o, "reason", json_string(g->why));
+	json_object_set_new(o, "release", json_string(g->release));
+	vm = json_object();
+	for (k = vmk; *k; k++) {
+		c = vm_counter(g, *k, &has);
+		json_object_set_new(vm, *k, has ? json_integer(c) :
+				    json_null());
+	}
+	json_object_set_new(o, "vmstat", vm);
+	all = json_object();
+	for (i = 0; g->have_sample && i < g->last.ncounters; i++)
+		json_object_set_new(all, g->last.counters[i].name,
+			json_integer(g->last.counters[i].value));
+	json_object_set_new(o, "vmstat_all", all);
+	json_object_set_new(o, "write_pages_per_io",
+		guest_metric(g, "write_pages_per_io", &v) ? json_real(v) :
+		json_null());
+	json_object_set_new(o, "read_pages_per_io",
+		guest_metric(g, "read_pages_per_io", &v) ? json_real(v) :
+		json_null());
+	json_object_set_new(o, "pages_written", g->have_result ?
+			    json_integer(g->pages_written) : json_null());
+	json_object_set_new(o, "pages_verified", g->have_result ?
+			    json_integer(g->pages_verified) : json_null());
+	json_object_set_new(o, "pages_corrupt", g->have_result ?
+			    json_integer(g->pages_corrupt) : json_null());
+	json_object_set_new(o, "boot_seconds", g->have_hello ?
+			    json_real(g->boot_s) : json_null());
+	json_object_set_new(o, "guest_uptime_at_hello_seconds",
+			    g->have_hello ? json_real(g->hello_uptime_s) :
+			    json_null());
+	json_object_set_new(o, "workload_seconds",
+		guest_metric(g, "workload_seconds", &v) ? json_real(v) :
+		json_null());
+	json_object_set_new(o, "run_seconds", json_real(g->run_s));
+	for (k = extra; *k; k++)
+		json_object_set_new(o, *k, guest_metric(g, *k, &v) ?
+				    json_integer((json_int_t)v) :
+				    json_null());
+	ph = json_array();
+	for (i = 0; i < (unsigned int)g->nphases; i++)
+		json_array_append_new(ph, json_pack("{sssfsIsI}",
+			"name", g->phase[i].name,
+			"seconds", g->phase[i].seconds,
+			"pages", (json_int_t)g->phase[i].pages,
+			"corrupt", (json_int_t)g->phase[i].corrupt));
+	json_object_set_new(o, "phases", ph);
+	json_object_set_new(o, "console_problems",
+			    json_integer(g->console_problems));
+	json_object_set_new(o, "console_first_problem",
+			    g->console_problems ?
+			    json_string(g->console_first) : json_null());
+	json_object_set_new(o, "timeout", json_boolean(g->timeout));
+	stj = json_pack("{sIsIsIsIsIsIsIsI}",
+		"lines", (json_int_t)g->st.lines,
+		"ok", (json_int_t)g->st.ok,
+		"malformed", (json_int_t)g->st.malformed,
+		"too_long", (json_int_t)g->st.too_long,
+		"absurd", (json_int_t)g->st.absurd,
+		"seq_gaps", (json_int_t)g->st.seq_gaps,
+		"seq_missing", (json_int_t)g->st.seq_missing,
+		"seq_dups", (json_int_t)g->st.seq_dups);
+	json_object_set_new(o, "stream", stj);
+	json_object_set_new(o, "dir", json_string(g->dir));
+	return o;
+}
+
+static const char *const table_metrics[] = {
+	"pswpout", "nrswpout", "write_pages_per_io", "pswpin", "nrswpin",
+	"read_pages_per_io", "device_write_ios", "device_read_ios",
+	"host_write_requests", "host_read_requests", "pages_verified",
+	"pages_corrupt", "boot_seconds", "workload_seconds", NULL,
+};
+
+static json_t *summary_json(struct run *r, const struct expect_res *xr,
+			    int code)
+{
+	json_t *o, *arr, *cmp, *ex;
+	struct stats_desc d;
+	const char *const *m;
+	int i, k;
+
+	o = json_pack("{sssssssi}", "scenario", r->scn.name, "run_id", r->id,
+		      "dir", r->dir, "repeat", (int)r->repeat);
+	json_object_set_new(o, "accel", json_string(r->kvm ? "kvm" : "tcg"));
+	json_object_set_new(o, "guest", json_pack("{sisi}", "memory_mb",
+		(int)r->memory_mb, "cpus", (int)r->cpus));
+	arr = json_array();
+	for (i = 0; i < r->nres; i++)
+		json_array_append_new(arr, guest_json(r, &r->res[i]));
+	json_object_set_new(o, "results", arr);
+	cmp = json_object();
+	for (m = table_metrics; *m; m++) {
+		json_t *e = json_object();
+
+		for (k = 0; k < KERNEL_COUNT; k++)
+			if (kernel_desc(r, k, *m, &d))
+				json_object_set_new(e, scn_kernel_name(k),
+						    desc_json(&d));
+		if (ratio_desc(r, *m, &d))
+			json_object_set_new(e, "ratio", desc_json(&d));
+		json_object_set_new(cmp, *m, e);
+	}
+	json_object_set_new(o, "comparison", cmp);
+	ex = json_array();
+	for (i = 0; i < r->scn.nexpect; i++) {
+		const struct scn_expect *e = &r->scn.expect[i];
+		json_t *j = json_pack("{sssssb}", "metric", e->metric,
+				      "kernel", expect_on_name(e->on),
+				      "pass", xr[i].pass);
+
+		json_object_set_new(j, "min", e->has_min ? json_real(e->min) :
+				    json_null());
+		json_object_set_new(j, "max", e->has_max ? json_real(e->max) :
+				    json_null());
+		json_object_set_new(j, "value", xr[i].measured ?
+				    json_real(xr[i].value) : json_null());
+		json_object_set_new(j, "detail", json_string(xr[i].what));
+		json_array_append_new(ex, j);
+	}
+	json_object_set_new(o, "expectations", ex);
+	json_object_set_new(o, "status", json_string(code ? "fail" : "pass"));
+	json_object_set_new(o, "exit_code", json_integer(code));
+	return o;
+}
+
+static void fmt_cell(char *buf, size_t len, const struct stats_desc *d,
+		     bool have, int decimals)
+{
+	if (!have)
+		snprintf(buf, len, "-");
+	else if (d->n > 1 && d->has_ci)
+		snprintf(buf, len, "%.*f ±%.*f", decimals, d->mean, decimals,
+			 d->ci95);
+	else
+		snprintf(buf, len, "%.*f", decimals, d->mean);
+}
+
+static void print_table(struct run *r, const struct expect_res *xr,
+			int code)
+{
+	static const char *const labels[] = {
+		"pages swapped out", "swap write I/Os", "write pages/I/O",
+		"pages swapped in", "swap read I/Os", "read pages/I/O",
+		"device write I/Os", "device read I/Os",
+		"host write requests", "host read requests",
+		"pages verified", "pages corrupt", "boot s (to hello)",
+		"workload s",
+	};
+	const char *const *m;
+	struct stats_desc d;
+	char cell[64];
+	int i, k, dec;
+	bool both = r->scn.kernel[0] && r->scn.kernel[1];
+
+	printf("\nscenario %s: %s, %u MiB, %u CPUs, %u run%s per kernel\n",
+	       r->scn.name, r->kvm ? "KVM" : "TCG", r->memory_mb, r->cpus,
+	       r->repeat, r->repeat > 1 ? "s" : "");
+	printf("%-22s", "");
+	for (k = 0; k < KERNEL_COUNT; k++)
+		if (r->scn.kernel[k])
+			printf(" %20s", scn_kernel_name(k));
+	if (both)
+		printf(" %18s", "patched/baseline");
+	printf("\n");
+	for (m = table_metrics, i = 0; *m; m++, i++) {
+		dec = strstr(*m, "per_io") || strstr(*m, "seconds") ? 2 : 0;
+		printf("%-22s", labels[i]);
+		for (k = 0; k < KERNEL_COUNT; k++) {
+			if (!r->scn.kernel[k])
+				continue;
+			fmt_cell(cell, sizeof(cell), &d,
+				 kernel_desc(r, k, *m, &d), dec);
+			printf(" %20s", cell);
+		}
+		if (both) {
+			fmt_cell(cell, sizeof(cell), &d,
+				 ratio_desc(r, *m, &d), 2);
+			printf(" %18s", cell);
+		}
+		printf("\n");
+	}
+	for (i = 0; i < r->nres; i++) {
+		const struct guest_res *g = &r->res[i];
+
+		printf("%s-%d: %s%s%s\n", scn_kernel_name(g->kernel), g->rep,
+		       g->pass ? "pass" : "FAIL", g->why[0] ? ": " : "",
+		       g->why);
+		if (g->st.malformed || g->st.seq_gaps || g->st.absurd ||
+		    g->st.too_long)
+			printf("  stream: %llu malformed, %llu too long, %llu absurd, %llu seq gaps (%llu lines lost)\n",
+			       (unsigned long long)g->st.malformed,
+			       (unsigned long long)g->st.too_long,
+			       (unsigned long long)g->st.absurd,
+			       (unsigned long long)g->st.seq_gaps,
+			       (unsigned long long)g->st.seq_missing);
+	}
+	for (i = 0; i < r->scn.nexpect; i++) {
+		const struct scn_expect *e = &r->scn.expect[i];
+
+		printf("expect %s %s", expect_on_name(e->on), e->metric);
+		if (e->has_min)
+			printf(" >= %g", e->min);
+		if (e->has_max)
+			printf(" <= %g", e->max);
+		printf(": %s%s%s\n", xr[i].pass ? "ok" : "FAILED",
+		       xr[i].what[0] ? ", " : "", xr[i].what);
+	}
+	printf("%s (exit %d); recorded in %s\n", code ? "FAIL" : "PASS",
+	       code, r->dir);
+}
+
+static int finish(struct run *r)
+{
+	struct expect_res xr[SCN_MAX_EXPECT];
+	char path[4200], *text;
+	int code = EXIT_OK, i, worst = EXIT_OK;
+	json_t *sum;
+
+	/* the worst outcome decides: setup > corrupt > guest > expect */
+	for (i = 0; i < r->nres; i++) {
+		int c = r->res[i].exit_class;
+
+		if (c == EXIT_INTERRUPTED || c == EXIT_SETUP)
+			worst = c == EXIT_INTERRUPTED ? c :
+				(worst == EXIT_INTERRUPTED ? worst : c);
+		else if (c == EXIT_CORRUPT && worst != EXIT_SETUP &&
+			 worst != EXIT_INTERRUPTED)
+			worst = c;
+		else if (c == EXIT_GUEST && worst == EXIT_OK)
+			worst = c;
+	}
+	code = worst;
+	for (i = 0; i < r->scn.nexpect; i++) {
+		eval_expect(r, &r->scn.expect[i], &xr[i]);
+		if (!xr[i].pass && code == EXIT_OK)
+			code = EXIT_EXPECT;
+	}
+	sum = summary_json(r, xr, code);
+	text = json_dumps(sum, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
+			  JSON_REAL_PRECISION(6));
+	snprintf(path, sizeof(path), "%s/summary.json", r->dir);
+	if (!text || util_write_file_atomic(path, text, strlen(text), 0644))
+		msg(r, "%s: %s", path, strerror(errno));
+	if (r->json && text)
+		printf("%s\n", text);
+	else
+		print_table(r, xr, code);
+	fflush(stdout);
+	free(text);
+	json_decref(sum);
+	write_state(r, "done");
+	return code;
+}
+
+/* ---- options and setup ---- */
+
+static int parse_kernels_opt(struct run *r, const char *arg)
+{
+	char buf[64], *tok, *save = NULL;
+
+	if (strlen(arg) >= sizeof(buf))
+		return -1;
+	strcpy(buf, arg);
+	r->scn.kernel[0] = r->scn.kernel[1] = false;
+	for (tok = strtok_r(buf, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (!strcmp(tok, "baseline"))
+			r->scn.kernel[KERNEL_BASELINE] = true;
+		else if (!strcmp(tok, "patched"))
+			r->scn.kernel[KERNEL_PATCHED] = true;
+		else
+			return -1;
+	}
+	return r->scn.kernel[0] || r->scn.kernel[1] ? 0 : -1;
+}
+
+static bool read_cpuinfo_kvm(enum accel accel)
+{
+	char *cpuinfo = util_read_file("/proc/cpuinfo", NULL);
+	bool kvm = domain_pick_kvm(accel, cpuinfo, "/dev/kvm");
+
+	free(cpuinfo);
+	return kvm;
+}
+
+static int dry_run(struct run *r)
+{
+	struct guest_res g = { 0 };
+	char paths[3 + DOMAIN_MAX_DISKS][4200], name[256];
+	struct domain_spec spec;
+	char *xml;
+	int k;
+
+	snprintf(r->id, sizeof(r->id), "<time>-%s", r->scn.name);
+	util_path(r->dir, sizeof(r->dir), "%s/runs/%s", r->cfg->workdir,
+		  r->id);
+	printf("# plan (%s/plan.txt and /swapctl/plan in each initrd)\n%s",
+	       r->dir, r->plan);
+	for (k = 0; k < KERNEL_COUNT; k++) {
+		if (!r->scn.kernel[k])
+			continue;
+		g.kernel = k;
+		g.rep = 1;
+		util_path(g.dir, sizeof(g.dir), "%s/%s-1", r->dir,
+			  scn_kernel_name(k));
+		fill_spec(r, &g, &spec, paths, name, sizeof(name));
+		xml = domain_xml(&spec);
+		if (!xml)
+			return EXIT_FAILURE_GENERIC;
+		printf("\n# domain XML of %s-1%s\n%s", scn_kernel_name(k),
+		       access(r->kernel_path[k], R_OK) ?
+		       " (the kernel is not built yet)" : "", xml);
+		free(xml);
+	}
+	if (scn_has_nfs(&r->scn))
+		printf("\n# NFS: ganesha.nfsd on 127.0.0.1:%u, export /export\n",
+		       r->cfg->nfs_port);
+	return EXIT_OK;
 }
 
 int cmd_run(int argc, char **argv, struct swapctl_config *cfg)
 {
-	(void)argc;
-	(void)argv;
-	(void)cfg;
-	fprintf(stderr, "swapctl run: not implemented yet\n");
-	return EXIT_FAILURE_GENERIC;
+	enum { O_JSON = 256, O_DRY, O_REPEAT, O_KERNELS, O_TIMEOUT, O_BK,
+	       O_PK, O_INITRAMFS, O_KEEP };
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, O_JSON },
+		{ "dry-run", no_argument, NULL, O_DRY },
+		{ "repeat", required_argument, NULL, O_REPEAT },
+		{ "kernels", required_argument, NULL, O_KERNELS },
+		{ "timeout", required_argument, NULL, O_TIMEOUT },
+		{ "baseline-kernel", required_argument, NULL, O_BK },
+		{ "patched-kernel", required_argument, NULL, O_PK },
+		{ "initramfs", required_argument, NULL, O_INITRAMFS },
+		{ "keep-images", no_argument, NULL, O_KEEP },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *kernels_opt = NULL, *bk = NULL, *pk = NULL, *ird = NULL;
+	struct sigaction sa = { .sa_handler = on_signal };
+	long repeat = 0, timeout = 0;
+	struct run *r;
+	char err[1024], *end;
+	int opt, k, rep, code;
+
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return EXIT_FAILURE_GENERIC;
+	r->cfg = cfg;
+	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (opt) {
+		case O_JSON:
+			r->json = true;
+			break;
+		case O_DRY:
+			r->dry_run = true;
+			break;
+		case O_REPEAT:
+			repeat = strtol(optarg, &end, 10);
+			if (*end || repeat < 1 || repeat > MAX_REPEAT) {
+				fprintf(stderr, "swapctl run: --repeat: '%s' is not a number from 1 to %d\n",
+					optarg, MAX_REPEAT);
+				free(r);
+				return EXIT_USAGE;
+			}
+			break;
+		case O_KERNELS:
+			kernels_opt = optarg;
+			break;
+		case O_TIMEOUT:
+			timeout = strtol(optarg, &end, 10);
+			if (*end || timeout < 1 || timeout > 86400) {
+				fprintf(stderr, "swapctl run: --timeout: '%s' is not a number of seconds (1-86400)\n",
+					optarg);
+				free(r);
+				return EXIT_USAGE;
+			}
+			break;
+		case O_BK:
+			bk = optarg;
+			break;
+		case O_PK:
+			pk = optarg;
+			break;
+		case O_INITRAMFS:
+			ird = optarg;
+			break;
+		case O_KEEP:
+			r->keep_images = true;
+			break;
+		case 'h':
+			usage_run(stdout);
+			free(r);
+			return EXIT_OK;
+		default:
+			usage_run(stderr);
+			free(r);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind != argc - 1) {
+		fprintf(stderr, "swapctl run: give exactly one scenario file (see 'swapctl run --help')\n");
+		free(r);
+		return EXIT_USAGE;
+	}
+	if (scenario_load(&r->scn, argv[optind], err, sizeof(err))) {
+		fprintf(stderr, "swapctl run: %s\n", err);
+		free(r);
+		return EXIT_CONFIG;
+	}
+	if (kernels_opt && parse_kernels_opt(r, kernels_opt)) {
+		fprintf(stderr, "swapctl run: --kernels: '%s' is not baseline, patched or baseline,patched\n",
+			kernels_opt);
+		free(r);
+		return EXIT_USAGE;
+	}
+	r->memory_mb = r->scn.memory_mb ? r->scn.memory_mb :
+		cfg->guest_memory_mb ? cfg->guest_memory_mb : 256;
+	r->cpus = r->scn.cpus ? r->scn.cpus :
+		cfg->guest_cpus ? cfg->guest_cpus : 1;
+	if (scenario_check_fit(&r->scn, r->memory_mb, err, sizeof(err))) {
+		fprintf(stderr, "swapctl run: %s\n", err);
+		free(r);
+		return EXIT_CONFIG;
+	}
+	r->repeat = repeat ? repeat : r->scn.repeat;
+	r->host_timeout_s = timeout ? timeout :
+		r->scn.timeout_s + BOOT_MARGIN_S;
+	r->kvm = read_cpuinfo_kvm(cfg->accel);
+	snprintf(r->kernel_path[KERNEL_BASELINE], 4096, "%s",
+		 bk ? bk : "");
+	snprintf(r->kernel_path[KERNEL_PATCHED], 4096, "%s", pk ? pk : "");
+	if (!bk && util_path(r->kernel_path[KERNEL_BASELINE], 4096,
+			     "%s/kernels/baseline/bzImage", cfg->workdir))
+		goto toolong;
+	if (!pk && util_path(r->kernel_path[KERNEL_PATCHED], 4096,
+			     "%s/kernels/%s/bzImage", cfg->workdir,
+			     cfg->series))
+		goto toolong;
+	if (ird)
+		snprintf(r->initramfs, sizeof(r->initramfs), "%s", ird);
+	else if (util_path(r->initramfs, sizeof(r->initramfs),
+			   "%s/kernels/initramfs.cpio", cfg->workdir))
+		goto toolong;
+	r->plan = plan_text(&r->scn, r->memory_mb, cfg->nfs_port);
+	if (!r->plan) {
+		free(r);
+		return EXIT_FAILURE_GENERIC;
+	}
+	if (r->dry_run) {
+		code = dry_run(r);
+		free(r->plan);
+		free(r);
+		return code;
+	}
+	for (k = 0; k < KERNEL_COUNT; k++) {
+		if (r->scn.kernel[k] && access(r->kernel_path[k], R_OK)) {
+			fprintf(stderr, "swapctl run: %s: %s (run 'swapctl build --all' first)\n",
+				r->kernel_path[k], strerror(errno));
+			code = EXIT_SETUP;
+			goto out_free;
+		}
+	}
+	if (access(r->initramfs, R_OK)) {
+		fprintf(stderr, "swapctl run: %s: %s (run 'swapctl build' first)\n",
+			r->initramfs, strerror(errno));
+		code = EXIT_SETUP;
+		goto out_free;
+	}
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+
+	if (make_run_dir(r, err, sizeof(err)) ||
+	    write_run_files(r, err, sizeof(err))) {
+		fprintf(stderr, "swapctl run: %s\n", err);
+		code = EXIT_SETUP;
+		goto out_free;
+	}
+	config_libvirt_uri(cfg, r->uri, sizeof(r->uri));
+	msg(r, "run %s: connecting to %s", r->id, r->uri);
+	r->vm = vm_open(r->uri, err, sizeof(err));
+	if (!r->vm) {
+		fprintf(stderr, "swapctl run: %s\n", err);
+		write_state(r, "done");
+		code = interrupted ? EXIT_INTERRUPTED : EXIT_SETUP;
+		goto out_free;
+	}
+	r->res = calloc(r->repeat * KERNEL_COUNT, sizeof(*r->res));
+	if (!r->res) {
+		code = EXIT_FAILURE_GENERIC;
+		goto out_close;
+	}
+	for (rep = 1; rep <= (int)r->repeat && !interrupted; rep++) {
+		for (k = 0; k < KERNEL_COUNT && !interrupted; k++) {
+			struct guest_res *g;
+
+			if (!r->scn.kernel[k])
+				continue;
+			g = &r->res[r->nres++];
+			g->kernel = k;
+			g->rep = rep;
+			run_guest(r, g);
+			if (g->setup_failed)
+				break;
+		}
+		if (r->nres && r->res[r->nres - 1].setup_failed)
+			break;
+	}
+	code = finish(r);
+	if (interrupted) {
+		msg(r, "interrupted by signal %d: guest destroyed, NFS server stopped",
+		    (int)interrupted);
+		code = EXIT_INTERRUPTED;
+	}
+out_close:
+	guest_cleanup(r);
+	vm_close(r->vm);
+out_free:
+	free(r->res);
+	free(r->plan);
+	free(r);
+	return code;
+toolong:
+	fprintf(stderr, "swapctl run: %s: path too long\n", cfg->workdir);
+	free(r);
+	return EXIT_CONFIG;
 }

@@ -1,0 +1,407 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Domain XML and the libvirt connection. The embedded QEMU driver needs an
+ * event loop in our process: virEventRegisterDefaultImpl() before the
+ * connection and a thread running virEventRunDefaultImpl().
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <pwd.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <libvirt/libvirt.h>
+#include <libvirt/virterror.h>
+
+#include "domain.h"
+#include "util.h"
+
+static void seterr(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* vsnprintf: messages may be cut, which is fine for one line */
+static void seterr(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+}
+
+size_t domain_xml_escape(char *buf, size_t len, const char *s)
+{
+	size_t off = 0, n;
+	const char *rep;
+	char one[2];
+
+	if (len)
+		buf[0] = '\0';
+	for (; *s; s++) {
+		switch (*s) {
+		case '&': rep = "&amp;"; break;
+		case '<': rep = "&lt;"; break;
+		case '>': rep = "&gt;"; break;
+		case '"': rep = "&quot;"; break;
+		case '\'': rep = "&apos;"; break;
+		default:
+			one[0] = *s;
+			one[1] = '\0';
+			rep = one;
+		}
+		n = strlen(rep);
+		if (off + n < len) {
+			memcpy(buf + off, rep, n + 1);
+		} else if (len) {
+			/* keep whole entities only */
+			buf[off < len ? off : len - 1] = '\0';
+			len = 0;
+		}
+		off += n;
+	}
+	return off;
+}
+
+static void put_esc(FILE *f, const char *s)
+{
+	char buf[4096 * 6 + 1];
+
+	if (domain_xml_escape(buf, sizeof(buf), s) >= sizeof(buf)) {
+		/* never happens for paths, but never truncate silently */
+		for (; *s; s++) {
+			domain_xml_escape(buf, sizeof(buf),
+					  (char[]){ *s, '\0' });
+			fputs(buf, f);
+		}
+		return;
+	}
+	fputs(buf, f);
+}
+
+static void elem(FILE *f, const char *indent, const char *tag, const char *v)
+{
+	fprintf(f, "%s<%s>", indent, tag);
+	put_esc(f, v);
+	fprintf(f, "</%s>\n", tag);
+}
+
+char *domain_xml(const struct domain_spec *d)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+	int i;
+
+	f = open_memstream(&buf, &len);
+	if (!f)
+		return NULL;
+	fprintf(f, "<domain type='%s'>\n", d->kvm ? "kvm" : "qemu");
+	elem(f, "  ", "name", d->name);
+	fprintf(f, "  <memory unit='MiB'>%u</memory>\n", d->memory_mb);
+	fprintf(f, "  <vcpu>%u</vcpu>\n", d->cpus);
+	fprintf(f, "  <os>\n"
+		"    <type arch='x86_64' machine='q35'>hvm</type>\n");
+	elem(f, "    ", "kernel", d->kernel);
+	elem(f, "    ", "initrd", d->initrd);
+	elem(f, "    ", "cmdline", d->cmdline);
+	fprintf(f, "  </os>\n"
+		"  <features><acpi/></features>\n");
+	/* qemu64 runs under TCG and KVM alike (no host-only features) */
+	fprintf(f, "  <cpu mode='custom' match='exact' check='none'>\n"
+		"    <model fallback='allow'>qemu64</model>\n"
+		"  </cpu>\n"
+		"  <clock offset='utc'/>\n"
+		"  <on_poweroff>destroy</on_poweroff>\n"
+		"  <on_reboot>destroy</on_reboot>\n"
+		"  <on_crash>destroy</on_crash>\n"
+		"  <devices>\n");
+	for (i = 0; i < d->ndisks; i++) {
+		fprintf(f, "    <disk type='file' device='disk'>\n"
+			"      <driver name='qemu' type='raw' cache='writeback'/>\n"
+			"      <source file='");
+		put_esc(f, d->disk[i].path);
+		fprintf(f, "'/>\n      <target dev='");
+		put_esc(f, d->disk[i].dev);
+		fprintf(f, "' bus='virtio'/>\n    </disk>\n");
+	}
+	fprintf(f, "    <serial type='file'>\n      <source path='");
+	put_esc(f, d->console_log);
+	fprintf(f, "'/>\n      <target port='0'/>\n    </serial>\n");
+	fprintf(f, "    <channel type='unix'>\n"
+		"      <source mode='bind' path='");
+	put_esc(f, d->agent_socket);
+	fprintf(f, "'/>\n      <target type='virtio' name='%s'/>\n"
+		"    </channel>\n", DOMAIN_AGENT_PORT);
+	if (d->net)
+		fprintf(f, "    <interface type='user'>\n"
+			"      <model type='virtio'/>\n"
+			"    </interface>\n");
+	fprintf(f, "    <controller type='usb' model='none'/>\n"
+		"    <memballoon model='none'/>\n"
+		"  </devices>\n"
+		"</domain>\n");
+	if (fclose(f)) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+static bool has_flag(const char *cpuinfo, const char *flag)
+{
+	const char *p = cpuinfo;
+	size_t n = strlen(flag);
+
+	while ((p = strstr(p, "\nflags"))) {
+		const char *eol = strchr(p + 1, '\n');
+		const char *q = p + 1;
+
+		if (!eol)
+			eol = p + strlen(p);
+		while ((q = strstr(q, flag)) && q < eol) {
+			if (q[-1] == ' ' && (q[n] == ' ' || q[n] == '\n' ||
+					     !q[n]))
+				return true;
+			q += n;
+		}
+		p = eol;
+	}
+	return false;
+}
+
+bool domain_pick_kvm(enum accel accel, const char *cpuinfo,
+		     const char *kvm_dev)
+{
+	int fd;
+
+	if (accel == ACCEL_KVM)
+		return true;
+	if (accel == ACCEL_TCG || !cpuinfo)
+		return false;
+	if (!has_flag(cpuinfo, "vmx") && !has_flag(cpuinfo, "svm"))
+		return false;
+	fd = open(kvm_dev, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	close(fd);
+	return true;
+}
+
+bool domain_embed_root(const char *uri, char *buf, size_t len)
+{
+	const char *p;
+	size_t n;
+
+	if (strncmp(uri, "qemu:///embed?", 14))
+		return false;
+	p = strstr(uri + 13, "root=");
+	if (!p || (p[-1] != '?' && p[-1] != '&'))
+		return false;
+	p += 5;
+	n = strcspn(p, "&");
+	if (!n || n >= len)
+		return false;
+	memcpy(buf, p, n);
+	buf[n] = '\0';
+	return true;
+}
+
+char *domain_qemu_conf(bool as_root)
+{
+	char *s = NULL;
+
+	if (asprintf(&s,
+		     "# written by swapctl run: the embedded driver's settings\n"
+		     "%s"
+		     "stdio_handler = \"file\"\n"
+		     "cgroup_controllers = [ ]\n"
+		     "remember_owner = 0\n",
+		     as_root ? "user = \"root\"\ngroup = \"root\"\n" : "") < 0)
+		return NULL;
+	return s;
+}
+
+/* ---- connection ---- */
+
+struct vmconn {
+	virConnectPtr conn;
+	virDomainPtr dom;
+};
+
+static pthread_once_t event_once = PTHREAD_ONCE_INIT;
+static int event_ok;
+
+static void *event_thread(void *arg)
+{
+	(void)arg;
+	for (;;)
+		if (virEventRunDefaultImpl() < 0)
+			usleep(10000);
+	return NULL;
+}
+
+static void quiet_errors(void *ud, virErrorPtr e)
+{
+	(void)ud;
+	(void)e;
+}
+
+static void event_init(void)
+{
+	pthread_attr_t a;
+	pthread_t t;
+
+	virSetErrorFunc(NULL, quiet_errors);
+	if (virEventRegisterDefaultImpl() < 0)
+		return;
+	pthread_attr_init(&a);
+	pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
+	if (!pthread_create(&t, &a, event_thread, NULL))
+		event_ok = 1;
+	pthread_attr_destroy(&a);
+}
+
+static const char *lverr(void)
+{
+	const char *m = virGetLastErrorMessage();
+
+	return m ? m : "unknown libvirt error";
+}
+
+static int prepare_embed(const char *uri, char *err, size_t errlen)
+{
+	char root[4096], etc[4200], conf[4300];
+	bool as_root = geteuid() == 0;
+	char *text;
+	int ret;
+
+	if (!domain_embed_root(uri, root, sizeof(root)))
+		return 0;
+	if (as_root && !getpwnam("libvirt-qemu")) {
+		seterr(err, errlen,
+			"user libvirt-qemu is missing: Debian's libvirt needs it even as root ('make deps' creates it)");
+		return -1;
+	}
+	snprintf(etc, sizeof(etc), "%s/etc", root);
+	snprintf(conf, sizeof(conf), "%s/qemu.conf", etc);
+	if (util_mkdir_p(etc, 0755)) {
+		seterr(err, errlen, "%s: %s", etc, strerror(errno));
+		return -1;
+	}
+	text = domain_qemu_conf(as_root);
+	if (!text) {
+		seterr(err, errlen, "out of memory");
+		return -1;
+	}
+	ret = util_write_file_atomic(conf, text, strlen(text), 0644);
+	free(text);
+	if (ret) {
+		seterr(err, errlen, "%s: %s", conf, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* Guests of a swapctl that was killed before it could destroy them. */
+static void destroy_leftovers(virConnectPtr conn)
+{
+	virDomainPtr *doms = NULL;
+	int i, n;
+
+	n = virConnectListAllDomains(conn, &doms,
+				     VIR_CONNECT_LIST_DOMAINS_ACTIVE);
+	for (i = 0; i < n; i++) {
+		const char *name = virDomainGetName(doms[i]);
+
+		if (name && !strncmp(name, DOMAIN_NAME_PREFIX,
+				     strlen(DOMAIN_NAME_PREFIX))) {
+			fprintf(stderr,
+				"swapctl run: destroying guest %s left over by an earlier run\n",
+				name);
+			virDomainDestroy(doms[i]);
+		}
+		virDomainFree(doms[i]);
+	}
+	free(doms);
+}
+
+struct vmconn *vm_open(const char *uri, char *err, size_t errlen)
+{
+	struct vmconn *c;
+
+	pthread_once(&event_once, event_init);
+	if (!event_ok) {
+		seterr(err, errlen, "libvirt: cannot start the event loop");
+		return NULL;
+	}
+	if (prepare_embed(uri, err, errlen))
+		return NULL;
+	c = calloc(1, sizeof(*c));
+	if (!c) {
+		seterr(err, errlen, "out of memory");
+		return NULL;
+	}
+	c->conn = virConnectOpen(uri);
+	if (!c->conn) {
+		seterr(err, errlen, "libvirt: cannot connect to %s: %s", uri,
+			 lverr());
+		free(c);
+		return NULL;
+	}
+	destroy_leftovers(c->conn);
+	return c;
+}
+
+void vm_close(struct vmconn *c)
+{
+	if (!c)
+		return;
+	vm_destroy(c);
+	virConnectClose(c->conn);
+	free(c);
+}
+
+int vm_start(struct vmconn *c, const char *xml, char *err, size_t errlen)
+{
+	vm_destroy(c);
+	c->dom = virDomainCreateXML(c->conn, xml, 0);
+	if (!c->dom) {
+		seterr(err, errlen, "libvirt: cannot start the guest: %s",
+			 lverr());
+		return -1;
+	}
+	return 0;
+}
+
+bool vm_running(struct vmconn *c)
+{
+	return c->dom && virDomainIsActive(c->dom) == 1;
+}
+
+int vm_blkstats(struct vmconn *c, const char *dev, struct vm_blkstats *st)
+{
+	virDomainBlockStatsStruct s;
+
+	if (!c->dom || virDomainBlockStats(c->dom, dev, &s, sizeof(s)) < 0)
+		return -1;
+	st->rd_req = s.rd_req;
+	st->wr_req = s.wr_req;
+	st->rd_bytes = s.rd_bytes;
+	st->wr_bytes = s.wr_bytes;
+	return 0;
+}
+
+void vm_destroy(struct vmconn *c)
+{
+	if (!c || !c->dom)
+		return;
+	if (virDomainIsActive(c->dom) == 1)
+		virDomainDestroy(c->dom);
+	virDomainFree(c->dom);
+	c->dom = NULL;
+}

@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * libvirt guests: the domain XML of one guest, and starting/destroying it
+ * through a connection (by default the embedded QEMU driver, with its event
+ * loop run by a thread of ours).
+ */
+#ifndef SWAPCTL_DOMAIN_H
+#define SWAPCTL_DOMAIN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "config.h"
+
+#define DOMAIN_MAX_DISKS 8
+#define DOMAIN_AGENT_PORT "org.swapctl.agent.0"
+#define DOMAIN_NAME_PREFIX "swapctl-"
+
+struct domain_disk {
+	const char *path;	/* raw image on the host */
+	const char *dev;	/* "vda", ... */
+};
+
+struct domain_spec {
+	const char *name;
+	bool kvm;		/* type='kvm', else 'qemu' (TCG) */
+	unsigned int memory_mb;
+	unsigned int cpus;
+	const char *kernel;
+	const char *initrd;
+	const char *cmdline;
+	const char *console_log;
+	const char *agent_socket;
+	struct domain_disk disk[DOMAIN_MAX_DISKS];
+	int ndisks;
+	bool net;		/* user-mode network, virtio-net */
+};
+
+/* Append @s to @buf XML-escaped (&<>"'), bounded; returns chars needed. */
+size_t domain_xml_escape(char *buf, size_t len, const char *s);
+
+/* The domain XML (malloc'ed), or NULL with errno set. */
+char *domain_xml(const struct domain_spec *d);
+
+/*
+ * KVM or TCG: @accel from swapctl.conf; ACCEL_AUTO picks KVM only when
+ * @cpuinfo (the text of /proc/cpuinfo) has a vmx or svm flag and
+ * @kvm_dev opens read-write. Returns true for KVM.
+ */
+bool domain_pick_kvm(enum accel accel, const char *cpuinfo,
+		     const char *kvm_dev);
+
+/*
+ * The embedded driver's root directory in @uri ("qemu:///embed?root=DIR"),
+ * copied to @buf; false if @uri is not an embedded URI.
+ */
+bool domain_embed_root(const char *uri, char *buf, size_t len);
+
+/* The qemu.conf swapctl writes into <root>/etc/ (malloc'ed). */
+char *domain_qemu_conf(bool as_root);
+
+/* ---- a libvirt connection ---- */
+
+struct vmconn;
+
+/*
+ * Connect to @uri (preparing <root>/etc/qemu.conf for an embedded URI),
+ * and destroy guests left over by an earlier swapctl that was killed.
+ * NULL with a one-line message in @err.
+ */
+struct vmconn *vm_open(const char *uri, char *err, size_t errlen);
+void vm_close(struct vmconn *c);
+
+/* Create (start) a transient domain from @xml. -1 with @err set. */
+int vm_start(struct vmconn *c, const char *xml, char *err, size_t errlen);
+
+/* Whether the started domain still runs. */
+bool vm_running(struct vmconn *c);
+
+struct vm_blkstats {
+	int64_t rd_req, wr_req, rd_bytes, wr_bytes;
+};
+
+/* Block statistics of disk @dev of the running domain. */
+int vm_blkstats(struct vmconn *c, const char *dev, struct vm_blkstats *st);
+
+/* Destroy the started domain if it still runs (always safe to call). */
+void vm_destroy(struct vmconn *c);
+
+#endif

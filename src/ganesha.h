@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * nfs-ganesha for the nfsfile backend: a server of our own, NFSv4 only,
+ * bound to 127.0.0.1, with a fresh export and recovery directory, started
+ * before the guest and always stopped after it.
+ */
+#ifndef SWAPCTL_GANESHA_H
+#define SWAPCTL_GANESHA_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+struct ganesha {
+	pid_t pid;		/* 0: not running */
+	unsigned int port;
+	char dir[4096];		/* conf, log, pid file, export/, recovery/ */
+};
+
+/* The configuration text for @export_dir, @recovery_dir (malloc'ed). */
+char *ganesha_config(const char *export_dir, const char *recovery_dir,
+		     unsigned int port);
+
+/*
+ * Start ganesha.nfsd in @dir (created fresh) on 127.0.0.1:@port and wait
+ * until it accepts connections. -1 with a one-line message in @err (the
+ * server is stopped again then).
+ */
+int ganesha_start(struct ganesha *g, const char *dir, unsigned int port,
+		  char *err, size_t errlen);
+
+/*
+ * SIGTERM, then SIGKILL after a few seconds; removes the export's
+ * contents. Safe to call when not running. Async-signal-unsafe.
+ */
+void ganesha_stop(struct ganesha *g);
+
+/* Whether something accepts TCP connections on 127.0.0.1:@port. */
+int ganesha_port_open(unsigned int port);
+
+#endif

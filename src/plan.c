@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Scenario -> plan text, and the per-guest initrd that carries it. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cpio.h"
+#include "plan.h"
+
+static void seterr(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* vsnprintf: messages may be cut, which is fine for one line */
+static void seterr(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+}
+
+static void swap_line(FILE *f, const struct scn_swap *sw,
+		      unsigned int nfs_port)
+{
+	fprintf(f, "swap type=%s", scn_swap_type_name(sw->type));
+	switch (sw->type) {
+	case SWAP_BLK:
+		fprintf(f, " dev=/dev/%s", sw->dev);
+		break;
+	case SWAP_ZRAM:
+		fprintf(f, " size_mb=%u", sw->size_mb);
+		if (sw->comp[0])
+			fprintf(f, " comp=%s", sw->comp);
+		break;
+	case SWAP_EXT4FILE:
+		fprintf(f, " dev=/dev/%s size_mb=%u", sw->dev, sw->size_mb);
+		break;
+	case SWAP_NFSFILE:
+		fprintf(f, " server=10.0.2.2 port=%u export=/export vers=%s size_mb=%u",
+			nfs_port, sw->vers, sw->size_mb);
+		break;
+	}
+	if (sw->prio >= 0)
+		fprintf(f, " prio=%d", sw->prio);
+	fputc('\n', f);
+}
+
+static void phase_line(FILE *f, const struct scn_phase *ph)
+{
+	fprintf(f, "phase %s", scn_phase_name(ph->kind));
+	switch (ph->kind) {
+	case PHASE_PRESSURE:
+		fprintf(f, " mb=%u", ph->mb);
+		break;
+	case PHASE_READ:
+		fprintf(f, " order=%s", ph->random ? "random" : "seq");
+		break;
+	case PHASE_REWRITE:
+		fprintf(f, " frac=%g", ph->frac);
+		break;
+	default:
+		break;
+	}
+	fputc('\n', f);
+}
+
+char *plan_text(const struct scenario *s, unsigned int memory_mb,
+		unsigned int nfs_port)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+	int i;
+
+	f = open_memstream(&buf, &len);
+	if (!f)
+		return NULL;
+	fprintf(f, "# swapctl plan for scenario %s\n", s->name);
+	fprintf(f, "version 1\n");
+	fprintf(f, "interval_ms %u\n", s->interval_ms);
+	fprintf(f, "timeout_s %u\n", s->timeout_s);
+	for (i = 0; i < s->nsysctl; i++)
+		fprintf(f, "sysctl %s=%s\n", s->sysctl[i].key,
+			s->sysctl[i].value);
+	if (s->thp_enabled[0] || s->thp_defrag[0]) {
+		fprintf(f, "thp");
+		if (s->thp_enabled[0])
+			fprintf(f, " enabled=%s", s->thp_enabled);
+		if (s->thp_defrag[0])
+			fprintf(f, " defrag=%s", s->thp_defrag);
+		fputc('\n', f);
+	}
+	if (s->zswap_enabled >= 0 || s->zswap_compressor[0] ||
+	    s->zswap_max_pool_percent) {
+		fprintf(f, "zswap");
+		if (s->zswap_enabled >= 0)
+			fprintf(f, " enabled=%d", s->zswap_enabled);
+		if (s->zswap_compressor[0])
+			fprintf(f, " compressor=%s", s->zswap_compressor);
+		if (s->zswap_max_pool_percent)
+			fprintf(f, " max_pool_percent=%u",
+				s->zswap_max_pool_percent);
+		fputc('\n', f);
+	}
+	for (i = 0; i < s->nswap; i++)
+		swap_line(f, &s->swap[i], nfs_port);
+	if (scn_has_nfs(s))
+		fprintf(f, "net addr=10.0.2.15/24 gw=10.0.2.2\n");
+	fprintf(f, "workload seed=%llu size_mb=%u shmem_mb=%u thp=%d\n",
+		(unsigned long long)s->seed, scenario_size_mb(s, memory_mb),
+		s->shmem_mb, s->wl_thp);
+	for (i = 0; i < s->nphases; i++)
+		phase_line(f, &s->phase[i]);
+	if (s->has_verify_seed)
+		fprintf(f, "verify_seed %llu\n",
+			(unsigned long long)s->verify_seed);
+	if (fclose(f)) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+static int copy_fd(int in, FILE *out)
+{
+	char buf[65536];
+	ssize_t n;
+
+	while ((n = read(in, buf, sizeof(buf))) > 0)
+		if (fwrite(buf, 1, n, out) != (size_t)n)
+			return -1;
+	return n < 0 ? -1 : 0;
+}
+
+int plan_make_initrd(const char *base, const char *plan, const char *out,
+		     char *err, size_t errlen)
+{
+	char tmp[4096];
+	struct cpio c;
+	FILE *f;
+	int in;
+
+	in = open(base, O_RDONLY | O_CLOEXEC);
+	if (in < 0) {
+		seterr(err, errlen, "%s: %s (run 'swapctl build' first)",
+			 base, strerror(errno));
+		return -1;
+	}
+	snprintf(tmp, sizeof(tmp), "%s.tmp", out);
+	f = fopen(tmp, "we");
+	if (!f) {
+		seterr(err, errlen, "%s: %s", tmp, strerror(errno));
+		close(in);
+		return -1;
+	}
+	if (copy_fd(in, f)) {
+		seterr(err, errlen, "%s: copy from %s failed: %s", tmp,
+			 base, strerror(errno));
+		goto fail;
+	}
+	close(in);
+	in = -1;
+	/*
+	 * The kernel looks for the next archive at 4-byte boundaries and
+	 * skips zeros between archives: pad in case the copy is unaligned.
+	 */
+	while (ftell(f) % 4)
+		fputc(0, f);
+	cpio_init(&c, f);
+	if (cpio_dir(&c, "swapctl", 0755) ||
+	    cpio_data(&c, "swapctl/plan", 0644, plan, strlen(plan)) ||
+	    cpio_finish(&c)) {
+		seterr(err, errlen, "%s: writing the plan archive failed",
+			 tmp);
+		goto fail;
+	}
+	if (fflush(f) || fsync(fileno(f)) || ferror(f)) {
+		seterr(err, errlen, "%s: %s", tmp, strerror(errno));
+		goto fail;
+	}
+	fclose(f);
+	if (rename(tmp, out)) {
+		seterr(err, errlen, "%s: %s", out, strerror(errno));
+		unlink(tmp);
+		return -1;
+	}
+	return 0;
+fail:
+	if (in >= 0)
+		close(in);
+	fclose(f);
+	unlink(tmp);
+	return -1;
+}

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The per-run plan: the scenario turned into the plain-text directives
+ * guest/init reads from /swapctl/plan (format in doc/HACKING.md).
+ */
+#ifndef SWAPCTL_PLAN_H
+#define SWAPCTL_PLAN_H
+
+#include <stddef.h>
+
+#include "scenario.h"
+
+/*
+ * The plan text for a guest of @memory_mb MiB; @nfs_port is the port of
+ * the host's NFS server. Returns a malloc'ed string or NULL (no memory).
+ */
+char *plan_text(const struct scenario *s, unsigned int memory_mb,
+		unsigned int nfs_port);
+
+/*
+ * Write @out: a copy of the initramfs @base followed by a newc archive
+ * holding /swapctl/plan with @plan. Written to a temporary name and
+ * renamed. Returns 0, or -1 with a one-line message in @err.
+ */
+int plan_make_initrd(const char *base, const char *plan, const char *out,
+		     char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,1087 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Scenario parser. jansson checks the syntax (and rejects duplicate keys)
+ * and gives line and column of syntax errors; for a semantic error on a
+ * value, jansson keeps no positions, so the text is scanned again along
+ * the key path to find the line and column of the value at fault.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "scenario.h"
+
+#define MAX_DEPTH 8
+
+const char *const scn_metrics[] = {
+	"write_pages_per_io", "read_pages_per_io", "pswpout", "pswpin",
+	"nrswpout", "nrswpin", "pages_verified", "pages_corrupt",
+	"boot_seconds", "workload_seconds", "device_write_ios",
+	"device_read_ios", "host_write_requests", "host_read_requests",
+	NULL,
+};
+
+struct comp {
+	const char *key;	/* NULL: array index */
+	int idx;
+};
+
+struct pctx {
+	const char *text;
+	size_t len;
+	const char *file;
+	struct comp path[MAX_DEPTH];
+	int depth;
+	char *err;
+	size_t errlen;
+};
+
+const char *scn_kernel_name(enum scn_kernel k)
+{
+	return k == KERNEL_BASELINE ? "baseline" : "patched";
+}
+
+static const char *const swap_type_names[] = {
+	[SWAP_BLK] = "blk", [SWAP_ZRAM] = "zram",
+	[SWAP_EXT4FILE] = "ext4file", [SWAP_NFSFILE] = "nfsfile",
+};
+
+const char *scn_swap_type_name(enum scn_swap_type t)
+{
+	return swap_type_names[t];
+}
+
+static const char *const phase_names[] = {
+	[PHASE_FILL] = "fill", [PHASE_PAGEOUT] = "pageout",
+	[PHASE_PRESSURE] = "pressure", [PHASE_READ] = "read",
+	[PHASE_WILLNEED] = "willneed", [PHASE_REWRITE] = "rewrite",
+};
+
+const char *scn_phase_name(enum scn_phase_kind k)
+{
+	return phase_names[k];
+}
+
+bool scn_has_nfs(const struct scenario *s)
+{
+	int i;
+
+	for (i = 0; i < s->nswap; i++)
+		if (s->swap[i].type == SWAP_NFSFILE)
+			return true;
+	return false;
+}
+
+/* ---- locating a key path in the (already valid) JSON text ---- */
+
+static const char *skip_ws(const char *p, const char *end)
+{
+	while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' ||
+			   *p == '\r'))
+		p++;
+	return p;
+}
+
+/* @p at the opening quote; returns the position after the closing one. */
+static const char *skip_string(const char *p, const char *end)
+{
+	p++;
+	while (p < end && *p != '"') {
+		if (*p == '\\' && p + 1 < end)
+			p++;
+		p++;
+	}
+	return p < end ? p + 1 : end;
+}
+
+static const char *skip_value(const char *p, const char *end)
+{
+	int depth = 0;
+
+	p = skip_ws(p, end);
+	if (p < end && *p == '"')
+		return skip_string(p, end);
+	if (p < end && *p != '{' && *p != '[') {
+		while (p < end && !strchr(",]} \t\r\n", *p))
+			p++;
+		return p;
+	}
+	while (p < end) {
+		if (*p == '"') {
+			p = skip_string(p, end);
+			continue;
+		}
+		if (*p == '{' || *p == '[')
+			depth++;
+		else if (*p == '}' || *p == ']')
+			depth--;
+		p++;
+		if (!depth)
+			break;
+	}
+	return p;
+}
+
+/* Position of the value at @comps[0..n) below the value at @p. */
+static const char *find_path(const char *p, const char *end,
+			     const struct comp *comps, int n)
+{
+	int i;
+
+	p = skip_ws(p, end);
+	if (!n || p >= end)
+		return p;
+	if (comps->key && *p == '{') {
+		size_t klen = strlen(comps->key);
+
+		p = skip_ws(p + 1, end);
+		while (p < end && *p == '"') {
+			const char *k = p + 1, *v;
+
+			p = skip_string(p, end);
+			v = skip_ws(p, end);
+			if (v < end && *v == ':')
+				v = skip_ws(v + 1, end);
+			if ((size_t)(p - 1 - k) == klen &&
+			    !memcmp(k, comps->key, klen))
+				return find_path(v, end, comps + 1, n - 1);
+			p = skip_ws(skip_value(v, end), end);
+			if (p < end && *p == ',')
+				p = skip_ws(p + 1, end);
+		}
+		return NULL;
+	}
+	if (!comps->key && *p == '[') {
+		p = skip_ws(p + 1, end);
+		for (i = 0; p < end && *p != ']'; i++) {
+			if (i == comps->idx)
+				return find_path(p, end, comps + 1, n - 1);
+			p = skip_ws(skip_value(p, end), end);
+			if (p < end && *p == ',')
+				p = skip_ws(p + 1, end);
+		}
+	}
+	return NULL;
+}
+
+static void locate(const struct pctx *c, int *line, int *col)
+{
+	const char *end = c->text + c->len, *pos = NULL, *p;
+	int depth;
+
+	/* The deepest prefix of the path that is found. */
+	for (depth = c->depth; depth >= 0 && !pos; depth--)
+		pos = find_path(c->text, end, c->path, depth);
+	if (!pos)
+		pos = c->text;
+	*line = 1;
+	*col = 1;
+	for (p = c->text; p < pos; p++) {
+		if (*p == '\n') {
+			(*line)++;
+			*col = 1;
+		} else {
+			(*col)++;
+		}
+	}
+}
+
+static void format_path(const struct pctx *c, char *buf, size_t len)
+{
+	size_t off = 0;
+	int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < c->depth && off < len; i++) {
+		if (c->path[i].key)
+			off += snprintf(buf + off, len - off, "%s%s",
+					i ? "." : "", c->path[i].key);
+		else
+			off += snprintf(buf + off, len - off, "[%d]",
+					c->path[i].idx);
+	}
+}
+
+__attribute__((format(printf, 2, 3)))
+static int fail(struct pctx *c, const char *fmt, ...)
+{
+	char msg[512], path[256];
+	int line, col;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	locate(c, &line, &col);
+	format_path(c, path, sizeof(path));
+	if (path[0])
+		snprintf(c->err, c->errlen, "%s:%d:%d: %s: %s", c->file, line,
+			 col, path, msg);
+	else
+		snprintf(c->err, c->errlen, "%s:%d:%d: %s", c->file, line,
+			 col, msg);
+	return -1;
+}
+
+static void push_key(struct pctx *c, const char *key)
+{
+	if (c->depth < MAX_DEPTH) {
+		c->path[c->depth].key = key;
+		c->path[c->depth].idx = 0;
+	}
+	c->depth++;
+}
+
+static void push_idx(struct pctx *c, int idx)
+{
+	if (c->depth < MAX_DEPTH) {
+		c->path[c->depth].key = NULL;
+		c->path[c->depth].idx = idx;
+	}
+	c->depth++;
+}
+
+static void pop(struct pctx *c)
+{
+	c->depth--;
+}
+
+static const char *type_name(const json_t *v)
+{
+	switch (json_typeof(v)) {
+	case JSON_OBJECT: return "an object";
+	case JSON_ARRAY: return "an array";
+	case JSON_STRING: return "a string";
+	case JSON_INTEGER: return "an integer";
+	case JSON_REAL: return "a number";
+	case JSON_TRUE:
+	case JSON_FALSE: return "a boolean";
+	default: return "null";
+	}
+}
+
+/* ---- typed getters: each pushes the key for its messages ---- */
+
+static int check_keys(struct pctx *c, json_t *obj, const char *const *keys)
+{
+	const char *key, *const *k;
+	char list[256];
+	size_t off = 0;
+	json_t *v;
+
+	json_object_foreach(obj, key, v) {
+		for (k = keys; *k; k++)
+			if (!strcmp(*k, key))
+				break;
+		if (*k)
+			continue;
+		for (k = keys; *k && off < sizeof(list); k++)
+			off += snprintf(list + off, sizeof(list) - off, "%s%s",
+					k == keys ? "" : ", ", *k);
+		push_key(c, key);
+		return fail(c, "unknown key (known: %s)", list);
+	}
+	return 0;
+}
+
+static int get_uint(struct pctx *c, json_t *obj, const char *key,
+		    unsigned long long min, unsigned long long max,
+		    bool required, unsigned long long *out)
+{
+	json_t *v = json_object_get(obj, key);
+	json_int_t n;
+	int ret = 0;
+
+	if (!v) {
+		if (required)
+			return fail(c, "missing key \"%s\"", key);
+		return 0;
+	}
+	push_key(c, key);
+	if (!json_is_integer(v)) {
+		ret = fail(c, "expected an integer, got %s", type_name(v));
+	} else {
+		n = json_integer_value(v);
+		if (n < 0 || (unsigned long long)n < min ||
+		    (unsigned long long)n > max)
+			ret = fail(c, "%lld is out of range %llu..%llu",
+				   (long long)n, min, max);
+		else
+			*out = n;
+	}
+	pop(c);
+	return ret;
+}
+
+static int get_uint32(struct pctx *c, json_t *obj, const char *key,
+		      unsigned int min, unsigned int max, bool required,
+		      unsigned int *out)
+{
+	unsigned long long v = *out;
+
+	if (get_uint(c, obj, key, min, max, required, &v))
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int get_double(struct pctx *c, json_t *obj, const char *key,
+		      double min, double max, bool *present, double *out)
+{
+	json_t *v = json_object_get(obj, key);
+	int ret = 0;
+	double d;
+
+	if (!v)
+		return 0;
+	push_key(c, key);
+	if (!json_is_number(v)) {
+		ret = fail(c, "expected a number, got %s", type_name(v));
+	} else {
+		d = json_number_value(v);
+		if (!isfinite(d) || d < min || d > max) {
+			ret = fail(c, "%g is out of range %g..%g", d, min, max);
+		} else {
+			*out = d;
+			if (present)
+				*present = true;
+		}
+	}
+	pop(c);
+	return ret;
+}
+
+static int get_bool(struct pctx *c, json_t *obj, const char *key, bool *out)
+{
+	json_t *v = json_object_get(obj, key);
+
+	if (!v)
+		return 0;
+	if (!json_is_boolean(v)) {
+		push_key(c, key);
+		fail(c, "expected true or false, got %s", type_name(v));
+		pop(c);
+		return -1;
+	}
+	*out = json_is_true(v);
+	return 0;
+}
+
+/* A word for the plan: no spaces, no '=', printable ASCII. */
+static bool plan_word(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && !strchr("_.:+-/", *s))
+			return false;
+	return true;
+}
+
+static int get_string(struct pctx *c, json_t *obj, const char *key,
+		      char *buf, size_t len, bool required, bool word)
+{
+	json_t *v = json_object_get(obj, key);
+	int ret = 0;
+	const char *s;
+
+	if (!v) {
+		if (required)
+			return fail(c, "missing key \"%s\"", key);
+		return 0;
+	}
+	push_key(c, key);
+	if (!json_is_string(v)) {
+		ret = fail(c, "expected a string, got %s", type_name(v));
+		goto out;
+	}
+	s = json_string_value(v);
+	if (strlen(s) != json_string_length(v)) {
+		ret = fail(c, "contains a NUL character");
+	} else if (strlen(s) >= len) {
+		ret = fail(c, "longer than %zu characters", len - 1);
+	} else if (word && !plan_word(s)) {
+		ret = fail(c, "\"%s\" must be one word of letters, digits and _.:+-/",
+			   s);
+	} else {
+		memcpy(buf, s, strlen(s) + 1);
+	}
+out:
+	pop(c);
+	return ret;
+}
+
+static int one_of(struct pctx *c, const char *key, const char *val,
+		  const char *const *allowed)
+{
+	const char *const *a;
+	char list[256];
+	size_t off = 0;
+
+	for (a = allowed; *a; a++)
+		if (!strcmp(*a, val))
+			return 0;
+	for (a = allowed; *a && off < sizeof(list); a++)
+		off += snprintf(list + off, sizeof(list) - off, "%s%s",
+				a == allowed ? "" : ", ", *a);
+	push_key(c, key);
+	fail(c, "\"%s\" is not one of: %s", val, list);
+	pop(c);
+	return -1;
+}
+
+static int get_object(struct pctx *c, json_t *obj, const char *key,
+		      json_t **out)
+{
+	json_t *v = json_object_get(obj, key);
+
+	*out = NULL;
+	if (!v)
+		return 0;
+	if (!json_is_object(v)) {
+		push_key(c, key);
+		fail(c, "expected an object, got %s", type_name(v));
+		pop(c);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+static int get_array(struct pctx *c, json_t *obj, const char *key,
+		     size_t min, size_t max, json_t **out)
+{
+	json_t *v = json_object_get(obj, key);
+	int ret = 0;
+
+	*out = NULL;
+	if (!v)
+		return 0;
+	push_key(c, key);
+	if (!json_is_array(v))
+		ret = fail(c, "expected an array, got %s", type_name(v));
+	else if (json_array_size(v) < min || json_array_size(v) > max)
+		ret = fail(c, "needs %zu to %zu entries, has %zu", min, max,
+			   json_array_size(v));
+	else
+		*out = v;
+	pop(c);
+	return ret;
+}
+
+/* ---- the sections ---- */
+
+static int fit_problem(const struct scenario *s, unsigned int memory_mb,
+		       int *swap_idx, char *msg, size_t len);
+
+static int parse_kernels(struct pctx *c, struct scenario *s, json_t *root)
+{
+	json_t *arr, *v;
+	size_t i;
+	int k;
+
+	s->kernel[KERNEL_BASELINE] = s->kernel[KERNEL_PATCHED] = true;
+	if (get_array(c, root, "kernels", 1, 2, &arr))
+		return -1;
+	if (!arr)
+		return 0;
+	s->kernel[KERNEL_BASELINE] = s->kernel[KERNEL_PATCHED] = false;
+	push_key(c, "kernels");
+	json_array_foreach(arr, i, v) {
+		push_idx(c, i);
+		if (!json_is_string(v))
+			return fail(c, "expected \"baseline\" or \"patched\", got %s",
+				    type_name(v));
+		if (!strcmp(json_string_value(v), "baseline"))
+			k = KERNEL_BASELINE;
+		else if (!strcmp(json_string_value(v), "patched"))
+			k = KERNEL_PATCHED;
+		else
+			return fail(c, "\"%s\" is neither \"baseline\" nor \"patched\"",
+				    json_string_value(v));
+		if (s->kernel[k])
+			return fail(c, "\"%s\" is listed twice",
+				    json_string_value(v));
+		s->kernel[k] = true;
+		pop(c);
+	}
+	pop(c);
+	return 0;
+}
+
+static int parse_sysctl(struct pctx *c, struct scenario *s, json_t *root)
+{
+	const char *key;
+	json_t *obj, *v;
+	int ret = 0;
+
+	if (get_object(c, root, "sysctl", &obj))
+		return -1;
+	if (!obj)
+		return 0;
+	push_key(c, "sysctl");
+	json_object_foreach(obj, key, v) {
+		struct scn_sysctl *sc = &s->sysctl[s->nsysctl];
+
+		push_key(c, key);
+		if (s->nsysctl >= SCN_MAX_SYSCTL) {
+			ret = fail(c, "more than %d sysctls", SCN_MAX_SYSCTL);
+			break;
+		}
+		if (!plan_word(key) || strlen(key) >= sizeof(sc->key) ||
+		    strstr(key, "..") || key[0] == '.' || key[0] == '/' ||
+		    strchr(key, ':')) {
+			ret = fail(c, "not a sysctl name like vm.swappiness");
+			break;
+		}
+		strcpy(sc->key, key);
+		if (json_is_integer(v)) {
+			snprintf(sc->value, sizeof(sc->value), "%lld",
+				 (long long)json_integer_value(v));
+		} else if (json_is_string(v) &&
+			   strlen(json_string_value(v)) < sizeof(sc->value) &&
+			   plan_word(json_string_value(v))) {
+			strcpy(sc->value, json_string_value(v));
+		} else {
+			ret = fail(c, "expected an integer or a one-word string, got %s",
+				   type_name(v));
+			break;
+		}
+		s->nsysctl++;
+		pop(c);
+	}
+	if (ret)
+		return ret;
+	pop(c);
+	return 0;
+}
+
+static int parse_thp_zswap(struct pctx *c, struct scenario *s, json_t *root)
+{
+	static const char *const thp_keys[] = { "enabled", "defrag", NULL };
+	static const char *const thp_en[] = {
+		"always", "madvise", "never", NULL };
+	static const char *const thp_df[] = {
+		"always", "defer", "defer+madvise", "madvise", "never", NULL };
+	static const char *const zs_keys[] = {
+		"enabled", "compressor", "max_pool_percent", NULL };
+	json_t *obj;
+	bool b;
+
+	s->zswap_enabled = -1;
+	if (get_object(c, root, "thp", &obj))
+		return -1;
+	if (obj) {
+		push_key(c, "thp");
+		if (check_keys(c, obj, thp_keys) ||
+		    get_string(c, obj, "enabled", s->thp_enabled,
+			       sizeof(s->thp_enabled), false, true) ||
+		    (s->thp_enabled[0] &&
+		     one_of(c, "enabled", s->thp_enabled, thp_en)) ||
+		    get_string(c, obj, "defrag", s->thp_defrag,
+			       sizeof(s->thp_defrag), false, true) ||
+		    (s->thp_defrag[0] &&
+		     one_of(c, "defrag", s->thp_defrag, thp_df)))
+			return -1;
+		pop(c);
+	}
+	if (get_object(c, root, "zswap", &obj))
+		return -1;
+	if (obj) {
+		push_key(c, "zswap");
+		b = false;
+		if (check_keys(c, obj, zs_keys) ||
+		    get_bool(c, obj, "enabled", &b) ||
+		    get_string(c, obj, "compressor", s->zswap_compressor,
+			       sizeof(s->zswap_compressor), false, true) ||
+		    get_uint32(c, obj, "max_pool_percent", 1, 100, false,
+			       &s->zswap_max_pool_percent))
+			return -1;
+		if (json_object_get(obj, "enabled"))
+			s->zswap_enabled = b;
+		pop(c);
+	}
+	return 0;
+}
+
+static int parse_swap_one(struct pctx *c, struct scenario *s, json_t *o,
+			  bool *seen_zram, bool *seen_nfs)
+{
+	static const char *const keys[] = {
+		"type", "size_mb", "prio", "comp", "vers", "disk_mb", NULL };
+	static const char *const types[] = {
+		"blk", "zram", "ext4file", "nfsfile", NULL };
+	static const char *const vers[] = { "4.0", "4.1", "4.2", NULL };
+	struct scn_swap *sw = &s->swap[s->nswap];
+	char type[16] = "";
+	json_t *prio;
+	int t;
+
+	if (!json_is_object(o))
+		return fail(c, "expected an object, got %s", type_name(o));
+	if (check_keys(c, o, keys) ||
+	    get_string(c, o, "type", type, sizeof(type), true, true) ||
+	    one_of(c, "type", type, types))
+		return -1;
+	for (t = 0; strcmp(types[t], type); t++)
+		;
+	sw->type = t;
+	sw->prio = -1;
+	if (get_uint32(c, o, "size_mb", 1, 1048576, true, &sw->size_mb))
+		return -1;
+	prio = json_object_get(o, "prio");
+	if (prio) {
+		push_key(c, "prio");
+		if (!json_is_integer(prio))
+			return fail(c, "expected an integer, got %s",
+				    type_name(prio));
+		if (json_integer_value(prio) < -1 ||
+		    json_integer_value(prio) > 32767)
+			return fail(c, "%lld is out of range -1..32767",
+				    (long long)json_integer_value(prio));
+		sw->prio = json_integer_value(prio);
+		pop(c);
+	}
+	if (json_object_get(o, "comp") && sw->type != SWAP_ZRAM) {
+		push_key(c, "comp");
+		return fail(c, "only zram has a compressor");
+	}
+	if (json_object_get(o, "vers") && sw->type != SWAP_NFSFILE) {
+		push_key(c, "vers");
+		return fail(c, "only nfsfile has an NFS version");
+	}
+	if (json_object_get(o, "disk_mb") && sw->type != SWAP_EXT4FILE) {
+		push_key(c, "disk_mb");
+		return fail(c, "only ext4file has a disk_mb (blk disks are size_mb)");
+	}
+	if (get_string(c, o, "comp", sw->comp, sizeof(sw->comp), false, true))
+		return -1;
+	strcpy(sw->vers, "4.1");
+	if (get_string(c, o, "vers", sw->vers, sizeof(sw->vers), false,
+		       true) ||
+	    one_of(c, "vers", sw->vers, vers))
+		return -1;
+	/* ext4 metadata, journal and the file: leave some room. */
+	sw->disk_mb = sw->size_mb + sw->size_mb / 16 + 64;
+	if (get_uint32(c, o, "disk_mb", 1, 1048576 * 2, false, &sw->disk_mb))
+		return -1;
+	if (sw->type == SWAP_EXT4FILE &&
+	    sw->disk_mb < sw->size_mb + sw->size_mb / 32 + 16) {
+		push_key(c, "disk_mb");
+		return fail(c, "%u MiB is too small for an ext4 file system holding a %u MiB file",
+			    sw->disk_mb, sw->size_mb);
+	}
+	if (sw->type == SWAP_ZRAM) {
+		if (*seen_zram)
+			return fail(c, "only one zram backend per scenario");
+		*seen_zram = true;
+	}
+	if (sw->type == SWAP_NFSFILE) {
+		if (*seen_nfs)
+			return fail(c, "only one nfsfile backend per scenario");
+		*seen_nfs = true;
+	}
+	if (sw->type == SWAP_BLK || sw->type == SWAP_EXT4FILE) {
+		snprintf(sw->dev, sizeof(sw->dev), "vd%c", 'a' + s->ndisks);
+		s->ndisks++;
+	}
+	return 0;
+}
+
+static int parse_swap(struct pctx *c, struct scenario *s, json_t *root)
+{
+	bool seen_zram = false, seen_nfs = false;
+	json_t *arr, *v;
+	size_t i;
+
+	if (!json_object_get(root, "swap"))
+		return fail(c, "missing key \"swap\"");
+	if (get_array(c, root, "swap", 1, SCN_MAX_SWAP, &arr))
+		return -1;
+	push_key(c, "swap");
+	json_array_foreach(arr, i, v) {
+		push_idx(c, i);
+		if (parse_swap_one(c, s, v, &seen_zram, &seen_nfs))
+			return -1;
+		s->nswap++;
+		pop(c);
+	}
+	pop(c);
+	return 0;
+}
+
+static int parse_phase(struct pctx *c, struct scn_phase *ph, json_t *v)
+{
+	static const char *const pkeys[] = {
+		"name", "mb", "order", "frac", NULL };
+	static const char *const orders[] = { "seq", "random", NULL };
+	char name[16] = "", order[16] = "seq";
+	bool has_frac = false;
+	json_t *o = NULL;
+	int k;
+
+	if (json_is_string(v)) {
+		snprintf(name, sizeof(name), "%s", json_string_value(v));
+	} else if (json_is_object(v)) {
+		o = v;
+		if (check_keys(c, o, pkeys) ||
+		    get_string(c, o, "name", name, sizeof(name), true, true))
+			return -1;
+	} else {
+		return fail(c, "expected a phase name or an object, got %s",
+			    type_name(v));
+	}
+	for (k = 0; k <= PHASE_REWRITE; k++)
+		if (!strcmp(phase_names[k], name))
+			break;
+	if (k > PHASE_REWRITE) {
+		if (o)
+			push_key(c, "name");
+		return fail(c, "unknown phase \"%s\" (known: fill, pageout, pressure, read, willneed, rewrite)",
+			    name);
+	}
+	ph->kind = k;
+	ph->frac = 0.25;
+	if (k == PHASE_PRESSURE && !o)
+		return fail(c, "pressure needs {\"name\": \"pressure\", \"mb\": N}");
+	if (!o)
+		return 0;
+	if ((json_object_get(o, "mb") && k != PHASE_PRESSURE) ||
+	    (json_object_get(o, "order") && k != PHASE_READ) ||
+	    (json_object_get(o, "frac") && k != PHASE_REWRITE)) {
+		const char *bad = json_object_get(o, "mb") &&
+			k != PHASE_PRESSURE ? "mb" :
+			json_object_get(o, "order") && k != PHASE_READ ?
+			"order" : "frac";
+
+		push_key(c, bad);
+		return fail(c, "phase %s takes no \"%s\"", name, bad);
+	}
+	if (get_uint32(c, o, "mb", 1, 1048576, k == PHASE_PRESSURE,
+		       &ph->mb) ||
+	    get_string(c, o, "order", order, sizeof(order), false, true) ||
+	    one_of(c, "order", order, orders) ||
+	    get_double(c, o, "frac", 0.0, 1.0, &has_frac, &ph->frac))
+		return -1;
+	if (has_frac && ph->frac <= 0.0) {
+		push_key(c, "frac");
+		return fail(c, "must be greater than 0");
+	}
+	ph->random = !strcmp(order, "random");
+	return 0;
+}
+
+static int parse_workload(struct pctx *c, struct scenario *s, json_t *root)
+{
+	static const char *const keys[] = {
+		"seed", "size_mb", "size_ram", "shmem_mb", "thp", "phases",
+		"verify_seed", NULL };
+	unsigned long long seed = 12345, vseed = 0;
+	bool has_ram = false;
+	json_t *w, *arr, *v;
+	size_t i;
+
+	if (!json_object_get(root, "workload"))
+		return fail(c, "missing key \"workload\"");
+	if (get_object(c, root, "workload", &w))
+		return -1;
+	push_key(c, "workload");
+	if (check_keys(c, w, keys) ||
+	    get_uint(c, w, "seed", 0, UINT32_MAX, false, &seed) ||
+	    get_uint32(c, w, "size_mb", 1, 1048576, false, &s->size_mb) ||
+	    get_double(c, w, "size_ram", 0.01, 64.0, &has_ram, &s->size_ram) ||
+	    get_uint32(c, w, "shmem_mb", 0, 1048576, false, &s->shmem_mb) ||
+	    get_bool(c, w, "thp", &s->wl_thp) ||
+	    get_uint(c, w, "verify_seed", 0, UINT32_MAX, false, &vseed))
+		return -1;
+	s->seed = seed;
+	if (json_object_get(w, "verify_seed")) {
+		s->has_verify_seed = true;
+		s->verify_seed = vseed;
+	}
+	if (!!s->size_mb == has_ram) {
+		if (has_ram)
+			push_key(c, "size_ram");
+		return fail(c, "give exactly one of size_mb and size_ram");
+	}
+	if (!json_object_get(w, "phases"))
+		return fail(c, "missing key \"phases\"");
+	if (get_array(c, w, "phases", 1, SCN_MAX_PHASES, &arr))
+		return -1;
+	push_key(c, "phases");
+	json_array_foreach(arr, i, v) {
+		push_idx(c, i);
+		if (parse_phase(c, &s->phase[i], v))
+			return -1;
+		if (!i && s->phase[i].kind != PHASE_FILL)
+			return fail(c, "the first phase must be \"fill\"");
+		s->nphases++;
+		pop(c);
+	}
+	pop(c);
+	pop(c);
+	return 0;
+}
+
+static int parse_expect(struct pctx *c, struct scenario *s, json_t *root)
+{
+	static const char *const keys[] = {
+		"metric", "kernel", "min", "max", NULL };
+	static const char *const ons[] = {
+		"each", "baseline", "patched", "ratio", NULL };
+	json_t *arr, *o;
+	char on[16];
+	size_t i;
+	int k;
+
+	if (get_array(c, root, "expect", 0, SCN_MAX_EXPECT, &arr))
+		return -1;
+	if (!arr)
+		return 0;
+	push_key(c, "expect");
+	json_array_foreach(arr, i, o) {
+		struct scn_expect *e = &s->expect[i];
+
+		push_idx(c, i);
+		if (!json_is_object(o))
+			return fail(c, "expected an object, got %s",
+				    type_name(o));
+		strcpy(on, "each");
+		if (check_keys(c, o, keys) ||
+		    get_string(c, o, "metric", e->metric, sizeof(e->metric),
+			       true, true) ||
+		    one_of(c, "metric", e->metric, (const char **)scn_metrics) ||
+		    get_string(c, o, "kernel", on, sizeof(on), false, true) ||
+		    one_of(c, "kernel", on, ons) ||
+		    get_double(c, o, "min", -1e18, 1e18, &e->has_min,
+			       &e->min) ||
+		    get_double(c, o, "max", -1e18, 1e18, &e->has_max,
+			       &e->max))
+			return -1;
+		for (k = 0; strcmp(ons[k], on); k++)
+			;
+		e->on = k;
+		if (!e->has_min && !e->has_max)
+			return fail(c, "give \"min\", \"max\" or both");
+		if (e->has_min && e->has_max && e->min > e->max)
+			return fail(c, "min %g is above max %g", e->min, e->max);
+		if ((e->on == EXPECT_BASELINE &&
+		     !s->kernel[KERNEL_BASELINE]) ||
+		    (e->on == EXPECT_PATCHED && !s->kernel[KERNEL_PATCHED]) ||
+		    (e->on == EXPECT_RATIO &&
+		     !(s->kernel[KERNEL_BASELINE] &&
+		       s->kernel[KERNEL_PATCHED]))) {
+			push_key(c, "kernel");
+			return fail(c, "\"%s\" needs that kernel in \"kernels\"",
+				    on);
+		}
+		s->nexpect++;
+		pop(c);
+	}
+	pop(c);
+	return 0;
+}
+
+static int parse_root(struct pctx *c, struct scenario *s, json_t *root)
+{
+	static const char *const keys[] = {
+		"name", "description", "kernels", "guest", "interval_ms",
+		"timeout_s", "repeat", "sysctl", "thp", "zswap", "swap",
+		"workload", "expect", NULL };
+	static const char *const gkeys[] = { "memory_mb", "cpus", NULL };
+	char msg[256];
+	json_t *g;
+	const char *p;
+	int idx;
+
+	if (!json_is_object(root))
+		return fail(c, "a scenario is a JSON object, not %s",
+			    type_name(root));
+	if (check_keys(c, root, keys) ||
+	    get_string(c, root, "name", s->name, sizeof(s->name), true, false))
+		return -1;
+	for (p = s->name; *p; p++)
+		if (!isalnum((unsigned char)*p) && !strchr("_.-", *p))
+			break;
+	if (*p || !s->name[0] || s->name[0] == '.') {
+		push_key(c, "name");
+		return fail(c, "\"%s\" must be letters, digits, '_', '.' and '-' (it names the run directory)",
+			    s->name);
+	}
+	if (get_string(c, root, "description", s->description,
+		       sizeof(s->description), false, false) ||
+	    parse_kernels(c, s, root) ||
+	    get_object(c, root, "guest", &g))
+		return -1;
+	if (g) {
+		push_key(c, "guest");
+		if (check_keys(c, g, gkeys) ||
+		    get_uint32(c, g, "memory_mb", 64, 65536, false,
+			       &s->memory_mb) ||
+		    get_uint32(c, g, "cpus", 1, 64, false, &s->cpus))
+			return -1;
+		pop(c);
+	}
+	s->interval_ms = 100;
+	s->timeout_s = 300;
+	s->repeat = 1;
+	if (get_uint32(c, root, "interval_ms", 10, 60000, false,
+		       &s->interval_ms) ||
+	    get_uint32(c, root, "timeout_s", 5, 86400, false, &s->timeout_s) ||
+	    get_uint32(c, root, "repeat", 1, 100, false, &s->repeat) ||
+	    parse_sysctl(c, s, root) ||
+	    parse_thp_zswap(c, s, root) ||
+	    parse_swap(c, s, root) ||
+	    parse_workload(c, s, root) ||
+	    parse_expect(c, s, root))
+		return -1;
+	if (s->memory_mb &&
+	    fit_problem(s, s->memory_mb, &idx, msg, sizeof(msg))) {
+		if (idx >= 0) {
+			push_key(c, "swap");
+			push_idx(c, idx);
+			push_key(c, "size_mb");
+		} else {
+			push_key(c, "workload");
+			push_key(c, s->size_mb ? "size_mb" : "size_ram");
+		}
+		return fail(c, "%s", msg);
+	}
+	return 0;
+}
+
+int scenario_parse(struct scenario *s, const char *text, size_t len,
+		   const char *file, char *err, size_t errlen)
+{
+	struct pctx c = {
+		.text = text, .len = len, .file = file,
+		.err = err, .errlen = errlen,
+	};
+	json_error_t jerr;
+	json_t *root;
+	int ret;
+
+	memset(s, 0, sizeof(*s));
+	snprintf(s->file, sizeof(s->file), "%s", file);
+	root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+	if (!root) {
+		snprintf(err, errlen, "%s:%d:%d: %s", file, jerr.line,
+			 jerr.column, jerr.text);
+		return -1;
+	}
+	ret = parse_root(&c, s, root);
+	json_decref(root);
+	return ret;
+}
+
+int scenario_load(struct scenario *s, const char *path,
+		  char *err, size_t errlen)
+{
+	size_t len = 0, cap = 0, n;
+	char *buf = NULL, *nb;
+	FILE *f;
+	int ret;
+
+	f = fopen(path, "r");
+	if (!f) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	do {
+		if (len + 4096 > cap) {
+			cap = cap ? cap * 2 : 65536;
+			if (cap > (64u << 20)) {
+				snprintf(err, errlen, "%s: larger than 64 MiB",
+					 path);
+				goto fail;
+			}
+			nb = realloc(buf, cap);
+			if (!nb) {
+				snprintf(err, errlen, "%s: out of memory",
+					 path);
+				goto fail;
+			}
+			buf = nb;
+		}
+		n = fread(buf + len, 1, cap - len, f);
+		len += n;
+	} while (n);
+	if (ferror(f)) {
+		snprintf(err, errlen, "%s: read error", path);
+		goto fail;
+	}
+	fclose(f);
+	ret = scenario_parse(s, buf, len, path, err, errlen);
+	free(buf);
+	return ret;
+fail:
+	fclose(f);
+	free(buf);
+	return -1;
+}
+
+unsigned int scenario_size_mb(const struct scenario *s,
+			      unsigned int memory_mb)
+{
+	double mb;
+
+	if (s->size_mb)
+		return s->size_mb;
+	mb = s->size_ram * memory_mb;
+	return mb < 1 ? 1 : (unsigned int)mb;
+}
+
+/*
+ * Does the workload fit? Returns 0, or 1 with @msg set and *@swap_idx the
+ * backend at fault (-1: the workload).
+ */
+static int fit_problem(const struct scenario *s, unsigned int memory_mb,
+		       int *swap_idx, char *msg, size_t len)
+{
+	unsigned long long swap_mb = 0;
+	unsigned int size = scenario_size_mb(s, memory_mb);
+	int i;
+
+	for (i = 0; i < s->nswap; i++) {
+		swap_mb += s->swap[i].size_mb;
+		if (s->swap[i].type == SWAP_ZRAM &&
+		    s->swap[i].size_mb > 4ull * memory_mb) {
+			*swap_idx = i;
+			snprintf(msg, len,
+				 "a %u MiB zram device is more than 4x the guest's %u MiB of RAM",
+				 s->swap[i].size_mb, memory_mb);
+			return 1;
+		}
+	}
+	*swap_idx = -1;
+	if ((unsigned long long)size + s->shmem_mb >
+	    swap_mb + memory_mb * 3ull / 4) {
+		snprintf(msg, len,
+			 "%u MiB (+%u MiB shmem) cannot fit in %llu MiB of swap plus 3/4 of the guest's %u MiB of RAM",
+			 size, s->shmem_mb, swap_mb, memory_mb);
+		return 1;
+	}
+	return 0;
+}
+
+int scenario_check_fit(const struct scenario *s, unsigned int memory_mb,
+		       char *err, size_t errlen)
+{
+	char msg[256];
+	int idx;
+
+	if (!fit_problem(s, memory_mb, &idx, msg, sizeof(msg)))
+		return 0;
+	if (idx >= 0)
+		snprintf(err, errlen, "%s: swap[%d].size_mb: %s", s->file, idx,
+			 msg);
+	else
+		snprintf(err, errlen, "%s: workload: %s", s->file, msg);
+	return -1;
+}

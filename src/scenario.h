@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Scenario files: what `swapctl run` boots, with which swap backends and
+ * which workload. The format is documented in swapctl-scenario(5).
+ */
+#ifndef SWAPCTL_SCENARIO_H
+#define SWAPCTL_SCENARIO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define SCN_MAX_SWAP	8
+#define SCN_MAX_SYSCTL	16
+#define SCN_MAX_PHASES	32
+#define SCN_MAX_EXPECT	16
+#define SCN_NAME_MAX	48
+
+enum scn_kernel { KERNEL_BASELINE, KERNEL_PATCHED, KERNEL_COUNT };
+
+enum scn_swap_type { SWAP_BLK, SWAP_ZRAM, SWAP_EXT4FILE, SWAP_NFSFILE };
+
+struct scn_swap {
+	enum scn_swap_type type;
+	unsigned int size_mb;	/* swap area size */
+	unsigned int disk_mb;	/* ext4file: size of the disk image */
+	int prio;		/* -1: the kernel's default */
+	char comp[32];		/* zram compressor, "" = kernel default */
+	char vers[8];		/* nfsfile: "4.0", "4.1" or "4.2" */
+	char dev[16];		/* blk/ext4file: "vda", "vdb"... (derived) */
+};
+
+struct scn_sysctl {
+	char key[64];		/* "vm.swappiness" */
+	char value[64];
+};
+
+enum scn_phase_kind {
+	PHASE_FILL, PHASE_PAGEOUT, PHASE_PRESSURE, PHASE_READ,
+	PHASE_WILLNEED, PHASE_REWRITE,
+};
+
+struct scn_phase {
+	enum scn_phase_kind kind;
+	unsigned int mb;	/* pressure */
+	bool random;		/* read: order=random */
+	double frac;		/* rewrite */
+};
+
+/* Which kernel an expectation applies to. */
+enum scn_expect_on { EXPECT_EACH, EXPECT_BASELINE, EXPECT_PATCHED,
+		     EXPECT_RATIO };
+
+struct scn_expect {
+	char metric[32];
+	enum scn_expect_on on;
+	bool has_min, has_max;
+	double min, max;
+};
+
+struct scenario {
+	char file[4096];
+	char name[SCN_NAME_MAX + 1];
+	char description[512];
+	bool kernel[KERNEL_COUNT];
+	unsigned int memory_mb;	/* 0: from swapctl.conf */
+	unsigned int cpus;	/* 0: from swapctl.conf */
+	unsigned int interval_ms;
+	unsigned int timeout_s;
+	unsigned int repeat;
+
+	struct scn_sysctl sysctl[SCN_MAX_SYSCTL];
+	int nsysctl;
+	char thp_enabled[16];	/* "" = leave the kernel's default */
+	char thp_defrag[16];
+	int zswap_enabled;	/* -1 = leave */
+	char zswap_compressor[32];
+	unsigned int zswap_max_pool_percent;	/* 0 = leave */
+
+	struct scn_swap swap[SCN_MAX_SWAP];
+	int nswap;
+	int ndisks;		/* blk + ext4file backends */
+
+	uint64_t seed;
+	unsigned int size_mb;	/* 0 if given as size_ram */
+	double size_ram;	/* multiple of the guest's RAM */
+	unsigned int shmem_mb;
+	bool wl_thp;
+	bool has_verify_seed;
+	uint64_t verify_seed;
+	struct scn_phase phase[SCN_MAX_PHASES];
+	int nphases;
+
+	struct scn_expect expect[SCN_MAX_EXPECT];
+	int nexpect;
+};
+
+/* The metric names an expectation may name (NULL-terminated). */
+extern const char *const scn_metrics[];
+
+const char *scn_kernel_name(enum scn_kernel k);
+const char *scn_swap_type_name(enum scn_swap_type t);
+const char *scn_phase_name(enum scn_phase_kind k);
+bool scn_has_nfs(const struct scenario *s);
+
+/*
+ * Parse a scenario from @text (@len bytes); @file names it in messages.
+ * Returns 0, or -1 with one line "FILE:LINE:COLUMN: KEY.PATH: what" in
+ * @err.
+ */
+int scenario_parse(struct scenario *s, const char *text, size_t len,
+		   const char *file, char *err, size_t errlen);
+
+/* Read and parse the file @path. */
+int scenario_load(struct scenario *s, const char *path,
+		  char *err, size_t errlen);
+
+/* The workload size in MiB for a guest of @memory_mb. */
+unsigned int scenario_size_mb(const struct scenario *s,
+			      unsigned int memory_mb);
+
+/*
+ * Checks that need the final guest size (after swapctl.conf defaults):
+ * the workload must fit in RAM + swap, zram in RAM. -1 with @err set.
+ */
+int scenario_check_fit(const struct scenario *s, unsigned int memory_mb,
+		       char *err, size_t errlen);
+
+#endif
