@@ -697,6 +697,11 @@ enum stream_err stream_parse_line(struct stream_state *st, const char *line,
 	}
 	if (!line)
 		len = 0;
+	if (len && memchr(line, '\0', len)) {
+		fail(st, STREAM_E_JSON, "NUL byte at column %zu",
+		     (size_t)((const char *)memchr(line, '\0', len) - line) + 1);
+		goto out;
+	}
 	root = json_loadb(line ? line : "", len, JSON_REJECT_DUPLICATES,
 			  &jerr);
 	if (!root) {

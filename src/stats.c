@@ -1,0 +1,644 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * stats: deltas, rates and ratios between samples, with counter resets,
+ * zero divisors and missing counters kept apart from numbers. See stats.h.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats.h"
+
+uint64_t stats_delta(uint64_t prev, uint64_t cur, bool *reset)
+{
+	if (cur >= prev)
+		return cur - prev;
+	if (reset)
+		*reset = true;
+	return cur;
+}
+
+struct stats_val stats_ok(double v)
+{
+	struct stats_val r = { STATS_OK, v };
+
+	return r;
+}
+
+struct stats_val stats_missing(void)
+{
+	struct stats_val r = { STATS_MISSING, 0 };
+
+	return r;
+}
+
+static struct stats_val stats_na(void)
+{
+	struct stats_val r = { STATS_NA, 0 };
+
+	return r;
+}
+
+struct stats_val stats_rate(uint64_t delta, uint64_t dt_ns)
+{
+	if (!dt_ns)
+		return stats_na();
+	return stats_ok((double)delta * 1e9 / (double)dt_ns);
+}
+
+struct stats_val stats_ratio(struct stats_val num, struct stats_val den)
+{
+	if (num.state == STATS_MISSING || den.state == STATS_MISSING)
+		return stats_missing();
+	if (num.state != STATS_OK || den.state != STATS_OK || den.v == 0)
+		return stats_na();
+	return stats_ok(num.v / den.v);
+}
+
+char *stats_fmt(char *buf, size_t len, struct stats_val v, int decimals)
+{
+	switch (v.state) {
+	case STATS_OK:
+		snprintf(buf, len, "%.*f", decimals, v.v);
+		break;
+	case STATS_NA:
+		snprintf(buf, len, "n/a");
+		break;
+	case STATS_MISSING:
+		snprintf(buf, len, "missing");
+		break;
+	}
+	return buf;
+}
+
+void stats_track_init(struct stats_track *t)
+{
+	memset(t, 0, sizeof(*t));
+}
+
+void stats_track_free(struct stats_track *t)
+{
+	free(t->pts);
+	free(t->host);
+	stats_track_init(t);
+}
+
+static bool grow(void **arr, size_t *cap, size_t n, size_t size)
+{
+	size_t ncap;
+	void *p;
+
+	if (n < *cap)
+		return true;
+	if (n >= STATS_MAX_POINTS)
+		return false;
+	ncap = *cap ? *cap * 2 : 256;
+	p = realloc(*arr, ncap * size);
+	if (!p)
+		return false;
+	*arr = p;
+	*cap = ncap;
+	return true;
+}
+
+static bool is_swap_dev(const struct stats_track *t, const char *dev)
+{
+	unsigned int i;
+
+	if (!t->ndevs)
+		return true;
+	for (i = 0; i < t->ndevs; i++)
+		if (!strcmp(t->devs[i], dev))
+			return true;
+	return false;
+}
+
+static void raw_point(const struct stats_track *t, const struct stream_line *l,
+		      struct stats_point *p)
+{
+	static const char *const names[] = {
+		[SF_PSWPOUT] = "pswpout",
+		[SF_PSWPIN] = "pswpin",
+		[SF_NRSWPOUT] = "nrswpout",
+		[SF_NRSWPIN] = "nrswpin",
+		[SF_MAJFLT] = "pgmajfault",
+	};
+	unsigned int i;
+	bool dev = false;
+
+	memset(p, 0, sizeof(*p));
+	p->t_ns = l->t_ns;
+	for (i = 0; i <= SF_MAJFLT; i++)
+		if (stream_counter(l, names[i], &p->v[i]))
+			p->present |= 1u << i;
+	for (i = 0; i < l->nblk; i++) {
+		const struct stream_blk *b = &l->blk[i];
+
+		if (!is_swap_dev(t, b->dev))
+			continue;
+		dev = true;
+		p->v[SF_DEV_RD_IOS] += b->rd_ios;
+		p->v[SF_DEV_WR_IOS] += b->wr_ios;
+		p->v[SF_DEV_RD_SECT] += b->rd_sectors;
+		p->v[SF_DEV_WR_SECT] += b->wr_sectors;
+	}
+	if (dev)
+		p->present |= (1u << SF_DEV_RD_IOS) | (1u << SF_DEV_WR_IOS) |
+			      (1u << SF_DEV_RD_SECT) | (1u << SF_DEV_WR_SECT);
+	for (i = 0; i < l->nswaps; i++) {
+		p->swap_used_kb += l->swaps[i].used_kb;
+		p->swap_size_kb += l->swaps[i].size_kb;
+	}
+}
+
+unsigned int stats_hist_lo(unsigned int i)
+{
+	return i == 0 ? 1 : (1u << (i - 1)) + 1;
+}
+
+static unsigned int hist_bucket(double ppio)
+{
+	unsigned int i;
+
+	for (i = STATS_HIST_BUCKETS - 1; i > 0; i--)
+		if (ppio >= stats_hist_lo(i) - 0.5)
+			return i;
+	return 0;
+}
+
+static void hist_add(struct stats_track *t, const struct stats_point *a,
+		     const struct stats_point *b)
+{
+	unsigned int both = a->present & b->present;
+	uint64_t pages, ios;
+
+	if (both & (1u << SF_NRSWPOUT) && both & (1u << SF_PSWPOUT)) {
+		pages = b->v[SF_PSWPOUT] - a->v[SF_PSWPOUT];
+		ios = b->v[SF_NRSWPOUT] - a->v[SF_NRSWPOUT];
+		t->hist_from_dev = false;
+	} else if (both & (1u << SF_DEV_WR_IOS) &&
+		   !(b->present & (1u << SF_NRSWPOUT))) {
+		pages = (b->v[SF_DEV_WR_SECT] - a->v[SF_DEV_WR_SECT]) / 8;
+		ios = b->v[SF_DEV_WR_IOS] - a->v[SF_DEV_WR_IOS];
+		t->hist_from_dev = true;
+	} else {
+		return;
+	}
+	if (!ios)
+		return;
+	t->hist[hist_bucket((double)pages / (double)ios)] += ios;
+}
+
+static void feed_sample(struct stats_track *t, const struct stream_line *l)
+{
+	struct stats_point raw, cum;
+	struct stats_point *last;
+	unsigned int f;
+	bool reset = false;
+
+	raw_point(t, l, &raw);
+	if (t->npts && raw.t_ns < t->pts[t->npts - 1].t_ns) {
+		t->dropped++;
+		return;
+	}
+	if (!grow((void **)&t->pts, &t->cap, t->npts, sizeof(*t->pts))) {
+		t->dropped++;
+		return;
+	}
+	cum = raw;
+	if (t->npts) {
+		last = &t->pts[t->npts - 1];
+		for (f = 0; f < SF_NFIELDS; f++) {
+			unsigned int bit = 1u << f;
+
+			if (!(raw.present & bit) || !(t->raw.present & bit) ||
+			    !(last->present & bit))
+				continue;
+			cum.v[f] = last->v[f] +
+				   stats_delta(t->raw.v[f], raw.v[f], &reset);
+		}
+		hist_add(t, last, &cum);
+	}
+	if (reset)
+		t->resets++;
+	t->raw = raw;
+	t->pts[t->npts++] = cum;
+}
+
+static void feed_host(struct stats_track *t, const struct stream_line *l)
+{
+	struct stats_host_point raw, cum;
+	const struct stats_host_point *last;
+	bool reset = false;
+	unsigned int i;
+
+	memset(&raw, 0, sizeof(raw));
+	raw.t_ns = l->t_ns;
+	for (i = 0; i < l->nblk; i++) {
+		raw.rd_req += l->blk[i].rd_ios;
+		raw.wr_req += l->blk[i].wr_ios;
+		raw.rd_bytes += l->blk[i].rd_bytes;
+		raw.wr_bytes += l->blk[i].wr_bytes;
+	}
+	if (t->nhost && raw.t_ns < t->host[t->nhost - 1].t_ns) {
+		t->dropped++;
+		return;
+	}
+	if (!grow((void **)&t->host, &t->caphost, t->nhost,
+		  sizeof(*t->host))) {
+		t->dropped++;
+		return;
+	}
+	cum = raw;
+	if (t->nhost) {
+		last = &t->host[t->nhost - 1];
+		cum.rd_req = last->rd_req +
+			     stats_delta(t->rawhost.rd_req, raw.rd_req, &reset);
+		cum.wr_req = last->wr_req +
+			     stats_delta(t->rawhost.wr_req, raw.wr_req, &reset);
+		cum.rd_bytes = last->rd_bytes + stats_delta(t->rawhost.rd_bytes,
+							    raw.rd_bytes,
+							    &reset);
+		cum.wr_bytes = last->wr_bytes + stats_delta(t->rawhost.wr_bytes,
+							    raw.wr_bytes,
+							    &reset);
+	}
+	if (reset)
+		t->resets++;
+	t->rawhost = raw;
+	t->host[t->nhost++] = cum;
+}
+
+static void feed_phase(struct stats_track *t, const struct stream_line *l)
+{
+	struct stats_phase *p;
+	unsigned int i;
+
+	if (l->phase_state == STREAM_PHASE_END) {
+		for (i = t->nphases; i > 0; i--) {
+			p = &t->phases[i - 1];
+			if (!p->ended && !strcmp(p->name, l->phase)) {
+				p->end_ns = l->t_ns;
+				p->ended = true;
+				break;
+			}
+		}
+		return;
+	}
+	if (t->nphases >= STATS_MAX_PHASES) {
+		/* keep the newest: shift the oldest out */
+		memmove(&t->phases[0], &t->phases[1],
+			sizeof(t->phases[0]) * (STATS_MAX_PHASES - 1));
+		t->nphases--;
+	}
+	p = &t->phases[t->nphases++];
+	memset(p, 0, sizeof(*p));
+	snprintf(p->name, sizeof(p->name), "%s", l->phase);
+	p->start_ns = l->t_ns;
+}
+
+void stats_track_feed(struct stats_track *t, const struct stream_line *l)
+{
+	unsigned int i;
+
+	switch (l->type) {
+	case STREAM_T_HELLO:
+		t->hello = true;
+		snprintf(t->kernel, sizeof(t->kernel), "%s", l->kernel);
+		t->interval_ms = l->interval_ms;
+		t->hello_nrswp = stream_counter(l, "nrswpout", NULL);
+		break;
+	case STREAM_T_SWAP:
+		t->ndevs = 0;
+		for (i = 0; i < l->nswaps; i++) {
+			if (!strcmp(l->swaps[i].type, "zram"))
+				t->zram = true;
+			if (!l->swaps[i].dev[0] || t->ndevs >= STREAM_MAX_SWAPS)
+				continue;
+			snprintf(t->devs[t->ndevs++], STREAM_NAME_MAX, "%s",
+				 l->swaps[i].dev);
+		}
+		break;
+	case STREAM_T_SAMPLE:
+		feed_sample(t, l);
+		break;
+	case STREAM_T_HOST:
+		feed_host(t, l);
+		break;
+	case STREAM_T_PHASE:
+		feed_phase(t, l);
+		break;
+	case STREAM_T_RESULT:
+		t->have_result = true;
+		t->status = l->status;
+		t->pages_written = l->pages_written;
+		t->pages_verified = l->pages_verified;
+		t->pages_corrupt = l->pages_corrupt;
+		t->first_corrupt = l->first_corrupt;
+		snprintf(t->reason, sizeof(t->reason), "%s", l->msg);
+		break;
+	case STREAM_T_LOG:
+		snprintf(t->last_log, sizeof(t->last_log), "%s", l->msg);
+		break;
+	case STREAM_T_NONE:
+		break;
+	}
+}
+
+const struct stats_phase *stats_track_phase(const struct stats_track *t)
+{
+	unsigned int i;
+
+	for (i = t->nphases; i > 0; i--)
+		if (!t->phases[i - 1].ended)
+			return &t->phases[i - 1];
+	return t->nphases ? &t->phases[t->nphases - 1] : NULL;
+}
+
+static struct stats_val field_delta(const struct stats_point *a,
+				    const struct stats_point *b,
+				    enum stats_field f)
+{
+	unsigned int bit = 1u << f;
+
+	if (!(a->present & bit) || !(b->present & bit))
+		return stats_missing();
+	if (b->v[f] < a->v[f])
+		return stats_ok(0);
+	return stats_ok((double)(b->v[f] - a->v[f]));
+}
+
+static struct stats_val per_s(struct stats_val d, uint64_t dt_ns)
+{
+	if (d.state != STATS_OK)
+		return d;
+	if (!dt_ns)
+		return stats_na();
+	return stats_ok(d.v * 1e9 / (double)dt_ns);
+}
+
+static struct stats_val sum(struct stats_val a, struct stats_val b)
+{
+	if (a.state != STATS_OK)
+		return a;
+	if (b.state != STATS_OK)
+		return b;
+	return stats_ok(a.v + b.v);
+}
+
+void stats_between(const struct stats_point *a, const struct stats_point *b,
+		   const struct stats_host_point *ha,
+		   const struct stats_host_point *hb,
+		   struct stats_interval *out)
+{
+	uint64_t dt = b->t_ns > a->t_ns ? b->t_ns - a->t_ns : 0;
+	struct stats_val wr_sect;
+
+	memset(out, 0, sizeof(*out));
+	out->dt_s = (double)dt / 1e9;
+	out->pswpout = field_delta(a, b, SF_PSWPOUT);
+	out->nrswpout = field_delta(a, b, SF_NRSWPOUT);
+	out->pswpin = field_delta(a, b, SF_PSWPIN);
+	out->nrswpin = field_delta(a, b, SF_NRSWPIN);
+	out->majflt = field_delta(a, b, SF_MAJFLT);
+	out->dev_ios = sum(field_delta(a, b, SF_DEV_RD_IOS),
+			   field_delta(a, b, SF_DEV_WR_IOS));
+	out->pswpout_s = per_s(out->pswpout, dt);
+	out->nrswpout_s = per_s(out->nrswpout, dt);
+	out->pswpin_s = per_s(out->pswpin, dt);
+	out->nrswpin_s = per_s(out->nrswpin, dt);
+	out->majflt_s = per_s(out->majflt, dt);
+	out->dev_ios_s = per_s(out->dev_ios, dt);
+	out->wr_ppio = stats_ratio(out->pswpout, out->nrswpout);
+	out->rd_ppio = stats_ratio(out->pswpin, out->nrswpin);
+	wr_sect = field_delta(a, b, SF_DEV_WR_SECT);
+	if (wr_sect.state == STATS_OK)
+		wr_sect.v /= 8;		/* 512-byte sectors per 4 KiB page */
+	out->dev_wr_ppio = stats_ratio(wr_sect,
+				       field_delta(a, b, SF_DEV_WR_IOS));
+	out->swap_used_kb = b->swap_used_kb;
+	out->swap_size_kb = b->swap_size_kb;
+	out->swap_peak_kb = b->swap_used_kb;
+	if (ha && hb && hb->t_ns >= ha->t_ns) {
+		uint64_t d = (hb->rd_req + hb->wr_req) -
+			     (ha->rd_req + ha->wr_req);
+
+		if (hb->rd_req + hb->wr_req < ha->rd_req + ha->wr_req)
+			d = 0;
+		out->host_req = stats_ok((double)d);
+		out->host_req_s = per_s(out->host_req, hb->t_ns - ha->t_ns);
+	} else {
+		out->host_req = stats_missing();
+		out->host_req_s = stats_missing();
+	}
+}
+
+static void all_na(struct stats_interval *out)
+{
+	struct stats_val na = stats_na();
+
+	memset(out, 0, sizeof(*out));
+	out->pswpout_s = out->nrswpout_s = out->wr_ppio = na;
+	out->pswpin_s = out->nrswpin_s = out->rd_ppio = na;
+	out->dev_ios_s = out->dev_wr_ppio = out->host_req_s = na;
+	out->majflt_s = out->pswpout = out->nrswpout = na;
+	out->pswpin = out->nrswpin = out->majflt = out->dev_ios = na;
+	out->host_req = na;
+}
+
+/* Index of the last point with t_ns <= @when, or -1. */
+static long point_at(const struct stats_point *pts, size_t n, uint64_t when)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (pts[mid].t_ns <= when)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return (long)lo - 1;
+}
+
+static long host_at(const struct stats_host_point *h, size_t n,
+		    uint64_t when)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (h[mid].t_ns <= when)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return (long)lo - 1;
+}
+
+void stats_track_window(const struct stats_track *t, uint64_t window_ns,
+			struct stats_interval *out)
+{
+	const struct stats_point *b;
+	const struct stats_host_point *ha = NULL, *hb = NULL;
+	long ia;
+
+	if (t->npts < 2) {
+		all_na(out);
+		if (t->npts)
+			out->swap_used_kb = t->pts[0].swap_used_kb;
+		return;
+	}
+	b = &t->pts[t->npts - 1];
+	ia = b->t_ns >= window_ns ?
+	     point_at(t->pts, t->npts, b->t_ns - window_ns) : 0;
+	if (ia < 0)
+		ia = 0;
+	if ((size_t)ia == t->npts - 1)
+		ia--;
+	if (t->nhost >= 2) {
+		long ih;
+
+		hb = &t->host[t->nhost - 1];
+		ih = hb->t_ns >= window_ns ?
+		     host_at(t->host, t->nhost, hb->t_ns - window_ns) : 0;
+		if (ih < 0)
+			ih = 0;
+		if ((size_t)ih == t->nhost - 1)
+			ih--;
+		ha = &t->host[ih];
+	}
+	stats_between(&t->pts[ia], b, ha, hb, out);
+}
+
+void stats_track_total(const struct stats_track *t,
+		       struct stats_interval *out)
+{
+	struct stats_point zero;
+	struct stats_host_point hzero;
+	size_t i;
+
+	if (!t->npts) {
+		all_na(out);
+		return;
+	}
+	memset(&zero, 0, sizeof(zero));
+	zero.t_ns = t->pts[0].t_ns;
+	zero.present = t->pts[t->npts - 1].present;
+	memset(&hzero, 0, sizeof(hzero));
+	if (t->nhost)
+		hzero.t_ns = t->host[0].t_ns;
+	stats_between(&zero, &t->pts[t->npts - 1], t->nhost ? &hzero : NULL,
+		      t->nhost ? &t->host[t->nhost - 1] : NULL, out);
+	for (i = 0; i < t->npts; i++)
+		if (t->pts[i].swap_used_kb > out->swap_peak_kb)
+			out->swap_peak_kb = t->pts[i].swap_used_kb;
+}
+
+struct stats_val stats_metric(const struct stats_interval *iv,
+			      enum stats_metric m)
+{
+	switch (m) {
+	case STATS_M_WR_PPIO:
+		return iv->wr_ppio;
+	case STATS_M_RD_PPIO:
+		return iv->rd_ppio;
+	case STATS_M_DEV_WR_PPIO:
+		return iv->dev_wr_ppio;
+	case STATS_M_PSWPOUT_S:
+		return iv->pswpout_s;
+	case STATS_M_PSWPIN_S:
+		return iv->pswpin_s;
+	case STATS_M_MAJFLT_S:
+		return iv->majflt_s;
+	}
+	return stats_na();
+}
+
+uint64_t stats_track_span_ns(const struct stats_track *t)
+{
+	if (t->npts < 2)
+		return 0;
+	return t->pts[t->npts - 1].t_ns - t->pts[0].t_ns;
+}
+
+size_t stats_track_series(const struct stats_track *t, enum stats_metric m,
+			  uint64_t t0_ns, uint64_t step_ns, size_t n,
+			  struct stats_val *out)
+{
+	size_t i, have = 0;
+	uint64_t first, last;
+
+	for (i = 0; i < n; i++)
+		out[i] = stats_na();
+	if (t->npts < 2 || !step_ns)
+		return 0;
+	first = t->pts[0].t_ns;
+	last = t->pts[t->npts - 1].t_ns;
+	for (i = 0; i < n; i++) {
+		uint64_t from = first + t0_ns + i * step_ns;
+		struct stats_interval iv;
+		long a, b;
+
+		if (from >= last)
+			break;
+		a = point_at(t->pts, t->npts, from);
+		b = point_at(t->pts, t->npts, from + step_ns);
+		if (a < 0 || b <= a)
+			continue;
+		stats_between(&t->pts[a], &t->pts[b], NULL, NULL, &iv);
+		out[i] = stats_metric(&iv, m);
+		have = i + 1;
+	}
+	return have;
+}
+
+double stats_t95(unsigned int df)
+{
+	static const double t[] = {
+		0, 12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306,
+		2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110,
+		2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056,
+		2.052, 2.048, 2.045, 2.042,
+	};
+
+	if (df == 0)
+		return NAN;
+	if (df <= 30)
+		return t[df];
+	/* between table rows take the smaller df: a slightly wider CI */
+	if (df < 40)
+		return 2.042;
+	if (df < 60)
+		return 2.021;
+	if (df < 120)
+		return 2.000;
+	if (df < 1000)
+		return 1.980;
+	return 1.960;
+}
+
+void stats_describe(const double *x, size_t n, struct stats_desc *d)
+{
+	double s = 0, ss = 0;
+	size_t i;
+
+	memset(d, 0, sizeof(*d));
+	d->n = n;
+	if (!n)
+		return;
+	for (i = 0; i < n; i++)
+		s += x[i];
+	d->mean = s / (double)n;
+	if (n < 2)
+		return;
+	for (i = 0; i < n; i++)
+		ss += (x[i] - d->mean) * (x[i] - d->mean);
+	d->stddev = sqrt(ss / (double)(n - 1));
+	d->ci95 = stats_t95((unsigned int)(n - 1)) * d->stddev /
+		  sqrt((double)n);
+	d->has_ci = true;
+}

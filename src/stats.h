@@ -1,0 +1,202 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * stats: rates and ratios over the samples of one guest, and the
+ * statistics of repeated runs.
+ *
+ * A value is a number, "n/a" (a zero divisor or a zero time span: there
+ * is nothing to divide) or "missing" (the kernel lacks a counter, e.g.
+ * nrswpout on a kernel without the batching counters). Counters going
+ * backwards are counter resets: the counter is taken to restart from 0,
+ * so the delta across a reset is the new value.
+ */
+#ifndef SWAPCTL_STATS_H
+#define SWAPCTL_STATS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "stream.h"
+
+enum stats_state {
+	STATS_OK = 0,
+	STATS_NA,		/* zero divisor or zero time span */
+	STATS_MISSING,		/* a counter the kernel does not have */
+};
+
+struct stats_val {
+	enum stats_state state;
+	double v;		/* meaningful only when STATS_OK */
+};
+
+/* Delta of a monotonic counter; @cur < @prev is a reset (sets *@reset). */
+uint64_t stats_delta(uint64_t prev, uint64_t cur, bool *reset);
+/* @delta per second over @dt_ns; STATS_NA when @dt_ns is 0. */
+struct stats_val stats_rate(uint64_t delta, uint64_t dt_ns);
+/* @num / @den; STATS_NA when @den is 0, MISSING if either is missing. */
+struct stats_val stats_ratio(struct stats_val num, struct stats_val den);
+struct stats_val stats_ok(double v);
+struct stats_val stats_missing(void);
+/*
+ * Format @v with @decimals decimals into @buf: the number, "n/a" or
+ * "missing". Returns @buf.
+ */
+char *stats_fmt(char *buf, size_t len, struct stats_val v, int decimals);
+
+/* Reset-corrected cumulative counters of one sample. */
+enum stats_field {
+	SF_PSWPOUT,
+	SF_PSWPIN,
+	SF_NRSWPOUT,
+	SF_NRSWPIN,
+	SF_MAJFLT,
+	SF_DEV_RD_IOS,		/* guest blk stats of the swap devices */
+	SF_DEV_WR_IOS,
+	SF_DEV_RD_SECT,
+	SF_DEV_WR_SECT,
+	SF_NFIELDS,
+};
+
+struct stats_point {
+	uint64_t t_ns;			/* guest monotonic */
+	uint64_t v[SF_NFIELDS];
+	unsigned int present;		/* bit (1 << field) if present */
+	uint64_t swap_used_kb, swap_size_kb;
+};
+
+struct stats_host_point {
+	uint64_t t_ns;			/* host monotonic */
+	uint64_t rd_req, wr_req, rd_bytes, wr_bytes;
+};
+
+#define STATS_MAX_POINTS	(1u << 20)
+#define STATS_MAX_PHASES	32
+#define STATS_HIST_BUCKETS	8	/* 1, 2, 3-4, 5-8, ..., 65+ */
+
+struct stats_phase {
+	char name[32];
+	uint64_t start_ns, end_ns;	/* guest t_ns; end 0: running */
+	bool ended;
+};
+
+/* Everything kept about one guest's stream. */
+struct stats_track {
+	char kernel[64];		/* from hello, "" before it */
+	bool hello;
+	uint64_t interval_ms;
+	bool hello_nrswp;		/* hello listed nrswpout */
+	char devs[STREAM_MAX_SWAPS][STREAM_NAME_MAX]; /* swap block devs */
+	unsigned int ndevs;
+	bool zram;			/* a zram backend exists */
+
+	struct stats_point *pts;	/* sorted by t_ns */
+	size_t npts, cap;
+	struct stats_host_point *host;
+	size_t nhost, caphost;
+	struct stats_point raw;		/* last raw sample values */
+	struct stats_host_point rawhost;
+	uint64_t resets;		/* counter resets corrected */
+	uint64_t dropped;		/* points not kept (time backwards,
+					 * out of memory, limit)
+					 */
+	struct stats_phase phases[STATS_MAX_PHASES];
+	unsigned int nphases;
+
+	/*
+	 * Write I/Os by the mean batch size (pages per I/O) of their sample
+	 * interval, from nrswpout (or, without it, the swap devices' blk
+	 * stats: hist_from_dev).
+	 */
+	uint64_t hist[STATS_HIST_BUCKETS];
+	bool hist_from_dev;
+
+	bool have_result;
+	enum stream_status status;
+	uint64_t pages_written, pages_verified, pages_corrupt;
+	int64_t first_corrupt;
+	char reason[STREAM_MSG_MAX];
+	char last_log[STREAM_MSG_MAX];
+};
+
+void stats_track_init(struct stats_track *t);
+void stats_track_free(struct stats_track *t);
+/* Account one parsed line (only call it for STREAM_OK lines). */
+void stats_track_feed(struct stats_track *t, const struct stream_line *l);
+/* The phase running now, or the last one ended, or NULL. */
+const struct stats_phase *stats_track_phase(const struct stats_track *t);
+/* Lower bound of histogram bucket @i (1, 2, 3, 5, 9, 17, 33, 65). */
+unsigned int stats_hist_lo(unsigned int i);
+
+/* What happened between two samples (or over a whole run). */
+struct stats_interval {
+	double dt_s;
+	struct stats_val pswpout_s, nrswpout_s, wr_ppio;
+	struct stats_val pswpin_s, nrswpin_s, rd_ppio;
+	struct stats_val dev_ios_s;	/* guest swap devices rd+wr */
+	struct stats_val dev_wr_ppio;	/* (wr_sectors / 8) / wr_ios */
+	struct stats_val host_req_s;	/* host rd_req + wr_req */
+	struct stats_val majflt_s;
+	/* the deltas themselves (totals for stats_track_total) */
+	struct stats_val pswpout, nrswpout, pswpin, nrswpin, majflt;
+	struct stats_val dev_ios, host_req;
+	uint64_t swap_used_kb, swap_size_kb;	/* at the end */
+	uint64_t swap_peak_kb;		/* stats_track_total only */
+};
+
+/* Between points @a and @b (@ha/@hb host points or NULL). */
+void stats_between(const struct stats_point *a, const struct stats_point *b,
+		   const struct stats_host_point *ha,
+		   const struct stats_host_point *hb,
+		   struct stats_interval *out);
+/*
+ * The last @window_ns of the track: from the last point back to the last
+ * point at least @window_ns older (or the first). All STATS_NA when there
+ * are fewer than two points.
+ */
+void stats_track_window(const struct stats_track *t, uint64_t window_ns,
+			struct stats_interval *out);
+/*
+ * The whole run: counters since the guest booted (the last sample's
+ * values, corrected for resets), rates over the time from the first to
+ * the last sample.
+ */
+void stats_track_total(const struct stats_track *t,
+		       struct stats_interval *out);
+
+enum stats_metric {
+	STATS_M_WR_PPIO,
+	STATS_M_RD_PPIO,
+	STATS_M_DEV_WR_PPIO,
+	STATS_M_PSWPOUT_S,
+	STATS_M_PSWPIN_S,
+	STATS_M_MAJFLT_S,
+};
+
+/* Metric @m of interval @iv. */
+struct stats_val stats_metric(const struct stats_interval *iv,
+			      enum stats_metric m);
+/*
+ * Metric @m over consecutive steps of @step_ns starting at guest time
+ * @t0_ns (relative to the first point): out[i] covers [t0 + i*step,
+ * t0 + (i+1)*step]. Steps beyond the data are STATS_NA. Returns the
+ * number of steps that have data.
+ */
+size_t stats_track_series(const struct stats_track *t, enum stats_metric m,
+			  uint64_t t0_ns, uint64_t step_ns, size_t n,
+			  struct stats_val *out);
+/* Guest time span of the track (last - first point), 0 if < 2 points. */
+uint64_t stats_track_span_ns(const struct stats_track *t);
+
+/* Mean, sample standard deviation, 95% confidence interval (Student t). */
+struct stats_desc {
+	size_t n;
+	double mean, stddev;
+	double ci95;		/* half-width; valid when has_ci (n >= 2) */
+	bool has_ci;
+};
+
+void stats_describe(const double *x, size_t n, struct stats_desc *d);
+/* Two-sided 95% quantile of Student's t with @df degrees of freedom. */
+double stats_t95(unsigned int df);
+
+#endif

@@ -1,0 +1,272 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Unit tests of src/stats.c: rates, ratios, resets, missing counters. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "stats.h"
+
+static struct stream_state st;
+static struct stats_track tr;
+static unsigned int seq;
+
+static int setup(void **state)
+{
+	(void)state;
+	stream_init(&st);
+	stats_track_init(&tr);
+	seq = 0;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	stats_track_free(&tr);
+	return 0;
+}
+
+static void feed(const char *fmt, ...)
+{
+	static struct stream_line l;
+	char buf[1024];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	assert_true(n > 0 && n < (int)sizeof(buf));
+	if (stream_parse_line(&st, buf, (size_t)n, &l) != STREAM_OK)
+		fail_msg("%s: %s", buf, st.last_error);
+	stats_track_feed(&tr, &l);
+}
+
+
+/* A sample at @t_ms with the given counters (nrswp < 0: absent). */
+static void sample(unsigned int t_ms, long po, long nro, long pi, long nri,
+		   long wr_ios, long wr_sect)
+{
+	char nr[128] = "";
+
+	if (nro >= 0)
+		snprintf(nr, sizeof(nr), ",\"nrswpout\":%ld,\"nrswpin\":%ld",
+			 nro, nri);
+	feed("{\"v\":1,\"seq\":%u,\"t_ns\":%llu,\"type\":\"sample\","
+	     "\"vmstat\":{\"pswpout\":%ld,\"pswpin\":%ld,\"pgmajfault\":%ld%s},"
+	     "\"blk\":{\"vda\":{\"rd_ios\":0,\"rd_sectors\":0,\"wr_ios\":%ld,"
+	     "\"wr_sectors\":%ld}},\"swaps\":[{\"name\":\"/dev/vda\","
+	     "\"used_kb\":%ld,\"size_kb\":1000000}]}",
+	     seq++, t_ms * 1000000ULL, po, pi, nri < 0 ? 0 : nri, nr, wr_ios, wr_sect,
+	     po * 4);
+}
+
+static void test_primitives(void **state)
+{
+	char buf[32];
+	bool reset = false;
+
+	(void)state;
+	assert_int_equal(stats_delta(10, 15, &reset), 5);
+	assert_false(reset);
+	assert_int_equal(stats_delta(10, 3, &reset), 3);
+	assert_true(reset);
+	assert_int_equal(stats_rate(5, 0).state, STATS_NA);
+	assert_true(fabs(stats_rate(5, 500000000).v - 10.0) < 1e-9);
+	assert_int_equal(stats_ratio(stats_ok(5), stats_ok(0)).state, STATS_NA);
+	assert_int_equal(stats_ratio(stats_ok(5), stats_missing()).state,
+			 STATS_MISSING);
+	assert_true(fabs(stats_ratio(stats_ok(32), stats_ok(2)).v - 16) < 1e-9);
+	assert_string_equal(stats_fmt(buf, sizeof(buf),
+				      stats_ratio(stats_ok(1), stats_ok(0)), 2),
+			    "n/a");
+	assert_string_equal(stats_fmt(buf, sizeof(buf), stats_missing(), 2),
+			    "missing");
+	assert_string_equal(stats_fmt(buf, sizeof(buf), stats_ok(2.5), 1),
+			    "2.5");
+}
+
+static void test_window_and_total(void **state)
+{
+	struct stats_interval iv;
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i <= 20; i++)	/* 160 pages in 10 I/Os per 100 ms */
+		sample(100 * i, 160 * i, 10 * i, 8 * i, 1 * i, 5 * i,
+		       1280 * i);
+	stats_track_window(&tr, 1000000000, &iv);
+	assert_true(fabs(iv.dt_s - 1.0) < 1e-9);
+	assert_true(fabs(iv.pswpout_s.v - 1600) < 1e-6);
+	assert_true(fabs(iv.nrswpout_s.v - 100) < 1e-6);
+	assert_true(fabs(iv.wr_ppio.v - 16) < 1e-9);
+	assert_true(fabs(iv.rd_ppio.v - 8) < 1e-9);
+	assert_true(fabs(iv.dev_wr_ppio.v - 32) < 1e-9);
+	assert_int_equal(iv.host_req_s.state, STATS_MISSING);
+	stats_track_total(&tr, &iv);
+	assert_true(fabs(iv.pswpout.v - 3200) < 1e-9);
+	assert_true(fabs(iv.nrswpout.v - 200) < 1e-9);
+	assert_true(fabs(iv.wr_ppio.v - 16) < 1e-9);
+	assert_int_equal(iv.swap_peak_kb, 3200 * 4);
+	/* no swap activity: zero divisor, n/a, not a number */
+	sample(2100, 3200, 200, 160, 20, 100, 25600);
+	sample(2200, 3200, 200, 160, 20, 100, 25600);
+	stats_track_window(&tr, 100000000, &iv);
+	assert_int_equal(iv.wr_ppio.state, STATS_NA);
+	assert_int_equal(iv.rd_ppio.state, STATS_NA);
+	assert_int_equal(iv.dev_wr_ppio.state, STATS_NA);
+	assert_true(iv.pswpout_s.state == STATS_OK && iv.pswpout_s.v == 0);
+}
+
+static void test_counter_reset(void **state)
+{
+	struct stats_interval iv;
+
+	(void)state;
+	sample(0, 1000, 100, 0, 0, 0, 0);
+	sample(100, 2000, 200, 0, 0, 0, 0);
+	/* counters restart (e.g. the agent restarted): 2000 -> 300 */
+	sample(200, 300, 30, 0, 0, 0, 0);
+	sample(300, 1300, 130, 0, 0, 0, 0);
+	assert_int_equal(tr.resets, 1);
+	assert_int_equal(st.resets, 1);
+	stats_track_total(&tr, &iv);
+	/* 2000 before the reset, 300 + 1000 after */
+	assert_true(fabs(iv.pswpout.v - 3300) < 1e-9);
+	assert_true(fabs(iv.nrswpout.v - 330) < 1e-9);
+	stats_track_window(&tr, 200000000, &iv);
+	assert_true(fabs(iv.pswpout.v - 1300) < 1e-9);
+	assert_true(fabs(iv.wr_ppio.v - 10) < 1e-9);
+}
+
+static void test_missing_nrswp(void **state)
+{
+	struct stats_interval iv;
+	char buf[32];
+	unsigned int i;
+
+	(void)state;
+	feed("{\"v\":1,\"seq\":%u,\"t_ns\":1,\"type\":\"hello\",\"kernel\":\"6.1\","
+	     "\"counters\":[\"pswpin\",\"pswpout\"],\"interval_ms\":100}", seq++);
+	assert_false(tr.hello_nrswp);
+	for (i = 0; i <= 10; i++)
+		sample(100 * i, 100 * i, -1, 0, -1, 50 * i, 800 * i);
+	stats_track_window(&tr, 500000000, &iv);
+	assert_int_equal(iv.nrswpout_s.state, STATS_MISSING);
+	assert_int_equal(iv.wr_ppio.state, STATS_MISSING);
+	assert_int_equal(iv.rd_ppio.state, STATS_MISSING);
+	assert_string_equal(stats_fmt(buf, sizeof(buf), iv.wr_ppio, 1),
+			    "missing");
+	/* the blk stats still give pages per device write */
+	assert_true(fabs(iv.dev_wr_ppio.v - 2) < 1e-9);
+	assert_true(fabs(iv.pswpout_s.v - 1000) < 1e-6);
+	assert_true(tr.hist_from_dev);
+	assert_int_equal(tr.hist[1], 500);	/* 2 pages per I/O */
+}
+
+static void test_host_and_hist(void **state)
+{
+	struct stats_interval iv;
+	uint64_t total = 0;
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i <= 10; i++) {
+		/* 1 page/IO for 5 intervals, then 16 */
+		long po = i <= 5 ? 10 * i : 50 + 160 * (i - 5);
+		long nr = 10 * i;
+
+		sample(100 * i, po, nr, 0, 0, 0, 0);
+		feed("{\"type\":\"host\",\"t_ns\":%u,\"blk\":{\"vda\":{"
+		     "\"rd_req\":0,\"wr_req\":%u,\"rd_bytes\":0,"
+		     "\"wr_bytes\":0}}}", 5000000000u + i * 100000000u,
+		     7 * i);
+	}
+	stats_track_window(&tr, 1000000000, &iv);
+	assert_true(fabs(iv.host_req_s.v - 70) < 1e-6);
+	for (i = 0; i < STATS_HIST_BUCKETS; i++)
+		total += tr.hist[i];
+	assert_int_equal(total, 100);
+	assert_int_equal(tr.hist[0], 50);	/* 1 page */
+	assert_int_equal(tr.hist[4], 50);	/* 9-16 pages */
+	assert_false(tr.hist_from_dev);
+	assert_int_equal(stats_hist_lo(4), 9);
+	assert_int_equal(stats_hist_lo(7), 65);
+}
+
+static void test_series_phase(void **state)
+{
+	struct stats_val v[8];
+	const struct stats_phase *p;
+	unsigned int i;
+
+	(void)state;
+	feed("{\"v\":1,\"seq\":%u,\"t_ns\":0,\"type\":\"phase\",\"name\":"
+	     "\"pageout\",\"state\":\"start\"}", seq++);
+	for (i = 0; i <= 10; i++)
+		sample(100 * i, i <= 5 ? 10 * i : 50 + 160 * (i - 5), 10 * i,
+		       0, 0, 0, 0);
+	assert_int_equal(stats_track_series(&tr, STATS_M_WR_PPIO, 0,
+					    500000000, 4, v), 2);
+	assert_true(fabs(v[0].v - 1) < 1e-9);
+	assert_true(fabs(v[1].v - 16) < 1e-9);
+	assert_int_equal(v[2].state, STATS_NA);
+	assert_int_equal(stats_track_span_ns(&tr), 1000000000);
+	p = stats_track_phase(&tr);
+	assert_non_null(p);
+	assert_string_equal(p->name, "pageout");
+	assert_false(p->ended);
+	feed("{\"v\":1,\"seq\":%u,\"t_ns\":1000000001,\"type\":\"phase\","
+	     "\"name\":\"pageout\",\"state\":\"end\"}", seq++);
+	assert_true(stats_track_phase(&tr)->ended);
+}
+
+static void test_describe(void **state)
+{
+	const double x[] = { 1, 2, 3, 4 };
+	struct stats_desc d;
+
+	(void)state;
+	stats_describe(x, 4, &d);
+	assert_true(fabs(d.mean - 2.5) < 1e-12);
+	assert_true(fabs(d.stddev - 1.2909944487) < 1e-9);
+	assert_true(d.has_ci);
+	assert_true(fabs(d.ci95 - 3.182 * 1.2909944487 / 2) < 1e-9);
+	stats_describe(x, 1, &d);
+	assert_false(d.has_ci);
+	assert_true(fabs(d.mean - 1) < 1e-12);
+	stats_describe(x, 0, &d);
+	assert_int_equal(d.n, 0);
+	assert_true(fabs(stats_t95(1) - 12.706) < 1e-9);
+	assert_true(fabs(stats_t95(30) - 2.042) < 1e-9);
+	assert_true(stats_t95(100000) < 1.97);
+	assert_true(isnan(stats_t95(0)));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_primitives, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_window_and_total, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_counter_reset, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_missing_nrswp, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_host_and_hist, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_series_phase, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_describe, setup,
+						teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,284 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Unit tests of src/stream.c: the agent protocol parser. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "stream.h"
+
+static struct stream_state st;
+static struct stream_line l;
+
+static enum stream_err parse(const char *s)
+{
+	return stream_parse_line(&st, s, strlen(s), &l);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	stream_init(&st);
+	return 0;
+}
+
+#define SAMPLE(seq, out) \
+	"{\"v\":1,\"seq\":" #seq ",\"t_ns\":1" #seq ",\"type\":\"sample\"," \
+	"\"vmstat\":{\"pswpout\":" #out ",\"nrswpout\":1}}"
+
+static void test_all_types(void **state)
+{
+	uint64_t v;
+
+	(void)state;
+	assert_int_equal(parse("{\"v\":1,\"seq\":0,\"t_ns\":5,\"type\":\"hello\","
+			       "\"kernel\":\"6.1.192\",\"counters\":[\"pswpin\","
+			       "\"pswpout\",\"nrswpout\"],\"interval_ms\":100}"),
+			 STREAM_OK);
+	assert_int_equal(l.type, STREAM_T_HELLO);
+	assert_string_equal(l.kernel, "6.1.192");
+	assert_int_equal(l.ncounters, 3);
+	assert_true(stream_counter(&l, "nrswpout", NULL));
+	assert_int_equal(l.interval_ms, 100);
+
+	assert_int_equal(parse("{\"v\":1,\"seq\":1,\"t_ns\":6,\"type\":\"swap\","
+			       "\"backends\":[{\"type\":\"blk\",\"name\":"
+			       "\"/dev/vda\",\"dev\":\"vda\",\"size_kb\":524284,"
+			       "\"prio\":-2}]}"), STREAM_OK);
+	assert_int_equal(l.nswaps, 1);
+	assert_string_equal(l.swaps[0].dev, "vda");
+	assert_int_equal(l.swaps[0].prio, -2);
+
+	assert_int_equal(parse("{\"v\":1,\"seq\":2,\"t_ns\":7,\"type\":\"sample\","
+			       "\"vmstat\":{\"pswpin\":3,\"pswpout\":40},"
+			       "\"blk\":{\"vda\":{\"rd_ios\":1,\"rd_sectors\":8,"
+			       "\"wr_ios\":5,\"wr_sectors\":320,\"in_flight\":2}},"
+			       "\"swaps\":[{\"name\":\"/dev/vda\",\"used_kb\":160,"
+			       "\"size_kb\":524284,\"prio\":10}],"
+			       "\"zram\":{\"zram0\":{\"orig_data_size\":1,"
+			       "\"compr_data_size\":2,\"mem_used_total\":3}},"
+			       "\"agent_cpu_ns\":99}"), STREAM_OK);
+	assert_true(stream_counter(&l, "pswpout", &v));
+	assert_int_equal(v, 40);
+	assert_false(stream_counter(&l, "nrswpout", &v));
+	assert_non_null(stream_blk_find(&l, "vda"));
+	assert_int_equal(stream_blk_find(&l, "vda")->wr_sectors, 320);
+	assert_null(stream_blk_find(&l, "vdb"));
+	assert_int_equal(l.swaps[0].used_kb, 160);
+	assert_int_equal(l.zram[0].mem_used_total, 3);
+	assert_int_equal(l.agent_cpu_ns, 99);
+
+	assert_int_equal(parse("{\"v\":1,\"seq\":3,\"t_ns\":8,\"type\":\"phase\","
+			       "\"name\":\"pageout\",\"state\":\"end\","
+			       "\"pages\":76800,\"ns\":5,\"corrupt\":0}"),
+			 STREAM_OK);
+	assert_string_equal(l.phase, "pageout");
+	assert_int_equal(l.phase_state, STREAM_PHASE_END);
+	assert_true(l.phase_has_stats);
+	assert_int_equal(l.pages, 76800);
+
+	assert_int_equal(parse("{\"v\":1,\"seq\":4,\"t_ns\":9,\"type\":\"log\","
+			       "\"level\":\"warn\",\"msg\":\"a\\u001b[2Jb\"}"),
+			 STREAM_OK);
+	/* a terminal escape never reaches the screen */
+	assert_string_equal(l.msg, "a?[2Jb");
+
+	assert_int_equal(parse("{\"v\":1,\"seq\":5,\"t_ns\":10,\"type\":\"result\","
+			       "\"status\":\"corrupt\",\"pages_written\":10,"
+			       "\"pages_verified\":10,\"pages_corrupt\":2,"
+			       "\"first_corrupt\":7,\"reason\":\"\"}"),
+			 STREAM_OK);
+	assert_int_equal(l.status, STREAM_CORRUPT);
+	assert_int_equal(l.first_corrupt, 7);
+
+	assert_int_equal(parse("{\"type\":\"host\",\"t_ns\":10,\"blk\":{\"vda\":"
+			       "{\"rd_req\":1,\"wr_req\":2,\"rd_bytes\":3,"
+			       "\"wr_bytes\":4}}}"), STREAM_OK);
+	assert_int_equal(l.type, STREAM_T_HOST);
+	assert_false(l.has_seq);
+	assert_int_equal(l.blk[0].wr_ios, 2);
+	assert_int_equal(l.blk[0].wr_bytes, 4);
+	assert_int_equal(st.ok, 7);
+	assert_int_equal(st.malformed + st.absurd + st.seq_dups, 0);
+}
+
+static void test_seq_gap_dup(void **state)
+{
+	(void)state;
+	assert_int_equal(parse(SAMPLE(0, 1)), STREAM_OK);
+	assert_int_equal(parse(SAMPLE(1, 2)), STREAM_OK);
+	assert_int_equal(parse(SAMPLE(4, 3)), STREAM_OK);
+	assert_int_equal(l.seq_missing, 2);
+	assert_int_equal(st.seq_gaps, 1);
+	assert_int_equal(st.seq_missing, 2);
+	assert_int_equal(parse(SAMPLE(4, 3)), STREAM_E_SEQ);
+	assert_int_equal(parse(SAMPLE(2, 3)), STREAM_E_SEQ);
+	assert_int_equal(st.seq_dups, 2);
+	assert_int_equal(parse(SAMPLE(5, 4)), STREAM_OK);
+	assert_int_equal(l.seq_missing, 0);
+	assert_int_equal(st.ok, 4);
+}
+
+static void test_reset(void **state)
+{
+	(void)state;
+	assert_int_equal(parse(SAMPLE(0, 100)), STREAM_OK);
+	assert_false(l.reset);
+	assert_int_equal(parse(SAMPLE(1, 50)), STREAM_OK);
+	assert_true(l.reset);
+	assert_int_equal(parse(SAMPLE(2, 60)), STREAM_OK);
+	assert_false(l.reset);
+	assert_int_equal(st.resets, 1);
+}
+
+static void test_bad_lines(void **state)
+{
+	static const char *const bad[] = {
+		"",
+		"   ",
+		"[1,2]",
+		"42",
+		"\"x\"",
+		"{",
+		"{\"v\":1,\"seq\":0,\"t_ns\":1,\"type\":\"sample\"}",
+		"{\"v\":1,\"seq\":0,\"t_ns\":1,\"type\":\"sample\",\"vmstat\":[]}",
+		"{\"v\":1,\"seq\":0,\"t_ns\":1,\"type\":\"sample\",\"vmstat\":{\"a\":\"1\"}}",
+		"{\"v\":1,\"seq\":0,\"t_ns\":1,\"type\":\"sample\",\"vmstat\":{\"a\":1.5}}",
+		"{\"v\":1,\"seq\":0,\"t_ns\":1,\"type\":\"sample\",\"vmstat\":{\"a b\":1}}",
+		"{\"v\":1,\"seq\":0,\"seq\":1,\"t_ns\":1,\"type\":\"log\",\"level\":\"i\",\"msg\":\"\"}",
+		"{\"v\":2,\"seq\":0,\"t_ns\":1,\"type\":\"log\",\"level\":\"i\",\"msg\":\"\"}",
+		"{\"seq\":0,\"t_ns\":1,\"type\":\"log\",\"level\":\"i\",\"msg\":\"\"}",
+		"{\"v\":\"1\",\"seq\":0,\"t_ns\":1,\"type\":\"log\",\"level\":\"i\",\"msg\":\"\"}",
+		"{\"v\":1,\"seq\":0,\"t_ns\":1,\"type\":\"nope\"}",
+		"{\"v\":1,\"seq\":0,\"t_ns\":1,\"type\":7}",
+		"{\"v\":1,\"seq\":0,\"t_ns\":1,\"type\":\"phase\",\"name\":\"x\",\"state\":\"mid\"}",
+		"{\"v\":1,\"seq\":0,\"t_ns\":1,\"type\":\"result\",\"status\":\"ok\"}",
+		"{\"type\":\"host\",\"t_ns\":1,\"blk\":{\"vda\":{\"rd_req\":1}}}",
+		"{\"v\":1,\"seq\":0,\"t_ns\":1,\"type\":\"sample\",\"vmstat\":{\"a\\u0000b\":1}}",
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		enum stream_err e = parse(bad[i]);
+
+		if (e == STREAM_OK || e == STREAM_E_ABSURD)
+			fail_msg("line %zu accepted: %s", i, bad[i]);
+		assert_true(st.last_error[0] != '\0');
+	}
+	assert_int_equal(st.malformed, sizeof(bad) / sizeof(bad[0]));
+	assert_int_equal(st.ok, 0);
+	/* embedded NUL bytes in the raw line */
+	assert_int_equal(stream_parse_line(&st, "{\"v\":1\0}", 8, &l),
+			 STREAM_E_JSON);
+}
+
+static void test_absurd(void **state)
+{
+	(void)state;
+	assert_int_equal(parse(SAMPLE(0, -1)), STREAM_E_ABSURD);
+	assert_int_equal(parse(SAMPLE(0, 9007199254740993)), STREAM_E_ABSURD);
+	assert_int_equal(parse(SAMPLE(0, 9007199254740992)), STREAM_OK);
+	assert_int_equal(parse(SAMPLE(1, 99999999999999999999999)),
+			 STREAM_E_JSON);
+	assert_int_equal(parse("{\"v\":1,\"seq\":-1,\"t_ns\":1,\"type\":\"log\","
+			       "\"level\":\"i\",\"msg\":\"\"}"),
+			 STREAM_E_ABSURD);
+	assert_int_equal(parse("{\"v\":1,\"seq\":2,\"t_ns\":1,\"type\":\"sample\","
+			       "\"vmstat\":{},\"swaps\":[{\"name\":\"/x\","
+			       "\"used_kb\":5,\"size_kb\":4}]}"),
+			 STREAM_E_ABSURD);
+	assert_int_equal(parse("{\"v\":1,\"seq\":2,\"t_ns\":1,\"type\":\"result\","
+			       "\"status\":\"pass\",\"pages_written\":1,"
+			       "\"pages_verified\":1,\"pages_corrupt\":0,"
+			       "\"first_corrupt\":-2}"), STREAM_E_ABSURD);
+	assert_int_equal(st.absurd, 5);
+}
+
+static void test_too_long(void **state)
+{
+	char *buf = malloc(STREAM_MAX_LINE + 2);
+
+	(void)state;
+	assert_non_null(buf);
+	memset(buf, ' ', STREAM_MAX_LINE + 1);
+	assert_int_equal(stream_parse_line(&st, buf, STREAM_MAX_LINE + 1, &l),
+			 STREAM_E_TOOLONG);
+	assert_int_equal(st.too_long, 1);
+	free(buf);
+}
+
+struct fed {
+	int n, ok, toolong;
+	uint64_t last_lineno;
+};
+
+static void on_line(void *ctx, const struct stream_line *line,
+		    enum stream_err err, const char *raw, size_t len,
+		    uint64_t lineno)
+{
+	struct fed *f = ctx;
+
+	(void)raw;
+	assert_true(len <= STREAM_MAX_LINE);
+	f->n++;
+	f->last_lineno = lineno;
+	if (err == STREAM_OK)
+		f->ok++;
+	if (err == STREAM_E_TOOLONG) {
+		f->toolong++;
+		assert_null(line);
+	}
+}
+
+static void test_feed_split(void **state)
+{
+	const char *s = SAMPLE(0, 1) "\n" SAMPLE(1, 2) "\n" SAMPLE(2, 3) "\n";
+	struct fed f = { 0 };
+	size_t i, n = strlen(s);
+	char *big;
+
+	(void)state;
+	/* byte by byte: lines reassemble */
+	for (i = 0; i < n; i++)
+		stream_feed(&st, s + i, 1, on_line, &f);
+	assert_int_equal(f.n, 3);
+	assert_int_equal(f.ok, 3);
+	/* an over-long line is skipped up to its newline, then parsing
+	 * resumes
+	 */
+	big = malloc(3 * STREAM_MAX_LINE);
+	assert_non_null(big);
+	memset(big, 'x', 3 * STREAM_MAX_LINE);
+	stream_feed(&st, big, 3 * STREAM_MAX_LINE, on_line, &f);
+	s = "yy\n" SAMPLE(3, 4) "\n" SAMPLE(4, 5);
+	stream_feed(&st, s, strlen(s), on_line, &f);
+	free(big);
+	assert_int_equal(f.toolong, 1);
+	assert_int_equal(f.ok, 4);
+	assert_int_equal(st.too_long, 1);
+	/* the partial last line is parsed at the end */
+	assert_true(stream_finish(&st, on_line, &f) > 0);
+	assert_int_equal(f.ok, 5);
+	assert_int_equal(f.last_lineno, 6);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup(test_all_types, setup),
+		cmocka_unit_test_setup(test_seq_gap_dup, setup),
+		cmocka_unit_test_setup(test_reset, setup),
+		cmocka_unit_test_setup(test_bad_lines, setup),
+		cmocka_unit_test_setup(test_absurd, setup),
+		cmocka_unit_test_setup(test_too_long, setup),
+		cmocka_unit_test_setup(test_feed_split, setup),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
