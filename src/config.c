@@ -1,21 +1,333 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Placeholder: the real parser lands with the build foundation. */
+/*
+ * swapctl.conf: "key = value" lines, '#' starts a comment line, values may
+ * be double-quoted, "~/" at the start of a path is $HOME. See
+ * swapctl.conf(5) for the keys.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <pwd.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "config.h"
+#include "util.h"
+
+static const char *home_dir(void)
+{
+	const char *h = getenv("HOME");
+	struct passwd *pw;
+
+	if (h && *h == '/')
+		return h;
+	pw = getpwuid(getuid());
+	return pw && pw->pw_dir ? pw->pw_dir : "/";
+}
 
 void config_defaults(struct swapctl_config *cfg)
 {
+	const char *xdg = getenv("XDG_CACHE_HOME");
+
 	memset(cfg, 0, sizeof(*cfg));
+	snprintf(cfg->tarball, sizeof(cfg->tarball), "%s",
+		 "/usr/src/linux-source-6.1.tar.xz");
+	if (xdg && *xdg == '/')
+		util_path(cfg->workdir, sizeof(cfg->workdir), "%s/swapctl", xdg);
+	else
+		util_path(cfg->workdir, sizeof(cfg->workdir),
+			  "%s/.cache/swapctl", home_dir());
+	snprintf(cfg->series, sizeof(cfg->series), "%s", "swap-ops");
+	cfg->jobs = 0;
+	cfg->ccache = true;
+	cfg->libvirt_uri[0] = '\0';
+	cfg->accel = ACCEL_AUTO;
+	cfg->guest_memory_mb = 256;
+	cfg->guest_cpus = 2;
+	cfg->nfs_port = 20490;
+	snprintf(cfg->source, sizeof(cfg->source), "%s", "built-in defaults");
+}
+
+static void seterr(char *err, size_t errlen, const char *name, int line,
+		   const char *fmt, ...) __printf(5, 6);
+
+static void seterr(char *err, size_t errlen, const char *name, int line,
+		   const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	n = line > 0 ? snprintf(err, errlen, "%s:%d: ", name, line) :
+		       snprintf(err, errlen, "%s: ", name);
+	if (n < 0 || (size_t)n >= errlen)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err + n, errlen - (size_t)n, fmt, ap);
+	va_end(ap);
+}
+
+static int parse_uint(const char *v, unsigned long min, unsigned long max,
+		      unsigned long *out)
+{
+	unsigned long x;
+	char *end;
+
+	if (!isdigit((unsigned char)*v))
+		return -1;
+	errno = 0;
+	x = strtoul(v, &end, 10);
+	if (errno || *end || x < min || x > max)
+		return -1;
+	*out = x;
+	return 0;
+}
+
+static int parse_bool(const char *v, bool *out)
+{
+	static const char *const yes[] = { "yes", "true", "on", "1" };
+	static const char *const no[] = { "no", "false", "off", "0" };
+	size_t i;
+
+	for (i = 0; i < 4; i++) {
+		if (!strcmp(v, yes[i])) {
+			*out = true;
+			return 0;
+		}
+		if (!strcmp(v, no[i])) {
+			*out = false;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/* Expand a leading "~/" and require an absolute path. */
+static int parse_path(const char *v, char *out, size_t len)
+{
+	if (v[0] == '~' && (v[1] == '/' || v[1] == '\0'))
+		return util_path(out, len, "%s%s", home_dir(), v + 1);
+	if (v[0] != '/')
+		return -1;
+	return util_path(out, len, "%s", v);
+}
+
+static bool valid_series_name(const char *v)
+{
+	const char *p;
+
+	if (!*v || *v == '.' || strlen(v) >= 64)
+		return false;
+	for (p = v; *p; p++)
+		if (!isalnum((unsigned char)*p) && !strchr("._-", *p))
+			return false;
+	return true;
+}
+
+/* Apply one key; returns 0, or -1 with the message (no prefix) in @msg. */
+static int set_key(struct swapctl_config *cfg, const char *key,
+		   const char *v, char *msg, size_t msglen)
+{
+	unsigned long u;
+
+	if (!strcmp(key, "kernel_tarball")) {
+		if (parse_path(v, cfg->tarball, sizeof(cfg->tarball)))
+			goto bad_path;
+	} else if (!strcmp(key, "workdir")) {
+		if (parse_path(v, cfg->workdir, sizeof(cfg->workdir)))
+			goto bad_path;
+	} else if (!strcmp(key, "series")) {
+		if (!valid_series_name(v) || !strcmp(v, "baseline")) {
+			snprintf(msg, msglen,
+				 "series: '%s' is not a series name (letters, digits, '.', '_', '-'; not 'baseline')",
+				 v);
+			return -1;
+		}
+		snprintf(cfg->series, sizeof(cfg->series), "%s", v);
+	} else if (!strcmp(key, "jobs")) {
+		if (parse_uint(v, 0, 256, &u)) {
+			snprintf(msg, msglen,
+				 "jobs: '%s' is not a number from 0 (all CPUs) to 256",
+				 v);
+			return -1;
+		}
+		cfg->jobs = (int)u;
+	} else if (!strcmp(key, "ccache")) {
+		if (parse_bool(v, &cfg->ccache)) {
+			snprintf(msg, msglen,
+				 "ccache: '%s' is not yes/no/true/false/on/off/1/0",
+				 v);
+			return -1;
+		}
+	} else if (!strcmp(key, "libvirt_uri")) {
+		if (util_path(cfg->libvirt_uri, sizeof(cfg->libvirt_uri), "%s",
+			      v)) {
+			snprintf(msg, msglen, "libvirt_uri: value too long");
+			return -1;
+		}
+	} else if (!strcmp(key, "accel")) {
+		if (!strcmp(v, "auto")) {
+			cfg->accel = ACCEL_AUTO;
+		} else if (!strcmp(v, "kvm")) {
+			cfg->accel = ACCEL_KVM;
+		} else if (!strcmp(v, "tcg")) {
+			cfg->accel = ACCEL_TCG;
+		} else {
+			snprintf(msg, msglen,
+				 "accel: '%s' is not auto, kvm or tcg", v);
+			return -1;
+		}
+	} else if (!strcmp(key, "guest_memory_mb")) {
+		if (parse_uint(v, 64, 65536, &u)) {
+			snprintf(msg, msglen,
+				 "guest_memory_mb: '%s' is not a number from 64 to 65536",
+				 v);
+			return -1;
+		}
+		cfg->guest_memory_mb = (unsigned int)u;
+	} else if (!strcmp(key, "guest_cpus")) {
+		if (parse_uint(v, 1, 64, &u)) {
+			snprintf(msg, msglen,
+				 "guest_cpus: '%s' is not a number from 1 to 64",
+				 v);
+			return -1;
+		}
+		cfg->guest_cpus = (unsigned int)u;
+	} else if (!strcmp(key, "nfs_port")) {
+		if (parse_uint(v, 1, 65535, &u)) {
+			snprintf(msg, msglen,
+				 "nfs_port: '%s' is not a port number (1-65535)",
+				 v);
+			return -1;
+		}
+		cfg->nfs_port = (unsigned int)u;
+	} else {
+		snprintf(msg, msglen, "unknown key '%s'", key);
+		return -1;
+	}
+	return 0;
+bad_path:
+	snprintf(msg, msglen, "%s: '%s' is not an absolute path", key, v);
+	return -1;
+}
+
+static char *trim(char *s)
+{
+	char *e;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	e = s + strlen(s);
+	while (e > s && isspace((unsigned char)e[-1]))
+		*--e = '\0';
+	return s;
+}
+
+int config_parse_string(struct swapctl_config *cfg, const char *name,
+			const char *text, char *err, size_t errlen)
+{
+	char line[PATH_MAX + 128], msg[512], *key, *val, *eq;
+	const char *p = text, *nl;
+	size_t n, vlen;
+	int lineno = 0;
+
+	while (*p) {
+		lineno++;
+		nl = strchr(p, '\n');
+		n = nl ? (size_t)(nl - p) : strlen(p);
+		if (n >= sizeof(line)) {
+			seterr(err, errlen, name, lineno, "line too long");
+			return -1;
+		}
+		memcpy(line, p, n);
+		line[n] = '\0';
+		p += n + (nl ? 1 : 0);
+
+		key = trim(line);
+		if (!*key || *key == '#')
+			continue;
+		eq = strchr(key, '=');
+		if (!eq) {
+			seterr(err, errlen, name, lineno,
+			       "expected 'key = value', got '%s'", key);
+			return -1;
+		}
+		*eq = '\0';
+		val = trim(eq + 1);
+		key = trim(key);
+		if (!*key) {
+			seterr(err, errlen, name, lineno, "missing key before '='");
+			return -1;
+		}
+		vlen = strlen(val);
+		if (vlen && val[0] == '"') {
+			if (vlen < 2 || val[vlen - 1] != '"') {
+				seterr(err, errlen, name, lineno,
+				       "%s: unterminated quoted value", key);
+				return -1;
+			}
+			val[vlen - 1] = '\0';
+			val++;
+		}
+		if (set_key(cfg, key, val, msg, sizeof(msg))) {
+			seterr(err, errlen, name, lineno, "%s", msg);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int config_parse_file(struct swapctl_config *cfg, const char *path,
+		      char *err, size_t errlen)
+{
+	size_t len;
+	char *text;
+	int ret;
+
+	text = util_read_file(path, &len);
+	if (!text) {
+		seterr(err, errlen, path, 0, "%s", strerror(errno));
+		return -1;
+	}
+	if (strlen(text) != len) {
+		seterr(err, errlen, path, 0, "contains a NUL byte (not text)");
+		free(text);
+		return -1;
+	}
+	ret = config_parse_string(cfg, path, text, err, errlen);
+	free(text);
+	if (!ret)
+		snprintf(cfg->source, sizeof(cfg->source), "%s", path);
+	return ret;
 }
 
 int config_load(struct swapctl_config *cfg, const char *explicit_path,
 		char *err, size_t errlen)
 {
-	(void)cfg;
-	(void)explicit_path;
-	(void)err;
-	(void)errlen;
+	const char *env = getenv("SWAPCTL_CONFIG");
+	char user[PATH_MAX];
+
+	if (explicit_path)
+		return config_parse_file(cfg, explicit_path, err, errlen);
+	if (env && *env)
+		return config_parse_file(cfg, env, err, errlen);
+	if (!util_path(user, sizeof(user), "%s/.config/swapctl/swapctl.conf",
+		       home_dir()) &&
+	    access(user, F_OK) == 0)
+		return config_parse_file(cfg, user, err, errlen);
+	if (access("/etc/swapctl.conf", F_OK) == 0)
+		return config_parse_file(cfg, "/etc/swapctl.conf", err, errlen);
 	return 0;
+}
+
+const char *config_libvirt_uri(const struct swapctl_config *cfg,
+			       char *buf, size_t len)
+{
+	if (cfg->libvirt_uri[0])
+		snprintf(buf, len, "%s", cfg->libvirt_uri);
+	else
+		snprintf(buf, len, "qemu:///embed?root=%s/libvirt",
+			 cfg->workdir);
+	return buf;
 }

@@ -38,7 +38,17 @@ int config_load(struct swapctl_config *cfg, const char *explicit_path,
 int config_parse_file(struct swapctl_config *cfg, const char *path,
 		      char *err, size_t errlen);
 
-/* Derived paths under the work directory. */
+/*
+ * Parse the text @text as if it were the file @name (used by
+ * config_parse_file() and the unit tests). Same return as config_load().
+ */
+int config_parse_string(struct swapctl_config *cfg, const char *name,
+			const char *text, char *err, size_t errlen);
+
+/*
+ * The libvirt URI to use: libvirt_uri if set, else the embedded driver
+ * "qemu:///embed?root=<workdir>/libvirt". Returns @buf.
+ */
 const char *config_libvirt_uri(const struct swapctl_config *cfg,
 			       char *buf, size_t len);
 

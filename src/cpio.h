@@ -8,12 +8,17 @@
 
 /*
  * A writer for the "newc" cpio format the kernel unpacks as initramfs.
- * Entries are appended in order; cpio_finish() writes the trailer.
+ * Entries are appended in order; cpio_finish() writes the trailer and pads
+ * the archive to a multiple of 512 bytes. Alignment is computed from the
+ * position of @f at cpio_init() (0 if @f is not seekable), so an archive
+ * may be appended to another one. All functions return 0 or -1; after an
+ * error every call fails and @error holds the errno.
  */
 struct cpio {
 	FILE *f;
 	unsigned long ino;
 	int error;
+	unsigned long long off;		/* position in @f */
 };
 
 void cpio_init(struct cpio *c, FILE *f);

@@ -1,0 +1,651 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Shared helpers: child processes, atomic files, SHA-256, the build lock.
+ * See util.h for the contract of each function.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <libgen.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "util.h"
+
+/* ---- child processes ---- */
+
+static void child_setup_env(const char *const *env)
+{
+	char name[256];
+	const char *eq;
+	size_t n;
+
+	for (; env && *env; env++) {
+		eq = strchr(*env, '=');
+		if (!eq) {
+			unsetenv(*env);
+			continue;
+		}
+		n = (size_t)(eq - *env);
+		if (n >= sizeof(name))
+			continue;
+		memcpy(name, *env, n);
+		name[n] = '\0';
+		setenv(name, eq + 1, 1);
+	}
+}
+
+static int write_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+	ssize_t w;
+
+	while (len) {
+		w = write(fd, p, len);
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		p += w;
+		len -= (size_t)w;
+	}
+	return 0;
+}
+
+static int wait_child(pid_t pid)
+{
+	int st;
+
+	while (waitpid(pid, &st, 0) < 0) {
+		if (errno != EINTR)
+			return -1;
+	}
+	if (WIFEXITED(st))
+		return WEXITSTATUS(st);
+	if (WIFSIGNALED(st))
+		return 128 + WTERMSIG(st);
+	return -1;
+}
+
+/* Feed the bytes read from @fd to @o->on_line, line by line. */
+static void pump_lines(int fd, const struct util_run_opts *o)
+{
+	char line[4096], buf[4096];
+	size_t fill = 0;
+	ssize_t r, i;
+
+	for (;;) {
+		r = read(fd, buf, sizeof(buf));
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		if (o->out_fd >= 0)
+			write_all(o->out_fd, buf, (size_t)r);
+		for (i = 0; i < r; i++) {
+			if (buf[i] == '\n' || fill == sizeof(line) - 1) {
+				line[fill] = '\0';
+				o->on_line(line, o->arg);
+				fill = 0;
+				if (buf[i] == '\n')
+					continue;
+			}
+			line[fill++] = buf[i];
+		}
+	}
+	if (fill) {
+		line[fill] = '\0';
+		o->on_line(line, o->arg);
+	}
+}
+
+int util_run(const char *const argv[], const struct util_run_opts *opts)
+{
+	static const struct util_run_opts none = { .out_fd = -1 };
+	const struct util_run_opts *o = opts ? opts : &none;
+	int errp[2], outp[2] = { -1, -1 };
+	int child_errno, devnull, ret;
+	ssize_t r;
+	pid_t pid;
+
+	if (pipe2(errp, O_CLOEXEC))
+		return -1;
+	if (o->on_line && pipe2(outp, O_CLOEXEC)) {
+		close(errp[0]);
+		close(errp[1]);
+		return -1;
+	}
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	if (pid < 0) {
+		ret = errno;
+		close(errp[0]);
+		close(errp[1]);
+		if (outp[0] >= 0) {
+			close(outp[0]);
+			close(outp[1]);
+		}
+		errno = ret;
+		return -1;
+	}
+	if (pid == 0) {
+		signal(SIGPIPE, SIG_DFL);
+		devnull = open("/dev/null", O_RDWR);
+		if (devnull >= 0)
+			dup2(devnull, 0);
+		if (outp[1] >= 0) {
+			dup2(outp[1], 1);
+			dup2(outp[1], 2);
+		} else if (o->out_fd >= 0) {
+			dup2(o->out_fd, 1);
+			dup2(o->out_fd, 2);
+		} else if (o->quiet && devnull >= 0) {
+			dup2(devnull, 1);
+			dup2(devnull, 2);
+		}
+		if (o->cwd && chdir(o->cwd))
+			goto fail;
+		child_setup_env(o->env);
+		execvp(argv[0], (char *const *)argv);
+fail:
+		child_errno = errno;
+		write_all(errp[1], &child_errno, sizeof(child_errno));
+		_exit(127);
+	}
+	close(errp[1]);
+	if (outp[1] >= 0) {
+		close(outp[1]);
+		pump_lines(outp[0], o);
+		close(outp[0]);
+	}
+	do {
+		r = read(errp[0], &child_errno, sizeof(child_errno));
+	} while (r < 0 && errno == EINTR);
+	close(errp[0]);
+	ret = wait_child(pid);
+	if (r == (ssize_t)sizeof(child_errno)) {
+		errno = child_errno;
+		return -1;
+	}
+	return ret;
+}
+
+struct capture {
+	char *buf;
+	size_t len, cap;
+};
+
+int util_run_capture(const char *const argv[], const char *cwd, char **out)
+{
+	struct capture c = { NULL, 0, 0 };
+	int p[2], errp[2], child_errno, devnull, ret, saved;
+	char tmp[4096];
+	ssize_t r;
+	pid_t pid;
+
+	*out = NULL;
+	if (pipe2(p, O_CLOEXEC))
+		return -1;
+	if (pipe2(errp, O_CLOEXEC)) {
+		close(p[0]);
+		close(p[1]);
+		return -1;
+	}
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	if (pid < 0) {
+		saved = errno;
+		close(p[0]);
+		close(p[1]);
+		close(errp[0]);
+		close(errp[1]);
+		errno = saved;
+		return -1;
+	}
+	if (pid == 0) {
+		devnull = open("/dev/null", O_RDWR);
+		if (devnull >= 0) {
+			dup2(devnull, 0);
+			dup2(devnull, 2);
+		}
+		dup2(p[1], 1);
+		if (cwd && chdir(cwd))
+			goto fail;
+		execvp(argv[0], (char *const *)argv);
+fail:
+		child_errno = errno;
+		write_all(errp[1], &child_errno, sizeof(child_errno));
+		_exit(127);
+	}
+	close(p[1]);
+	close(errp[1]);
+	for (;;) {
+		r = read(p[0], tmp, sizeof(tmp));
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		if (c.len + (size_t)r + 1 > c.cap) {
+			size_t ncap = (c.cap ? c.cap * 2 : 8192) + (size_t)r;
+			char *n = realloc(c.buf, ncap);
+
+			if (!n)
+				break;
+			c.buf = n;
+			c.cap = ncap;
+		}
+		memcpy(c.buf + c.len, tmp, (size_t)r);
+		c.len += (size_t)r;
+	}
+	close(p[0]);
+	do {
+		r = read(errp[0], &child_errno, sizeof(child_errno));
+	} while (r < 0 && errno == EINTR);
+	close(errp[0]);
+	ret = wait_child(pid);
+	if (r == (ssize_t)sizeof(child_errno)) {
+		free(c.buf);
+		errno = child_errno;
+		return -1;
+	}
+	if (!c.buf)
+		c.buf = calloc(1, 1);
+	else
+		c.buf[c.len] = '\0';
+	*out = c.buf;
+	return ret;
+}
+
+/* ---- files ---- */
+
+int util_mkdir_p(const char *path, mode_t mode)
+{
+	char buf[PATH_MAX];
+	size_t i, n = strlen(path);
+
+	if (n == 0 || n >= sizeof(buf)) {
+		errno = n ? ENAMETOOLONG : ENOENT;
+		return -1;
+	}
+	memcpy(buf, path, n + 1);
+	for (i = 1; i <= n; i++) {
+		if (buf[i] != '/' && buf[i] != '\0')
+			continue;
+		buf[i] = '\0';
+		if (mkdir(buf, mode) && errno != EEXIST)
+			return -1;
+		buf[i] = path[i];
+	}
+	return 0;
+}
+
+static int rm_one(const char *path, const struct stat *st, int flag,
+		  struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	if (flag == FTW_DP)
+		return rmdir(path) && errno != ENOENT ? -1 : 0;
+	return unlink(path) && errno != ENOENT ? -1 : 0;
+}
+
+int util_rm_rf(const char *path)
+{
+	struct stat st;
+
+	if (lstat(path, &st))
+		return errno == ENOENT ? 0 : -1;
+	if (!S_ISDIR(st.st_mode))
+		return unlink(path);
+	return nftw(path, rm_one, 64, FTW_DEPTH | FTW_PHYS);
+}
+
+bool util_exists(const char *path)
+{
+	struct stat st;
+
+	return lstat(path, &st) == 0;
+}
+
+int util_write_file_atomic(const char *path, const void *data, size_t len,
+			   mode_t mode)
+{
+	char tmp[PATH_MAX];
+	int fd, saved;
+
+	if (util_path(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid()))
+		return -1;
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
+	if (fd < 0)
+		return -1;
+	if (write_all(fd, data, len) || fsync(fd)) {
+		saved = errno;
+		close(fd);
+		unlink(tmp);
+		errno = saved;
+		return -1;
+	}
+	if (close(fd) || fchmodat(AT_FDCWD, tmp, mode, 0) ||
+	    rename(tmp, path)) {
+		saved = errno;
+		unlink(tmp);
+		errno = saved;
+		return -1;
+	}
+	return 0;
+}
+
+char *util_read_file(const char *path, size_t *len)
+{
+	size_t cap = 8192, n = 0;
+	char *buf, *nb;
+	ssize_t r;
+	int fd, saved;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	buf = malloc(cap);
+	if (!buf)
+		goto fail;
+	for (;;) {
+		if (n + 1 >= cap) {
+			cap *= 2;
+			nb = realloc(buf, cap);
+			if (!nb)
+				goto fail;
+			buf = nb;
+		}
+		r = read(fd, buf + n, cap - n - 1);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			goto fail;
+		if (r == 0)
+			break;
+		n += (size_t)r;
+	}
+	close(fd);
+	buf[n] = '\0';
+	if (len)
+		*len = n;
+	return buf;
+fail:
+	saved = errno;
+	free(buf);
+	close(fd);
+	errno = saved;
+	return NULL;
+}
+
+int util_copy_file(const char *src, const char *dst, mode_t mode)
+{
+	size_t len;
+	char *data;
+	int ret;
+
+	data = util_read_file(src, &len);
+	if (!data)
+		return -1;
+	ret = util_write_file_atomic(dst, data, len, mode);
+	free(data);
+	return ret;
+}
+
+/* ---- SHA-256 (FIPS 180-4) ---- */
+
+static const uint32_t sha256_k[64] = {
+	0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1,
+	0x923f82a4, 0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3,
+	0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786,
+	0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+	0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147,
+	0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13,
+	0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85, 0xa2bfe8a1, 0xa81a664b,
+	0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+	0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a,
+	0x5b9cca4f, 0x682e6ff3, 0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208,
+	0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
+};
+
+#define ROR(x, n) (((x) >> (n)) | ((x) << (32 - (n))))
+
+static void sha256_block(struct util_sha256 *s, const uint8_t *p)
+{
+	uint32_t w[64], a, b, c, d, e, f, g, h, t1, t2;
+	int i;
+
+	for (i = 0; i < 16; i++)
+		w[i] = (uint32_t)p[4 * i] << 24 | (uint32_t)p[4 * i + 1] << 16 |
+		       (uint32_t)p[4 * i + 2] << 8 | p[4 * i + 3];
+	for (i = 16; i < 64; i++)
+		w[i] = w[i - 16] + w[i - 7] +
+		       (ROR(w[i - 15], 7) ^ ROR(w[i - 15], 18) ^
+			(w[i - 15] >> 3)) +
+		       (ROR(w[i - 2], 17) ^ ROR(w[i - 2], 19) ^ (w[i - 2] >> 10));
+	a = s->h[0];
+	b = s->h[1];
+	c = s->h[2];
+	d = s->h[3];
+	e = s->h[4];
+	f = s->h[5];
+	g = s->h[6];
+	h = s->h[7];
+	for (i = 0; i < 64; i++) {
+		t1 = h + (ROR(e, 6) ^ ROR(e, 11) ^ ROR(e, 25)) +
+		     ((e & f) ^ (~e & g)) + sha256_k[i] + w[i];
+		t2 = (ROR(a, 2) ^ ROR(a, 13) ^ ROR(a, 22)) +
+		     ((a & b) ^ (a & c) ^ (b & c));
+		h = g;
+		g = f;
+		f = e;
+		e = d + t1;
+		d = c;
+		c = b;
+		b = a;
+		a = t1 + t2;
+	}
+	s->h[0] += a;
+	s->h[1] += b;
+	s->h[2] += c;
+	s->h[3] += d;
+	s->h[4] += e;
+	s->h[5] += f;
+	s->h[6] += g;
+	s->h[7] += h;
+}
+
+void util_sha256_init(struct util_sha256 *s)
+{
+	static const uint32_t iv[8] = {
+		0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
+		0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
+	};
+
+	memcpy(s->h, iv, sizeof(iv));
+	s->len = 0;
+	s->fill = 0;
+}
+
+void util_sha256_update(struct util_sha256 *s, const void *data, size_t len)
+{
+	const uint8_t *p = data;
+	size_t n;
+
+	s->len += len;
+	if (s->fill) {
+		n = 64 - s->fill < len ? 64 - s->fill : len;
+		memcpy(s->buf + s->fill, p, n);
+		s->fill += n;
+		p += n;
+		len -= n;
+		if (s->fill < 64)
+			return;
+		sha256_block(s, s->buf);
+		s->fill = 0;
+	}
+	for (; len >= 64; p += 64, len -= 64)
+		sha256_block(s, p);
+	memcpy(s->buf, p, len);
+	s->fill = len;
+}
+
+void util_sha256_final(struct util_sha256 *s, char hex[65])
+{
+	static const char digits[] = "0123456789abcdef";
+	uint64_t bits = s->len * 8;
+	uint8_t pad[72] = { 0x80 };
+	size_t padlen;
+	int i;
+
+	padlen = (s->fill < 56 ? 56 : 120) - s->fill;
+	for (i = 0; i < 8; i++)
+		pad[padlen + i] = (uint8_t)(bits >> (56 - 8 * i));
+	util_sha256_update(s, pad, padlen + 8);
+	for (i = 0; i < 32; i++) {
+		uint8_t byte = (uint8_t)(s->h[i / 4] >> (24 - 8 * (i % 4)));
+
+		hex[2 * i] = digits[byte >> 4];
+		hex[2 * i + 1] = digits[byte & 15];
+	}
+	hex[64] = '\0';
+}
+
+void util_sha256_hex(const void *data, size_t len, char hex[65])
+{
+	struct util_sha256 s;
+
+	util_sha256_init(&s);
+	util_sha256_update(&s, data, len);
+	util_sha256_final(&s, hex);
+}
+
+int util_sha256_file(const char *path, char hex[65])
+{
+	struct util_sha256 s;
+	char buf[65536];
+	ssize_t r;
+	int fd, saved;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	util_sha256_init(&s);
+	for (;;) {
+		r = read(fd, buf, sizeof(buf));
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			saved = errno;
+			close(fd);
+			errno = saved;
+			return -1;
+		}
+		if (r == 0)
+			break;
+		util_sha256_update(&s, buf, (size_t)r);
+	}
+	close(fd);
+	util_sha256_final(&s, hex);
+	return 0;
+}
+
+/* ---- misc ---- */
+
+double util_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+int util_lock(const char *path, const char *what)
+{
+	int fd;
+
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -1;
+	if (flock(fd, LOCK_EX | LOCK_NB) == 0)
+		return fd;
+	if (errno != EWOULDBLOCK) {
+		close(fd);
+		return -1;
+	}
+	fprintf(stderr, "swapctl: waiting for %s (%s)\n", what, path);
+	while (flock(fd, LOCK_EX)) {
+		if (errno != EINTR) {
+			close(fd);
+			return -1;
+		}
+	}
+	return fd;
+}
+
+static bool has_kernel_config(const char *dir)
+{
+	char p[PATH_MAX];
+
+	if (util_path(p, sizeof(p), "%s/guest/kernel.config", dir))
+		return false;
+	return access(p, R_OK) == 0;
+}
+
+const char *util_data_dir(void)
+{
+	static char dir[PATH_MAX];
+	static bool done;
+	char exe[PATH_MAX], bindir[PATH_MAX] = "";
+	ssize_t n;
+
+	if (done)
+		return dir[0] ? dir : NULL;
+	done = true;
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n > 0) {
+		exe[n] = '\0';
+		snprintf(bindir, sizeof(bindir), "%s", dirname(exe));
+		if (has_kernel_config(bindir)) {
+			snprintf(dir, sizeof(dir), "%s", bindir);
+			return dir;
+		}
+	}
+	if (getcwd(dir, sizeof(dir)) && has_kernel_config(dir))
+		return dir;
+	dir[0] = '\0';
+	/* <prefix>/bin/swapctl -> <prefix>/share/swapctl */
+	if (bindir[0] &&
+	    !util_path(dir, sizeof(dir), "%s/../share/swapctl", bindir) &&
+	    has_kernel_config(dir))
+		return dir;
+	dir[0] = '\0';
+	return NULL;
+}
+
+int util_path(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, len, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= len) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Small helpers shared by the subcommands: running a child from an argument
+ * vector, atomic file writes, mkdir -p / rm -rf, SHA-256, the build lock and
+ * locating the repository (or the installed data directory).
+ *
+ * Every function that can fail returns 0 or a non-negative result on
+ * success and -1 on failure with errno set; none of them prints anything
+ * unless its comment says so.
+ */
+#ifndef SWAPCTL_UTIL_H
+#define SWAPCTL_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/* ---- child processes (fork/execvp, never a shell) ---- */
+
+/* Called with each line of the child's output, without its '\n'. */
+typedef void (*util_line_fn)(const char *line, void *arg);
+
+struct util_run_opts {
+	/* chdir here in the child; NULL: stay */
+	const char *cwd;
+	/* "NAME=VALUE" set in the child, "NAME" unset; NULL-terminated */
+	const char *const *env;
+	/*
+	 * The child's stdout+stderr are copied here; -1: inherit ours
+	 * (without on_line) or discard (with on_line).
+	 */
+	int out_fd;
+	/* if set, the output goes through a pipe, each line passed here */
+	util_line_fn on_line;
+	void *arg;			/* for on_line */
+	bool quiet;			/* no on_line, out_fd -1: discard */
+};
+
+/*
+ * Run @argv (argv[0] looked up in PATH) and wait for it. stdin is
+ * /dev/null. Returns the exit status (0..255), 128 + signal if it was
+ * killed, or -1 if it could not be started (errno set; ENOENT when the
+ * program does not exist).
+ */
+int util_run(const char *const argv[], const struct util_run_opts *opts);
+
+/*
+ * Run @argv and capture its stdout (stderr is discarded) into a malloc'ed,
+ * NUL-terminated buffer returned in *@out (free it). Returns like
+ * util_run().
+ */
+int util_run_capture(const char *const argv[], const char *cwd, char **out);
+
+/* ---- files ---- */
+
+/* mkdir -p @path (every missing component with @mode). */
+int util_mkdir_p(const char *path, mode_t mode);
+
+/* rm -rf @path; a missing @path is not an error. Does not follow links. */
+int util_rm_rf(const char *path);
+
+/* Whether @path exists (lstat succeeds). */
+bool util_exists(const char *path);
+
+/*
+ * Write @len bytes to @path atomically: to "@path.tmp.<pid>", fsync, then
+ * rename over @path. On failure the temporary file is removed.
+ */
+int util_write_file_atomic(const char *path, const void *data, size_t len,
+			   mode_t mode);
+
+/*
+ * Read the whole of @path into a malloc'ed buffer with a NUL added (not
+ * counted in *@len, which may be NULL). NULL on failure.
+ */
+char *util_read_file(const char *path, size_t *len);
+
+/* Copy @src to @dst atomically (temporary name + rename). */
+int util_copy_file(const char *src, const char *dst, mode_t mode);
+
+/* ---- SHA-256 ---- */
+
+struct util_sha256 {
+	uint32_t h[8];
+	uint64_t len;		/* bytes hashed so far */
+	uint8_t buf[64];
+	size_t fill;
+};
+
+void util_sha256_init(struct util_sha256 *s);
+void util_sha256_update(struct util_sha256 *s, const void *data, size_t len);
+/* Write the digest as 64 lowercase hex digits and a NUL into @hex. */
+void util_sha256_final(struct util_sha256 *s, char hex[65]);
+/* One-shot helpers. */
+void util_sha256_hex(const void *data, size_t len, char hex[65]);
+int util_sha256_file(const char *path, char hex[65]);
+
+/* ---- misc ---- */
+
+/* Seconds from CLOCK_MONOTONIC. */
+double util_now(void);
+
+/*
+ * Take an exclusive flock() on @path (created if needed); if another
+ * process holds it, print "swapctl: waiting for @what (@path)" on stderr
+ * once and block. Returns the fd to keep open (closing it releases the
+ * lock), or -1.
+ */
+int util_lock(const char *path, const char *what);
+
+/*
+ * The directory holding swapctl's data: the repository (the directory of
+ * the running binary, or the current directory, whichever contains
+ * guest/kernel.config), else the installed <prefix>/share/swapctl next to
+ * <prefix>/bin/swapctl. Cached; NULL if none was found.
+ */
+const char *util_data_dir(void);
+
+#ifndef __printf
+#define __printf(a, b) __attribute__((format(printf, a, b)))
+#endif
+
+/* snprintf into @buf, returning -1 (errno ENAMETOOLONG) on truncation. */
+__printf(3, 4)
+int util_path(char *buf, size_t len, const char *fmt, ...);
+
+#endif
