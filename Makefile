@@ -28,6 +28,17 @@ GUEST_CFLAGS := -std=gnu11 $(WARN) -O2 -static -D_GNU_SOURCE
 
 TESTS := $(patsubst tests/%.c,tests/bin/%,$(wildcard tests/test_*.c))
 
+# libFuzzer targets: every tests/fuzz_*.c, linked like the unit tests with
+# all of src/ except main.c (rebuilt with clang and sanitizers), run by
+# `make fuzz` for FUZZ_TIME seconds each from tests/fuzz-seeds/<name>/.
+FUZZ_CC ?= clang
+FUZZ_TIME ?= 20
+FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined
+FUZZ_CFLAGS := -std=gnu11 -g -O1 -Wall -Wextra -D_GNU_SOURCE \
+	-DSWAPCTL_VERSION='"$(VERSION)"' $(FUZZ_SAN)
+FUZZERS := $(patsubst tests/%.c,build/fuzz/bin/%,$(wildcard tests/fuzz_*.c))
+FUZZ_OBJS := $(LIBOBJS:build/%.o=build/fuzz/%.o)
+
 # Debian packages, installed by name.
 DEB_PKGS := linux-source-6.1 build-essential bc bison flex libelf-dev \
 	libssl-dev ccache cpio xz-utils lz4 pkg-config quilt \
@@ -65,7 +76,28 @@ tests/bin:
 unit: $(TESTS)
 	@set -e; for t in $(TESTS); do echo "== $$t"; $$t; done
 
-check: all unit
+build/fuzz/%.o: src/%.c
+	@mkdir -p build/fuzz
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link $(PKG_CFLAGS) \
+		-c -o $@ $<
+
+build/fuzz/bin/%: tests/%.c $(FUZZ_OBJS)
+	@mkdir -p build/fuzz/bin
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $(PKG_CFLAGS) -Isrc \
+		-Iguest -o $@ $< $(FUZZ_OBJS) $(GUEST_COMMON) $(LDLIBS)
+
+.SECONDARY: $(FUZZ_OBJS)
+
+fuzz: $(FUZZERS)
+	@set -e; for f in $(FUZZERS); do n=$${f##*/}; \
+		mkdir -p build/fuzz/corpus/$$n tests/fuzz-seeds/$$n; \
+		echo "== $$f ($(FUZZ_TIME) s)"; \
+		$$f -max_total_time=$(FUZZ_TIME) -max_len=20000 \
+			-print_final_stats=1 build/fuzz/corpus/$$n \
+			tests/fuzz-seeds/$$n 2>&1 | tail -n 12; \
+		test $${PIPESTATUS[0]} -eq 0; done
+
+check: all unit fuzz
 	tests/run-integration
 
 deps:
@@ -96,5 +128,5 @@ install: all
 clean:
 	rm -rf build guest/build tests/bin swapctl
 
-.PHONY: all guest unit check deps install clean
+.PHONY: all guest unit fuzz check deps install clean
 -include $(OBJS:.o=.d)

@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libFuzzer target for src/stream.c and src/stats.c: any bytes, as one
+ * line and as a stream split at an arbitrary point, must never crash,
+ * leak, or make the parser accept an over-long line.
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats.h"
+#include "stream.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static struct stats_track track;
+
+static void on_line(void *ctx, const struct stream_line *l,
+		    enum stream_err err, const char *raw, size_t len,
+		    uint64_t lineno)
+{
+	(void)ctx;
+	(void)raw;
+	(void)lineno;
+	if (len > STREAM_MAX_LINE)
+		abort();
+	if (err == STREAM_OK) {
+		if (!l || l->ncounters > STREAM_MAX_COUNTERS ||
+		    l->nblk > STREAM_MAX_DEVS || l->nswaps > STREAM_MAX_SWAPS)
+			abort();
+		stats_track_feed(&track, l);
+	}
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static struct stream_state st;
+	static struct stream_line l;
+	struct stats_interval iv;
+	struct stats_val series[16];
+	size_t split = size ? data[0] % (size + 1) : 0;
+
+	stream_init(&st);
+	if (stream_parse_line(&st, (const char *)data, size, &l) ==
+	    STREAM_OK && size > STREAM_MAX_LINE)
+		abort();
+
+	stream_init(&st);
+	stats_track_init(&track);
+	stream_feed(&st, (const char *)data, split, on_line, NULL);
+	stream_feed(&st, (const char *)data + split, size - split, on_line,
+		    NULL);
+	stream_finish(&st, on_line, NULL);
+	if (st.ok + st.malformed + st.too_long + st.absurd + st.seq_dups !=
+	    st.lines)
+		abort();
+	stats_track_window(&track, 1000000000, &iv);
+	stats_track_total(&track, &iv);
+	stats_track_series(&track, STATS_M_WR_PPIO, 0, 100000000, 16, series);
+	stats_track_phase(&track);
+	stats_track_free(&track);
+	return 0;
+}
