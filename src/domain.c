@@ -307,33 +307,95 @@ static int prepare_embed(const char *uri, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * libvirt logs warnings (such as the "high-privileges" taint of a root
+ * QEMU) to stderr; send them to <root>/log/libvirt.log unless the user
+ * chose otherwise.
+ */
+static void set_log_file(const char *uri)
+{
+	char root[4096], dir[4200], val[4300];
+
+	if (getenv("LIBVIRT_LOG_OUTPUTS") ||
+	    !domain_embed_root(uri, root, sizeof(root)))
+		return;
+	snprintf(dir, sizeof(dir), "%s/log", root);
+	if (util_mkdir_p(dir, 0755))
+		return;
+	snprintf(val, sizeof(val), "3:file:%s/libvirt.log", dir);
+	setenv("LIBVIRT_LOG_OUTPUTS", val, 1);
+}
+
+/* The path of the unix channel in a domain's XML, unescaped. */
+static bool channel_path(const char *xml, char *buf, size_t len)
+{
+	static const char *const ent[][2] = {
+		{ "&amp;", "&" }, { "&lt;", "<" }, { "&gt;", ">" },
+		{ "&apos;", "'" }, { "&quot;", "\"" },
+	};
+	const char *p = strstr(xml, "<source mode='bind' path='"), *q;
+	size_t off = 0, i;
+
+	if (!p)
+		return false;
+	p += strlen("<source mode='bind' path='");
+	q = strchr(p, '\'');
+	if (!q)
+		return false;
+	while (p < q && off + 1 < len) {
+		for (i = 0; i < 5; i++)
+			if (!strncmp(p, ent[i][0], strlen(ent[i][0])))
+				break;
+		if (i < 5) {
+			buf[off++] = ent[i][1][0];
+			p += strlen(ent[i][0]);
+		} else {
+			buf[off++] = *p++;
+		}
+	}
+	buf[off] = '\0';
+	return p == q;
+}
+
 /* Guests of a swapctl that was killed before it could destroy them. */
-static void destroy_leftovers(virConnectPtr conn)
+static void destroy_leftovers(virConnectPtr conn, vm_leftover_fn fn,
+			      void *arg)
 {
 	virDomainPtr *doms = NULL;
+	char sock[4096];
 	int i, n;
 
 	n = virConnectListAllDomains(conn, &doms,
 				     VIR_CONNECT_LIST_DOMAINS_ACTIVE);
 	for (i = 0; i < n; i++) {
 		const char *name = virDomainGetName(doms[i]);
+		char *xml;
 
 		if (name && !strncmp(name, DOMAIN_NAME_PREFIX,
 				     strlen(DOMAIN_NAME_PREFIX))) {
 			fprintf(stderr,
 				"swapctl run: destroying guest %s left over by an earlier run\n",
 				name);
+			xml = virDomainGetXMLDesc(doms[i], 0);
 			virDomainDestroy(doms[i]);
+			if (xml && channel_path(xml, sock, sizeof(sock))) {
+				unlink(sock);
+				if (fn)
+					fn(sock, arg);
+			}
+			free(xml);
 		}
 		virDomainFree(doms[i]);
 	}
 	free(doms);
 }
 
-struct vmconn *vm_open(const char *uri, char *err, size_t errlen)
+struct vmconn *vm_open(const char *uri, vm_leftover_fn fn, void *arg,
+		       char *err, size_t errlen)
 {
 	struct vmconn *c;
 
+	set_log_file(uri);	/* before libvirt initializes */
 	pthread_once(&event_once, event_init);
 	if (!event_ok) {
 		seterr(err, errlen, "libvirt: cannot start the event loop");
@@ -353,7 +415,7 @@ struct vmconn *vm_open(const char *uri, char *err, size_t errlen)
 		free(c);
 		return NULL;
 	}
-	destroy_leftovers(c->conn);
+	destroy_leftovers(c->conn, fn, arg);
 	return c;
 }
 

@@ -64,12 +64,17 @@ char *domain_qemu_conf(bool as_root);
 
 struct vmconn;
 
+/* Told the agent socket of each left-over guest destroyed by vm_open. */
+typedef void (*vm_leftover_fn)(const char *agent_socket, void *arg);
+
 /*
  * Connect to @uri (preparing <root>/etc/qemu.conf for an embedded URI),
- * and destroy guests left over by an earlier swapctl that was killed.
+ * and destroy guests left over by an earlier swapctl that was killed
+ * (removing their agent sockets, then calling @fn if not NULL).
  * NULL with a one-line message in @err.
  */
-struct vmconn *vm_open(const char *uri, char *err, size_t errlen);
+struct vmconn *vm_open(const char *uri, vm_leftover_fn fn, void *arg,
+		       char *err, size_t errlen);
 void vm_close(struct vmconn *c);
 
 /* Create (start) a transient domain from @xml. -1 with @err set. */

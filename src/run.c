@@ -866,6 +866,7 @@ static json_t *desc_json(const struct stats_desc *d)
 
 struct expect_res {
 	bool pass;
+	bool skipped;
 	bool measured;
 	double value;
 	char what[256];
@@ -879,7 +880,18 @@ static void eval_expect(const struct run *r, const struct scn_expect *e,
 
 	x->pass = true;
 	x->measured = true;
+	x->skipped = false;
 	x->what[0] = '\0';
+	/* --kernels left out a kernel the expectation is about */
+	if ((e->on == EXPECT_BASELINE && !r->scn.kernel[KERNEL_BASELINE]) ||
+	    (e->on == EXPECT_PATCHED && !r->scn.kernel[KERNEL_PATCHED]) ||
+	    (e->on == EXPECT_RATIO && !(r->scn.kernel[KERNEL_BASELINE] &&
+					r->scn.kernel[KERNEL_PATCHED]))) {
+		x->skipped = true;
+		x->measured = false;
+		snprintf(x->what, sizeof(x->what), "skipped: kernel not run");
+		return;
+	}
 	if (e->on == EXPECT_EACH) {
 		for (i = 0; i < r->nres; i++) {
 			const struct guest_res *g = &r->res[i];
@@ -1055,9 +1067,10 @@ static json_t *summary_json(struct run *r, const struct expect_res *xr,
 	ex = json_array();
 	for (i = 0; i < r->scn.nexpect; i++) {
 		const struct scn_expect *e = &r->scn.expect[i];
-		json_t *j = json_pack("{sssssb}", "metric", e->metric,
+		json_t *j = json_pack("{sssssbsb}", "metric", e->metric,
 				      "kernel", expect_on_name(e->on),
-				      "pass", xr[i].pass);
+				      "pass", xr[i].pass,
+				      "skipped", xr[i].skipped);
 
 		json_object_set_new(j, "min", e->has_min ? json_real(e->min) :
 				    json_null());
@@ -1069,7 +1082,9 @@ static json_t *summary_json(struct run *r, const struct expect_res *xr,
 		json_array_append_new(ex, j);
 	}
 	json_object_set_new(o, "expectations", ex);
-	json_object_set_new(o, "status", json_string(code ? "fail" : "pass"));
+	json_object_set_new(o, "status", json_string(
+		code == EXIT_INTERRUPTED ? "interrupted" :
+		code ? "fail" : "pass"));
 	json_object_set_new(o, "exit_code", json_integer(code));
 	return o;
 }
@@ -1153,11 +1168,13 @@ static void print_table(struct run *r, const struct expect_res *xr,
 			printf(" >= %g", e->min);
 		if (e->has_max)
 			printf(" <= %g", e->max);
-		printf(": %s%s%s\n", xr[i].pass ? "ok" : "FAILED",
+		printf(": %s%s%s\n", xr[i].skipped ? "skipped" :
+		       xr[i].pass ? "ok" : "FAILED",
 		       xr[i].what[0] ? ", " : "", xr[i].what);
 	}
-	printf("%s (exit %d); recorded in %s\n", code ? "FAIL" : "PASS",
-	       code, r->dir);
+	printf("%s (exit %d); recorded in %s\n",
+	       code == EXIT_INTERRUPTED ? "INTERRUPTED" : code ? "FAIL" :
+	       "PASS", code, r->dir);
 }
 
 static int finish(struct run *r)
@@ -1186,6 +1203,10 @@ static int finish(struct run *r)
 		if (!xr[i].pass && code == EXIT_OK)
 			code = EXIT_EXPECT;
 	}
+	if (code == EXIT_OK && !r->nres)
+		code = EXIT_SETUP;
+	if (interrupted)
+		code = EXIT_INTERRUPTED;
 	sum = summary_json(r, xr, code);
 	text = json_dumps(sum, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
 			  JSON_REAL_PRECISION(6));
@@ -1204,6 +1225,36 @@ static int finish(struct run *r)
 }
 
 /* ---- options and setup ---- */
+
+/*
+ * A guest of a killed swapctl was destroyed: its run is over, so mark it
+ * done for `swapctl top` (the socket is runs/<id>/<guest>/agent.sock).
+ */
+static void leftover(const char *sock, void *arg)
+{
+	char dir[4096], *p, c;
+
+	(void)arg;
+	snprintf(dir, sizeof(dir), "%s", sock);
+	p = strrchr(dir, '/');
+	if (p)
+		*p = '\0';
+	p = strrchr(dir, '/');
+	if (!p || strcmp(sock + strlen(sock) - 11, "/agent.sock"))
+		return;
+	strcpy(p, "/state");
+	if (util_exists(dir))
+		util_write_file_atomic(dir, "done\n", 5, 0644);
+	/* and its big files: the NFS export and the disk images */
+	snprintf(dir, sizeof(dir), "%s", sock);
+	p = strrchr(dir, '/');
+	snprintf(p, dir + sizeof(dir) - p, "/nfs/export");
+	util_rm_rf(dir);
+	for (c = 'a'; c < 'a' + DOMAIN_MAX_DISKS; c++) {
+		snprintf(p, dir + sizeof(dir) - p, "/disk-vd%c.img", c);
+		unlink(dir);
+	}
+}
 
 static int parse_kernels_opt(struct run *r, const char *arg)
 {
@@ -1432,7 +1483,7 @@ int cmd_run(int argc, char **argv, struct swapctl_config *cfg)
 	}
 	config_libvirt_uri(cfg, r->uri, sizeof(r->uri));
 	msg(r, "run %s: connecting to %s", r->id, r->uri);
-	r->vm = vm_open(r->uri, err, sizeof(err));
+	r->vm = vm_open(r->uri, leftover, r, err, sizeof(err));
 	if (!r->vm) {
 		fprintf(stderr, "swapctl run: %s\n", err);
 		write_state(r, "done");
