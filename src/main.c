@@ -12,7 +12,7 @@
 
 #include "swapctl.h"
 
-int verbose;
+/* 'verbose' is defined in util.c so that the unit tests link. */
 
 static void usage_help(FILE *out);
 static int cmd_help(int argc, char **argv, struct swapctl_config *cfg);

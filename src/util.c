@@ -21,6 +21,9 @@
 
 #include "util.h"
 
+/* -v count (declared in swapctl.h); here so that the unit tests link. */
+int verbose;
+
 /* ---- child processes ---- */
 
 static void child_setup_env(const char *const *env)
