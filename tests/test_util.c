@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Unit tests for the shared helpers (src/util.c). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "util.h"
+
+static void test_sha256(void **state)
+{
+	struct util_sha256 s;
+	char hex[65], *big;
+	size_t i;
+
+	(void)state;
+	util_sha256_hex("", 0, hex);
+	assert_string_equal(hex,
+			    "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+	util_sha256_hex("abc", 3, hex);
+	assert_string_equal(hex,
+			    "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+	/* two blocks after padding */
+	util_sha256_hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
+			56, hex);
+	assert_string_equal(hex,
+			    "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+	/* one million 'a', fed in odd-sized pieces */
+	big = malloc(1000000);
+	memset(big, 'a', 1000000);
+	util_sha256_init(&s);
+	for (i = 0; i < 1000000; i += 7)
+		util_sha256_update(&s, big + i, i + 7 > 1000000 ?
+				   1000000 - i : 7);
+	util_sha256_final(&s, hex);
+	assert_string_equal(hex,
+			    "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+	free(big);
+}
+
+static char lines[8][64];
+static int nlines;
+
+static void collect(const char *line, void *arg)
+{
+	(void)arg;
+	if (nlines < 8)
+		snprintf(lines[nlines], sizeof(lines[0]), "%s", line);
+	nlines++;
+}
+
+static void test_run(void **state)
+{
+	const char *t[] = { "true", NULL };
+	const char *f[] = { "false", NULL };
+	const char *none[] = { "/nonexistent/prog", NULL };
+	const char *sh[] = { "sh", "-c", "echo one; echo two >&2; printf three; exit 3",
+			     NULL };
+	const char *env[] = { "sh", "-c", "echo \"$SWAPCTL_T:${HOME-unset}\"",
+			      NULL };
+	const char *pwd[] = { "pwd", NULL };
+	const char *const vars[] = { "SWAPCTL_T=yes", "HOME", NULL };
+	struct util_run_opts o = { .out_fd = -1, .on_line = collect };
+	char *out;
+
+	(void)state;
+	assert_int_equal(util_run(t, NULL), 0);
+	assert_int_equal(util_run(f, NULL), 1);
+	errno = 0;
+	assert_int_equal(util_run(none, NULL), -1);
+	assert_int_equal(errno, ENOENT);
+
+	nlines = 0;
+	assert_int_equal(util_run(sh, &o), 3);
+	assert_int_equal(nlines, 3);
+	assert_string_equal(lines[0], "one");
+	assert_string_equal(lines[1], "two");
+	assert_string_equal(lines[2], "three");
+
+	o.on_line = NULL;
+	o.env = vars;
+	assert_int_equal(util_run_capture(env, NULL, &out), 0);
+	assert_int_equal(out[0], ':');		/* env only via util_run */
+	free(out);
+	nlines = 0;
+	o.on_line = collect;
+	assert_int_equal(util_run(env, &o), 0);
+	assert_string_equal(lines[0], "yes:unset");
+
+	assert_int_equal(util_run_capture(pwd, "/tmp", &out), 0);
+	assert_string_equal(out, "/tmp\n");
+	free(out);
+	assert_int_equal(util_run_capture(none, NULL, &out), -1);
+	assert_null(out);
+}
+
+static void test_files(void **state)
+{
+	char dir[] = "/tmp/test_util.XXXXXX", p[PATH_MAX], q[PATH_MAX];
+	struct stat st;
+	size_t len;
+	char *s;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	util_path(p, sizeof(p), "%s/a/b/c", dir);
+	assert_int_equal(util_mkdir_p(p, 0755), 0);
+	assert_int_equal(util_mkdir_p(p, 0755), 0);	/* idempotent */
+	assert_true(util_exists(p));
+
+	util_path(p, sizeof(p), "%s/a/b/c/f", dir);
+	assert_int_equal(util_write_file_atomic(p, "abc", 3, 0600), 0);
+	assert_int_equal(stat(p, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0600);
+	s = util_read_file(p, &len);
+	assert_int_equal(len, 3);
+	assert_string_equal(s, "abc");
+	free(s);
+	util_path(q, sizeof(q), "%s/copy", dir);
+	assert_int_equal(util_copy_file(p, q, 0644), 0);
+	s = util_read_file(q, NULL);
+	assert_string_equal(s, "abc");
+	free(s);
+	/* no temporary file left behind */
+	util_path(q, sizeof(q), "%s/a/b/c/f.tmp.%d", dir, (int)getpid());
+	assert_false(util_exists(q));
+	/* a failing write leaves nothing */
+	util_path(q, sizeof(q), "%s/nodir/f", dir);
+	assert_int_equal(util_write_file_atomic(q, "x", 1, 0644), -1);
+	assert_null(util_read_file(q, NULL));
+
+	util_path(p, sizeof(p), "%s/a", dir);
+	assert_int_equal(util_rm_rf(p), 0);
+	assert_false(util_exists(p));
+	assert_int_equal(util_rm_rf(p), 0);		/* missing is fine */
+	assert_int_equal(util_rm_rf(dir), 0);
+	assert_false(util_exists(dir));
+
+	assert_int_equal(util_path(p, 4, "%s", "abcd"), -1);
+	assert_int_equal(errno, ENAMETOOLONG);
+}
+
+static void test_lock(void **state)
+{
+	char path[] = "/tmp/test_util_lock.XXXXXX";
+	int fd, fd2;
+
+	(void)state;
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	fd = util_lock(path, "test");
+	assert_true(fd >= 0);
+	/* flock locks belong to the open file: a second open conflicts */
+	fd2 = open(path, O_RDWR);
+	assert_int_equal(flock(fd2, LOCK_EX | LOCK_NB), -1);
+	close(fd);
+	assert_int_equal(flock(fd2, LOCK_EX | LOCK_NB), 0);
+	close(fd2);
+	unlink(path);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sha256),
+		cmocka_unit_test(test_run),
+		cmocka_unit_test(test_files),
+		cmocka_unit_test(test_lock),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
