@@ -45,7 +45,7 @@ DEB_PKGS := linux-source-6.1 build-essential bc bison flex libelf-dev \
 	qemu-system-x86 qemu-utils libvirt-dev libvirt-daemon \
 	libvirt-daemon-driver-qemu libvirt-clients libjansson-dev \
 	libncurses-dev libcmocka-dev e2fsprogs nfs-ganesha nfs-ganesha-vfs \
-	tmux man-db clang libclang-rt-14-dev
+	tmux man-db clang libclang-rt-14-dev patch tar
 
 all: swapctl guest
 
@@ -100,18 +100,23 @@ fuzz: $(FUZZERS)
 check: all unit fuzz
 	tests/run-integration
 
+# Quiet when everything is there; apt-get runs only for what is missing.
+# As non-root, apt-get and useradd go through sudo.
 deps:
-	@missing=$$(dpkg-query -W -f='$${Package} $${Status}\n' $(DEB_PKGS) 2>/dev/null | \
-		awk '$$NF != "installed" {print $$1}'; \
-		for p in $(DEB_PKGS); do dpkg-query -W $$p >/dev/null 2>&1 || echo $$p; done); \
-	missing=$$(echo $$missing | tr ' ' '\n' | sort -u | tr '\n' ' '); \
-	if [ -n "$${missing// /}" ]; then \
-		echo "make deps: installing $$missing"; \
-		apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
-			apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
-	fi
-	@getent passwd libvirt-qemu >/dev/null || \
-		useradd --system --no-create-home --shell /usr/sbin/nologin libvirt-qemu
+	@sudo=; [ "$$(id -u)" = 0 ] || sudo=sudo; \
+	missing=$$(for p in $(DEB_PKGS); do \
+		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | \
+			grep -q ' installed$$' || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+		echo "make deps: installing" $$missing; \
+		$$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+			$$sudo apt-get install -y -qq --no-install-recommends \
+			$$missing >/dev/null || exit 1; \
+	fi; \
+	getent passwd libvirt-qemu >/dev/null || { \
+		echo "make deps: creating the system user libvirt-qemu"; \
+		$$sudo useradd --system --no-create-home \
+			--shell /usr/sbin/nologin libvirt-qemu; }
 
 install: all
 	install -D -m 755 swapctl $(DESTDIR)$(PREFIX)/bin/swapctl
@@ -124,6 +129,11 @@ install: all
 	install -m 644 man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 644 man/*.5 $(DESTDIR)$(PREFIX)/share/man/man5
 	install -D -m 644 swapctl.conf $(DESTDIR)$(PREFIX)/share/swapctl/swapctl.conf
+	for d in patches/*/; do \
+		install -d $(DESTDIR)$(PREFIX)/share/swapctl/$$d && \
+		find $$d -maxdepth 1 -type f -exec install -m 644 {} \
+			$(DESTDIR)$(PREFIX)/share/swapctl/$$d \; || exit 1; \
+	done
 
 clean:
 	rm -rf build guest/build tests/bin swapctl

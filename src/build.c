@@ -1148,6 +1148,31 @@ static int clean_variant(struct build_ctx *c, const char *name)
 	return 0;
 }
 
+static int check_inputs(struct build_ctx *c, const char *const *variants,
+			int nvar, bool clean)
+{
+	char err[1024];
+	struct series s;
+	int i;
+
+	if (clean)
+		return 0;
+	if (access(c->cfg->tarball, R_OK)) {
+		fail("%s: %s (kernel_tarball, from %s; 'make deps' installs linux-source-6.1)",
+		     c->cfg->tarball, strerror(errno), c->cfg->source);
+		return EXIT_SETUP;
+	}
+	for (i = 0; i < nvar; i++) {
+		if (series_load(&s, c->patches_root, variants[i], err,
+				sizeof(err))) {
+			fail("%s", err);
+			return EXIT_PATCH;
+		}
+		series_free(&s);
+	}
+	return 0;
+}
+
 static bool valid_name(const char *v)
 {
 	const char *p;
@@ -1213,7 +1238,8 @@ int cmd_build(int argc, char **argv, struct swapctl_config *cfg)
 	int opt, nvar = 0, i, lockfd, ret = 0;
 	long jobs = -1;
 
-	while ((opt = getopt_long(argc, argv, "s:baej:p:CJh", opts, NULL)) !=
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, ":s:baej:p:CJh", opts, NULL)) !=
 	       -1) {
 		switch (opt) {
 		case 's':
@@ -1248,8 +1274,13 @@ int cmd_build(int argc, char **argv, struct swapctl_config *cfg)
 		case 'h':
 			usage_build(stdout);
 			return EXIT_OK;
+		case ':':
+			fail("option '%s' needs a value (see 'swapctl build --help')",
+			     argv[optind - 1]);
+			return EXIT_USAGE;
 		default:
-			usage_build(stderr);
+			fail("unknown option '%s' (see 'swapctl build --help')",
+			     argv[optind - 1]);
 			return EXIT_USAGE;
 		}
 	}
@@ -1305,6 +1336,10 @@ int cmd_build(int argc, char **argv, struct swapctl_config *cfg)
 	c.tty = isatty(STDERR_FILENO);
 
 	ret = check_workdir(&c);
+	if (ret)
+		return ret;
+	/* fail on bad inputs before waiting for the lock */
+	ret = check_inputs(&c, variants, nvar, clean);
 	if (ret)
 		return ret;
 	util_path(lockpath, sizeof(lockpath), "%s/build.lock", cfg->workdir);
