@@ -448,6 +448,7 @@ static int prepare_tree(struct build_ctx *c, const struct series *s,
 	char stamp_path[PATH_MAX], touched_path[PATH_MAX], newt[PATH_MAX];
 	char oldt[PATH_MAX], out[PATH_MAX], newout[PATH_MAX], f[PATH_MAX];
 	char *stamp = NULL, *patches, *old_touched = NULL, *line, *save;
+	char *old_stamp = NULL;
 	const char *cp_argv[] = { "cp", "-al", c->pristine, newt, NULL };
 	struct util_run_opts quiet = { .out_fd = c->logfd };
 	struct patch_out *po = NULL;
@@ -539,9 +540,22 @@ static int prepare_tree(struct build_ctx *c, const struct series *s,
 	util_path(f, sizeof(f), "%s/.swapctl-stamp", newt);
 	if (util_write_file_atomic(f, stamp, strlen(stamp), 0644))
 		goto ioerr;
-	/* swap the trees, keeping out/ */
+	/*
+	 * Swap the trees, keeping out/ unless the pristine source changed:
+	 * a new tarball's files may be older than the objects built from
+	 * the old one, and make would not rebuild them.
+	 */
+	old_stamp = util_read_file(stamp_path, NULL);
+	snprintf(f, sizeof(f), "pristine %s\n", c->pristine_id);
+	if (old_stamp && strncmp(old_stamp, f, strlen(f))) {
+		info("%s: new kernel source, starting a fresh build directory",
+		     s->name);
+		util_rm_rf(out);
+	}
+	util_path(f, sizeof(f), "%s", out);
 	if (util_exists(out) && rename(out, newout))
 		goto ioerr;
+	util_path(f, sizeof(f), "%s", tree);
 	if (util_exists(tree) && rename(tree, oldt))
 		goto ioerr;
 	if (rename(newt, tree))
@@ -563,6 +577,7 @@ oom:
 	fail("out of memory");
 	ret = EXIT_FAILURE_GENERIC;
 done:
+	free(old_stamp);
 	free(po);
 	free(touched);
 	free(old_touched);
