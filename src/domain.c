@@ -22,7 +22,7 @@
 #include "util.h"
 
 static void seterr(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+	__printf(3, 4);
 
 /* vsnprintf: messages may be cut, which is fine for one line */
 static void seterr(char *err, size_t errlen, const char *fmt, ...)
@@ -44,11 +44,21 @@ size_t domain_xml_escape(char *buf, size_t len, const char *s)
 		buf[0] = '\0';
 	for (; *s; s++) {
 		switch (*s) {
-		case '&': rep = "&amp;"; break;
-		case '<': rep = "&lt;"; break;
-		case '>': rep = "&gt;"; break;
-		case '"': rep = "&quot;"; break;
-		case '\'': rep = "&apos;"; break;
+		case '&':
+			rep = "&amp;";
+			break;
+		case '<':
+			rep = "&lt;";
+			break;
+		case '>':
+			rep = "&gt;";
+			break;
+		case '"':
+			rep = "&quot;";
+			break;
+		case '\'':
+			rep = "&apos;";
+			break;
 		default:
 			one[0] = *s;
 			one[1] = '\0';
@@ -213,15 +223,16 @@ bool domain_embed_root(const char *uri, char *buf, size_t len)
 
 char *domain_qemu_conf(bool as_root)
 {
+	static const char head[] =
+		"# written by swapctl run: the embedded driver's settings\n";
+	static const char user[] = "user = \"root\"\ngroup = \"root\"\n";
+	static const char rest[] =
+		"stdio_handler = \"file\"\n"
+		"cgroup_controllers = [ ]\n"
+		"remember_owner = 0\n";
 	char *s = NULL;
 
-	if (asprintf(&s,
-		     "# written by swapctl run: the embedded driver's settings\n"
-		     "%s"
-		     "stdio_handler = \"file\"\n"
-		     "cgroup_controllers = [ ]\n"
-		     "remember_owner = 0\n",
-		     as_root ? "user = \"root\"\ngroup = \"root\"\n" : "") < 0)
+	if (asprintf(&s, "%s%s%s", head, as_root ? user : "", rest) < 0)
 		return NULL;
 	return s;
 }

@@ -19,7 +19,7 @@
 #include "util.h"
 
 static void seterr(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+	__printf(3, 4);
 
 /* vsnprintf: messages may be cut, which is fine for one line */
 static void seterr(char *err, size_t errlen, const char *fmt, ...)

@@ -15,6 +15,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,7 +37,7 @@
 #include "util.h"
 
 static void seterr(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+	__printf(3, 4);
 
 /* vsnprintf: messages may be cut, which is fine for one line */
 static void seterr(char *err, size_t errlen, const char *fmt, ...)
@@ -53,7 +54,8 @@ static void seterr(char *err, size_t errlen, const char *fmt, ...)
 #define POWEROFF_WAIT_S	20	/* after the result, for the power-off */
 #define CONNECT_WAIT_S	10
 
-static volatile sig_atomic_t interrupted;
+/* lock-free, so safe to set from the signal handler */
+static atomic_int interrupted;
 
 static void on_signal(int sig)
 {
@@ -150,7 +152,7 @@ void usage_run(FILE *out)
 /* ---- small helpers ---- */
 
 static void msg(const struct run *r, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+	__printf(2, 3);
 
 static void msg(const struct run *r, const char *fmt, ...)
 {
@@ -189,7 +191,7 @@ static int write_state(const struct run *r, const char *state)
 }
 
 static void set_why(struct guest_res *g, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+	__printf(2, 3);
 
 static void set_why(struct guest_res *g, const char *fmt, ...)
 {
@@ -463,7 +465,7 @@ static int make_disks(struct run *r, struct guest_res *g, char *err,
 		close(fd);
 		if (sw->type == SWAP_EXT4FILE) {
 			/* all inode tables now: no lazy init I/O in the guest */
-			const char *argv[] = {
+			const char *const argv[] = {
 				"mke2fs", "-q", "-F", "-t", "ext4", "-E",
 				"lazy_itable_init=0,lazy_journal_init=0",
 				"-L", "swapctl", path, NULL,

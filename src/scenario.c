@@ -16,6 +16,7 @@
 #include <jansson.h>
 
 #include "scenario.h"
+#include "util.h"
 
 #define MAX_DEPTH 8
 
@@ -208,7 +209,7 @@ static void format_path(const struct pctx *c, char *buf, size_t len)
 	}
 }
 
-__attribute__((format(printf, 2, 3)))
+__printf(2, 3)
 static int fail(struct pctx *c, const char *fmt, ...)
 {
 	char msg[512], path[256];
@@ -373,19 +374,27 @@ static int get_bool(struct pctx *c, json_t *obj, const char *key, bool *out)
 	return 0;
 }
 
-/* A word for the plan: no spaces, no '=', printable ASCII. */
-static bool plan_word(const char *s)
+/*
+ * Words that go into the plan: no spaces, no '=', and what guest/plan.c
+ * accepts. NAME_CHARS for names (sysctl keys, compressors, values of
+ * fixed lists), VALUE_CHARS for values written to /proc or /sys.
+ */
+#define NAME_CHARS "_.-"
+#define VALUE_CHARS "_.:+-,"
+
+static bool plan_word(const char *s, const char *extra)
 {
 	if (!*s)
 		return false;
 	for (; *s; s++)
-		if (!isalnum((unsigned char)*s) && !strchr("_.:+-/", *s))
+		if (!isalnum((unsigned char)*s) && !strchr(extra, *s))
 			return false;
 	return true;
 }
 
+/* @word: NULL for any text, else the characters allowed beside alnum */
 static int get_string(struct pctx *c, json_t *obj, const char *key,
-		      char *buf, size_t len, bool required, bool word)
+		      char *buf, size_t len, bool required, const char *word)
 {
 	json_t *v = json_object_get(obj, key);
 	int ret = 0;
@@ -406,9 +415,9 @@ static int get_string(struct pctx *c, json_t *obj, const char *key,
 		ret = fail(c, "contains a NUL character");
 	} else if (strlen(s) >= len) {
 		ret = fail(c, "longer than %zu characters", len - 1);
-	} else if (word && !plan_word(s)) {
-		ret = fail(c, "\"%s\" must be one word of letters, digits and _.:+-/",
-			   s);
+	} else if (word && !plan_word(s, word)) {
+		ret = fail(c, "\"%s\" must be one word of letters, digits and %s",
+			   s, word);
 	} else {
 		memcpy(buf, s, strlen(s) + 1);
 	}
@@ -534,9 +543,9 @@ static int parse_sysctl(struct pctx *c, struct scenario *s, json_t *root)
 			ret = fail(c, "more than %d sysctls", SCN_MAX_SYSCTL);
 			break;
 		}
-		if (!plan_word(key) || strlen(key) >= sizeof(sc->key) ||
-		    strstr(key, "..") || key[0] == '.' || key[0] == '/' ||
-		    strchr(key, ':')) {
+		if (!plan_word(key, NAME_CHARS) ||
+		    strlen(key) >= sizeof(sc->key) || strstr(key, "..") ||
+		    key[0] == '.' || key[strlen(key) - 1] == '.') {
 			ret = fail(c, "not a sysctl name like vm.swappiness");
 			break;
 		}
@@ -546,7 +555,7 @@ static int parse_sysctl(struct pctx *c, struct scenario *s, json_t *root)
 				 (long long)json_integer_value(v));
 		} else if (json_is_string(v) &&
 			   strlen(json_string_value(v)) < sizeof(sc->value) &&
-			   plan_word(json_string_value(v))) {
+			   plan_word(json_string_value(v), VALUE_CHARS)) {
 			strcpy(sc->value, json_string_value(v));
 		} else {
 			ret = fail(c, "expected an integer or a one-word string, got %s",
@@ -581,11 +590,11 @@ static int parse_thp_zswap(struct pctx *c, struct scenario *s, json_t *root)
 		push_key(c, "thp");
 		if (check_keys(c, obj, thp_keys) ||
 		    get_string(c, obj, "enabled", s->thp_enabled,
-			       sizeof(s->thp_enabled), false, true) ||
+			       sizeof(s->thp_enabled), false, VALUE_CHARS) ||
 		    (s->thp_enabled[0] &&
 		     one_of(c, "enabled", s->thp_enabled, thp_en)) ||
 		    get_string(c, obj, "defrag", s->thp_defrag,
-			       sizeof(s->thp_defrag), false, true) ||
+			       sizeof(s->thp_defrag), false, VALUE_CHARS) ||
 		    (s->thp_defrag[0] &&
 		     one_of(c, "defrag", s->thp_defrag, thp_df)))
 			return -1;
@@ -599,7 +608,8 @@ static int parse_thp_zswap(struct pctx *c, struct scenario *s, json_t *root)
 		if (check_keys(c, obj, zs_keys) ||
 		    get_bool(c, obj, "enabled", &b) ||
 		    get_string(c, obj, "compressor", s->zswap_compressor,
-			       sizeof(s->zswap_compressor), false, true) ||
+			       sizeof(s->zswap_compressor), false,
+			       NAME_CHARS) ||
 		    get_uint32(c, obj, "max_pool_percent", 1, 100, false,
 			       &s->zswap_max_pool_percent))
 			return -1;
@@ -626,7 +636,8 @@ static int parse_swap_one(struct pctx *c, struct scenario *s, json_t *o,
 	if (!json_is_object(o))
 		return fail(c, "expected an object, got %s", type_name(o));
 	if (check_keys(c, o, keys) ||
-	    get_string(c, o, "type", type, sizeof(type), true, true) ||
+	    get_string(c, o, "type", type, sizeof(type), true,
+		       NAME_CHARS) ||
 	    one_of(c, "type", type, types))
 		return -1;
 	for (t = 0; strcmp(types[t], type); t++)
@@ -660,11 +671,12 @@ static int parse_swap_one(struct pctx *c, struct scenario *s, json_t *o,
 		push_key(c, "disk_mb");
 		return fail(c, "only ext4file has a disk_mb (blk disks are size_mb)");
 	}
-	if (get_string(c, o, "comp", sw->comp, sizeof(sw->comp), false, true))
+	if (get_string(c, o, "comp", sw->comp, sizeof(sw->comp), false,
+		       NAME_CHARS))
 		return -1;
 	strcpy(sw->vers, "4.1");
 	if (get_string(c, o, "vers", sw->vers, sizeof(sw->vers), false,
-		       true) ||
+		       NAME_CHARS) ||
 	    one_of(c, "vers", sw->vers, vers))
 		return -1;
 	/* ext4 metadata, journal and the file: leave some room. */
@@ -731,7 +743,8 @@ static int parse_phase(struct pctx *c, struct scn_phase *ph, json_t *v)
 	} else if (json_is_object(v)) {
 		o = v;
 		if (check_keys(c, o, pkeys) ||
-		    get_string(c, o, "name", name, sizeof(name), true, true))
+		    get_string(c, o, "name", name, sizeof(name), true,
+			       NAME_CHARS))
 			return -1;
 	} else {
 		return fail(c, "expected a phase name or an object, got %s",
@@ -765,7 +778,8 @@ static int parse_phase(struct pctx *c, struct scn_phase *ph, json_t *v)
 	}
 	if (get_uint32(c, o, "mb", 1, 1048576, k == PHASE_PRESSURE,
 		       &ph->mb) ||
-	    get_string(c, o, "order", order, sizeof(order), false, true) ||
+	    get_string(c, o, "order", order, sizeof(order), false,
+		       NAME_CHARS) ||
 	    one_of(c, "order", order, orders) ||
 	    get_double(c, o, "frac", 0.0, 1.0, &has_frac, &ph->frac))
 		return -1;
@@ -855,9 +869,10 @@ static int parse_expect(struct pctx *c, struct scenario *s, json_t *root)
 		strcpy(on, "each");
 		if (check_keys(c, o, keys) ||
 		    get_string(c, o, "metric", e->metric, sizeof(e->metric),
-			       true, true) ||
+			       true, NAME_CHARS) ||
 		    one_of(c, "metric", e->metric, (const char **)scn_metrics) ||
-		    get_string(c, o, "kernel", on, sizeof(on), false, true) ||
+		    get_string(c, o, "kernel", on, sizeof(on), false,
+			       NAME_CHARS) ||
 		    one_of(c, "kernel", on, ons) ||
 		    get_double(c, o, "min", -1e18, 1e18, &e->has_min,
 			       &e->min) ||
@@ -904,7 +919,7 @@ static int parse_root(struct pctx *c, struct scenario *s, json_t *root)
 		return fail(c, "a scenario is a JSON object, not %s",
 			    type_name(root));
 	if (check_keys(c, root, keys) ||
-	    get_string(c, root, "name", s->name, sizeof(s->name), true, false))
+	    get_string(c, root, "name", s->name, sizeof(s->name), true, NULL))
 		return -1;
 	for (p = s->name; *p; p++)
 		if (!isalnum((unsigned char)*p) && !strchr("_.-", *p))
@@ -915,7 +930,7 @@ static int parse_root(struct pctx *c, struct scenario *s, json_t *root)
 			    s->name);
 	}
 	if (get_string(c, root, "description", s->description,
-		       sizeof(s->description), false, false) ||
+		       sizeof(s->description), false, NULL) ||
 	    parse_kernels(c, s, root) ||
 	    get_object(c, root, "guest", &g))
 		return -1;
@@ -956,6 +971,8 @@ static int parse_root(struct pctx *c, struct scenario *s, json_t *root)
 	return 0;
 }
 
+static int one_line(char *err);
+
 int scenario_parse(struct scenario *s, const char *text, size_t len,
 		   const char *file, char *err, size_t errlen)
 {
@@ -973,11 +990,20 @@ int scenario_parse(struct scenario *s, const char *text, size_t len,
 	if (!root) {
 		snprintf(err, errlen, "%s:%d:%d: %s", file, jerr.line,
 			 jerr.column, jerr.text);
-		return -1;
+		return one_line(err);
 	}
 	ret = parse_root(&c, s, root);
 	json_decref(root);
-	return ret;
+	return ret ? one_line(err) : 0;
+}
+
+/* One line, always: keys and jansson's "near" text may hold anything. */
+static int one_line(char *err)
+{
+	for (; *err; err++)
+		if ((unsigned char)*err < ' ' || *err == 0x7f)
+			*err = '?';
+	return -1;
 }
 
 int scenario_load(struct scenario *s, const char *path,

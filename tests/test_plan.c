@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of the plan: the exact text for a scenario, the guest's own
+ * parser (guest/plan.c) accepting every shipped scenario's plan with the
+ * same meaning, and the per-guest initrd.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+#include "plan.h"
+#include "scenario.h"
+#include "util.h"
+/* the guest's parser, linked in from guest/plan.c */
+#include "../guest/plan.h"
+
+static struct scenario scn;
+static char err[1024];
+
+static void test_exact_text(void **state)
+{
+	static const char text[] =
+		"{\"name\": \"p\", \"interval_ms\": 50, \"timeout_s\": 90,\n"
+		" \"sysctl\": {\"vm.swappiness\": 100, \"vm.page-cluster\": 0},\n"
+		" \"thp\": {\"enabled\": \"always\"},\n"
+		" \"zswap\": {\"enabled\": false},\n"
+		" \"swap\": [{\"type\": \"ext4file\", \"size_mb\": 64, \"prio\": 1},\n"
+		"  {\"type\": \"blk\", \"size_mb\": 32},\n"
+		"  {\"type\": \"zram\", \"size_mb\": 16, \"comp\": \"lz4\", \"prio\": 7},\n"
+		"  {\"type\": \"nfsfile\", \"size_mb\": 48, \"prio\": 0}],\n"
+		" \"workload\": {\"seed\": 99, \"size_mb\": 40, \"thp\": true,\n"
+		"  \"verify_seed\": 100, \"phases\": [\"fill\", \"pageout\",\n"
+		"  {\"name\": \"pressure\", \"mb\": 20}, {\"name\": \"read\", \"order\": \"random\"},\n"
+		"  \"willneed\", {\"name\": \"rewrite\", \"frac\": 0.5}]}}\n";
+	static const char want[] =
+		"# swapctl plan for scenario p\n"
+		"version 1\n"
+		"interval_ms 50\n"
+		"timeout_s 90\n"
+		"sysctl vm.swappiness=100\n"
+		"sysctl vm.page-cluster=0\n"
+		"thp enabled=always\n"
+		"zswap enabled=0\n"
+		"swap type=ext4file dev=/dev/vda size_mb=64 prio=1\n"
+		"swap type=blk dev=/dev/vdb\n"
+		"swap type=zram size_mb=16 comp=lz4 prio=7\n"
+		"swap type=nfsfile server=10.0.2.2 port=2049 export=/export vers=4.1 size_mb=48 prio=0\n"
+		"net addr=10.0.2.15/24 gw=10.0.2.2\n"
+		"workload seed=99 size_mb=40 shmem_mb=0 thp=1\n"
+		"phase fill\n"
+		"phase pageout\n"
+		"phase pressure mb=20\n"
+		"phase read order=random\n"
+		"phase willneed\n"
+		"phase rewrite frac=0.5\n"
+		"verify_seed 100\n";
+	char *plan;
+
+	(void)state;
+	if (scenario_parse(&scn, text, strlen(text), "t.json", err,
+			   sizeof(err)))
+		fail_msg("%s", err);
+	plan = plan_text(&scn, 256, 2049);
+	assert_non_null(plan);
+	assert_string_equal(plan, want);
+	free(plan);
+}
+
+/* Every shipped scenario's plan means the same to the guest. */
+static void test_guest_agrees(void **state)
+{
+	static const char *const files[] = {
+		"scenarios/bdev-swap.json", "scenarios/zram-swap.json",
+		"scenarios/ext4-swapfile.json", "scenarios/nfs-swap.json",
+		"scenarios/multi-device.json", "scenarios/thp-swap.json",
+		"scenarios/default.json",
+	};
+	struct gplan *gp = calloc(1, sizeof(*gp));
+	size_t f;
+	int i;
+
+	(void)state;
+	assert_non_null(gp);
+	for (f = 0; f < ARRAY_SIZE(files); f++) {
+		char *plan;
+
+		if (scenario_load(&scn, files[f], err, sizeof(err)))
+			fail_msg("%s", err);
+		plan = plan_text(&scn, 256, 20490);
+		assert_non_null(plan);
+		if (gplan_parse(plan, gp, err, sizeof(err)))
+			fail_msg("%s: the guest rejects the plan: %s\n%s",
+				 files[f], err, plan);
+		assert_int_equal(gp->version, 1);
+		assert_int_equal(gp->interval_ms, scn.interval_ms);
+		assert_int_equal(gp->timeout_s, scn.timeout_s);
+		assert_int_equal(gp->nsysctl, scn.nsysctl);
+		assert_int_equal(gp->nswap, scn.nswap);
+		for (i = 0; i < scn.nswap; i++) {
+			assert_string_equal(gplan_swap_type_name(gp->swap[i].type),
+					    scn_swap_type_name(scn.swap[i].type));
+			assert_int_equal(gp->swap[i].prio, scn.swap[i].prio);
+			if (scn.swap[i].dev[0]) {
+				char dev[32];
+
+				snprintf(dev, sizeof(dev), "/dev/%s",
+					 scn.swap[i].dev);
+				assert_string_equal(gp->swap[i].dev, dev);
+			}
+			if (scn.swap[i].type == SWAP_NFSFILE)
+				assert_int_equal(gp->swap[i].port, 20490);
+		}
+		assert_int_equal(gp->has_net, scn_has_nfs(&scn));
+		assert_true(gp->has_workload);
+		assert_int_equal(gp->seed, scn.seed);
+		assert_int_equal(gp->size_mb, scenario_size_mb(&scn, 256));
+		assert_int_equal(gp->thp_area, scn.wl_thp);
+		assert_int_equal(gp->nphase, scn.nphases);
+		for (i = 0; i < scn.nphases; i++)
+			assert_string_equal(gplan_phase_name(gp->phase[i].type),
+					    scn_phase_name(scn.phase[i].kind));
+		assert_false(gp->has_verify_seed);
+		free(plan);
+	}
+	free(gp);
+}
+
+static void test_initrd(void **state)
+{
+	char dir[] = "/tmp/test_plan.XXXXXX", base[64], out[64];
+	static const char basedata[] = "0707010000BASEARCHIVE!";	/* 22 */
+	const char *plan = "version 1\nphase fill\n";
+	char *data;
+	size_t len;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(base, sizeof(base), "%s/base.cpio", dir);
+	snprintf(out, sizeof(out), "%s/initrd", dir);
+	assert_int_equal(util_write_file_atomic(base, basedata,
+						strlen(basedata), 0644), 0);
+	assert_int_equal(plan_make_initrd(base, plan, out, err, sizeof(err)),
+			 0);
+	data = util_read_file(out, &len);
+	assert_non_null(data);
+	/* the copy, zero padding to 4 bytes, then a newc archive */
+	assert_memory_equal(data, basedata, strlen(basedata));
+	assert_int_equal(data[22], 0);
+	assert_int_equal(data[23], 0);
+	assert_memory_equal(data + 24, "070701", 6);
+	assert_non_null(memmem(data, len, "swapctl/plan", 13));
+	assert_non_null(memmem(data, len, plan, strlen(plan)));
+	assert_non_null(memmem(data, len, "TRAILER!!!", 10));
+	assert_int_equal(len % 4, 0);
+	free(data);
+	/* nothing half-written remains */
+	assert_false(util_exists("/tmp/x.tmp"));
+	snprintf(base, sizeof(base), "%s/initrd.tmp", dir);
+	assert_false(util_exists(base));
+
+	/* a missing base: one line naming it, no output */
+	snprintf(base, sizeof(base), "%s/missing.cpio", dir);
+	unlink(out);
+	assert_int_equal(plan_make_initrd(base, plan, out, err, sizeof(err)),
+			 -1);
+	assert_non_null(strstr(err, "missing.cpio: No such file"));
+	assert_false(util_exists(out));
+	assert_int_equal(util_rm_rf(dir), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_exact_text),
+		cmocka_unit_test(test_guest_agrees),
+		cmocka_unit_test(test_initrd),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,295 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Unit tests of the scenario parser: defaults, every shipped file, errors. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+#include "scenario.h"
+
+static struct scenario scn;
+static char err[1024];
+
+static int parse(const char *text)
+{
+	err[0] = '\0';
+	return scenario_parse(&scn, text, strlen(text), "t.json", err,
+			      sizeof(err));
+}
+
+#define MIN_SWAP "\"swap\": [{\"type\": \"blk\", \"size_mb\": 64}]"
+#define ZRAM9 "{\"type\": \"zram\", \"size_mb\": 9}"
+#define WL_RAM2 "{\"size_ram\": 2.0, \"phases\": [\"fill\"]}"
+#define MIN_WL "\"workload\": {\"size_mb\": 32, \"phases\": [\"fill\"]}"
+
+static void test_minimal_defaults(void **state)
+{
+	(void)state;
+	assert_int_equal(parse("{\"name\": \"m\", " MIN_SWAP ", " MIN_WL "}"),
+			 0);
+	assert_string_equal(scn.name, "m");
+	assert_true(scn.kernel[KERNEL_BASELINE]);
+	assert_true(scn.kernel[KERNEL_PATCHED]);
+	assert_int_equal(scn.interval_ms, 100);
+	assert_int_equal(scn.timeout_s, 300);
+	assert_int_equal(scn.repeat, 1);
+	assert_int_equal(scn.memory_mb, 0);
+	assert_int_equal(scn.nswap, 1);
+	assert_int_equal(scn.swap[0].type, SWAP_BLK);
+	assert_int_equal(scn.swap[0].prio, -1);
+	assert_string_equal(scn.swap[0].dev, "vda");
+	assert_int_equal(scn.seed, 12345);
+	assert_int_equal(scn.zswap_enabled, -1);
+	assert_int_equal(scn.nphases, 1);
+	assert_int_equal(scn.nexpect, 0);
+	assert_false(scn.has_verify_seed);
+}
+
+static void test_full(void **state)
+{
+	static const char text[] =
+		"{\"name\": \"full\", \"kernels\": [\"patched\"],\n"
+		" \"guest\": {\"memory_mb\": 512, \"cpus\": 4},\n"
+		" \"interval_ms\": 50, \"timeout_s\": 60, \"repeat\": 3,\n"
+		" \"sysctl\": {\"vm.swappiness\": 60, \"vm.page-cluster\": \"0\"},\n"
+		" \"thp\": {\"enabled\": \"madvise\", \"defrag\": \"defer+madvise\"},\n"
+		" \"zswap\": {\"enabled\": false, \"max_pool_percent\": 20},\n"
+		" \"swap\": [{\"type\": \"zram\", \"size_mb\": 100, \"comp\": \"lz4\"},\n"
+		"   {\"type\": \"blk\", \"size_mb\": 100, \"prio\": 3},\n"
+		"   {\"type\": \"ext4file\", \"size_mb\": 100},\n"
+		"   {\"type\": \"nfsfile\", \"size_mb\": 100, \"vers\": \"4.2\"}],\n"
+		" \"workload\": {\"seed\": 7, \"size_ram\": 0.5, \"shmem_mb\": 8,\n"
+		"   \"thp\": true, \"verify_seed\": 8, \"phases\": [\"fill\",\n"
+		"   {\"name\": \"pressure\", \"mb\": 64}, {\"name\": \"read\",\n"
+		"   \"order\": \"random\"}, {\"name\": \"rewrite\", \"frac\": 0.5}]},\n"
+		" \"expect\": [{\"metric\": \"write_pages_per_io\", \"kernel\":\n"
+		"   \"patched\", \"min\": 8}]}\n";
+
+	(void)state;
+	assert_int_equal(parse(text), 0);
+	assert_false(scn.kernel[KERNEL_BASELINE]);
+	assert_true(scn.kernel[KERNEL_PATCHED]);
+	assert_int_equal(scn.memory_mb, 512);
+	assert_int_equal(scn.cpus, 4);
+	assert_int_equal(scn.repeat, 3);
+	assert_int_equal(scn.nsysctl, 2);
+	assert_string_equal(scn.sysctl[1].key, "vm.page-cluster");
+	assert_string_equal(scn.sysctl[1].value, "0");
+	assert_string_equal(scn.thp_defrag, "defer+madvise");
+	assert_int_equal(scn.zswap_enabled, 0);
+	assert_int_equal(scn.zswap_max_pool_percent, 20);
+	assert_int_equal(scn.nswap, 4);
+	assert_string_equal(scn.swap[0].comp, "lz4");
+	assert_string_equal(scn.swap[0].dev, "");
+	assert_string_equal(scn.swap[1].dev, "vda");
+	assert_int_equal(scn.swap[1].prio, 3);
+	assert_string_equal(scn.swap[2].dev, "vdb");
+	assert_true(scn.swap[2].disk_mb > scn.swap[2].size_mb);
+	assert_string_equal(scn.swap[3].vers, "4.2");
+	assert_int_equal(scn.ndisks, 2);
+	assert_true(scn_has_nfs(&scn));
+	assert_int_equal(scenario_size_mb(&scn, 512), 256);
+	assert_true(scn.has_verify_seed);
+	assert_int_equal(scn.verify_seed, 8);
+	assert_int_equal(scn.nphases, 4);
+	assert_int_equal(scn.phase[1].kind, PHASE_PRESSURE);
+	assert_int_equal(scn.phase[1].mb, 64);
+	assert_true(scn.phase[2].random);
+	assert_true(scn.phase[3].frac == 0.5);
+	assert_int_equal(scn.nexpect, 1);
+	assert_int_equal(scn.expect[0].on, EXPECT_PATCHED);
+	assert_true(scn.expect[0].has_min);
+	assert_false(scn.expect[0].has_max);
+}
+
+static void test_shipped(void **state)
+{
+	static const char *const files[] = {
+		"scenarios/bdev-swap.json", "scenarios/zram-swap.json",
+		"scenarios/ext4-swapfile.json", "scenarios/nfs-swap.json",
+		"scenarios/multi-device.json", "scenarios/thp-swap.json",
+		"scenarios/default.json",
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(files); i++) {
+		if (scenario_load(&scn, files[i], err, sizeof(err)))
+			fail_msg("%s", err);
+		assert_int_equal(scenario_check_fit(&scn, 256, err,
+						    sizeof(err)), 0);
+	}
+	/* multi-device: two disks of equal priority */
+	assert_int_equal(scenario_load(&scn, "scenarios/multi-device.json",
+				       err, sizeof(err)), 0);
+	assert_int_equal(scn.ndisks, 2);
+	assert_int_equal(scn.swap[0].prio, scn.swap[1].prio);
+	assert_int_equal(scenario_load(&scn, "scenarios/nope.json", err,
+				       sizeof(err)), -1);
+	assert_non_null(strstr(err, "scenarios/nope.json: "));
+}
+
+/* One bad input and the exact message (file:line:column: path: what). */
+struct bad {
+	const char *text;
+	const char *msg;
+};
+
+static const struct bad bads[] = {
+	{ "{\"name\": \"x\",\n \"swap\": [}",
+	  "t.json:2:11: " },	/* jansson's syntax error position */
+	{ "{\"name\": \"x\", \"name\": \"y\"}",
+	  "duplicate object key" },
+	{ "[1]", "t.json:1:1: a scenario is a JSON object, not an array" },
+	{ "{\"name\": \"x\",\n  \"bogus\": 1, " MIN_SWAP ", " MIN_WL "}",
+	  "t.json:2:12: bogus: unknown key (known: name, " },
+	{ "{\"name\": \"x\", " MIN_SWAP ",\n \"workload\": {\"size_mb\": \"big\", \"phases\": [\"fill\"]}}",
+	  "t.json:2:26: workload.size_mb: expected an integer, got a string" },
+	{ "{\"name\": \"a/b\", " MIN_SWAP ", " MIN_WL "}",
+	  "t.json:1:10: name: \"a/b\" must be letters" },
+	{ "{" MIN_SWAP ", " MIN_WL "}", "t.json:1:1: missing key \"name\"" },
+	{ "{\"name\": \"x\", " MIN_WL "}", "missing key \"swap\"" },
+	{ "{\"name\": \"x\", \"swap\": [{\"type\": \"blk\", \"size_mb\": 64},\n"
+	  " {\"type\": \"tape\", \"size_mb\": 1}], " MIN_WL "}",
+	  "t.json:2:11: swap[1].type: \"tape\" is not one of: blk, zram, ext4file, nfsfile" },
+	{ "{\"name\": \"x\", \"swap\": [{\"type\": \"blk\", \"size_mb\": 0}], "
+	  MIN_WL "}", "swap[0].size_mb: 0 is out of range 1..1048576" },
+	{ "{\"name\": \"x\", \"swap\": [{\"type\": \"blk\", \"size_mb\": 9, \"comp\": \"lz4\"}], "
+	  MIN_WL "}", "swap[0].comp: only zram has a compressor" },
+	{ "{\"name\": \"x\", \"swap\": [" ZRAM9 ", " ZRAM9 "], " MIN_WL "}",
+	  "swap[1]: only one zram backend per scenario" },
+	{ "{\"name\": \"x\", \"swap\": [{\"type\": \"nfsfile\", \"size_mb\": 9, \"vers\": \"3\"}], "
+	  MIN_WL "}", "swap[0].vers: \"3\" is not one of: 4.0, 4.1, 4.2" },
+	{ "{\"name\": \"x\", \"swap\": [{\"type\": \"ext4file\", \"size_mb\": 100, \"disk_mb\": 100}], "
+	  MIN_WL "}", "swap[0].disk_mb: 100 MiB is too small" },
+	{ "{\"name\": \"x\", " MIN_SWAP ", \"workload\": {\"size_mb\": 1, \"phases\": [\"pageout\"]}}",
+	  "workload.phases[0]: the first phase must be \"fill\"" },
+	{ "{\"name\": \"x\", " MIN_SWAP ", \"workload\": {\"size_mb\": 1, \"phases\": [\"fill\", \"dance\"]}}",
+	  "workload.phases[1]: unknown phase \"dance\"" },
+	{ "{\"name\": \"x\", " MIN_SWAP ", \"workload\": {\"size_mb\": 1, \"phases\": [\"fill\", \"pressure\"]}}",
+	  "workload.phases[1]: pressure needs" },
+	{ "{\"name\": \"x\", " MIN_SWAP ", \"workload\": {\"size_mb\": 1, \"phases\": [\"fill\", {\"name\": \"fill\", \"mb\": 3}]}}",
+	  "workload.phases[1].mb: phase fill takes no \"mb\"" },
+	{ "{\"name\": \"x\", " MIN_SWAP ", \"workload\": {\"size_mb\": 1, \"phases\": [\"fill\", {\"name\": \"rewrite\", \"frac\": 1.5}]}}",
+	  "workload.phases[1].frac: 1.5 is out of range 0..1" },
+	{ "{\"name\": \"x\", " MIN_SWAP ", \"workload\": {\"size_mb\": 1, \"size_ram\": 0.5, \"phases\": [\"fill\"]}}",
+	  "workload.size_ram: give exactly one of size_mb and size_ram" },
+	{ "{\"name\": \"x\", " MIN_SWAP ", \"workload\": {\"phases\": [\"fill\"]}}",
+	  "workload: give exactly one of size_mb and size_ram" },
+	{ "{\"name\": \"x\", \"kernels\": [\"patched\", \"patched\"], " MIN_SWAP ", " MIN_WL "}",
+	  "kernels[1]: \"patched\" is listed twice" },
+	{ "{\"name\": \"x\", \"kernels\": [], " MIN_SWAP ", " MIN_WL "}",
+	  "kernels: needs 1 to 2 entries, has 0" },
+	{ "{\"name\": \"x\", \"kernels\": [\"patched\"], " MIN_SWAP ", " MIN_WL ",\n"
+	  " \"expect\": [{\"metric\": \"pswpout\", \"kernel\": \"ratio\", \"min\": 1}]}",
+	  "t.json:2:45: expect[0].kernel: \"ratio\" needs that kernel" },
+	{ "{\"name\": \"x\", " MIN_SWAP ", " MIN_WL ",\n"
+	  " \"expect\": [{\"metric\": \"speed\", \"min\": 1}]}",
+	  "expect[0].metric: \"speed\" is not one of: write_pages_per_io" },
+	{ "{\"name\": \"x\", " MIN_SWAP ", " MIN_WL ",\n"
+	  " \"expect\": [{\"metric\": \"pswpout\"}]}",
+	  "expect[0]: give \"min\", \"max\" or both" },
+	{ "{\"name\": \"x\", " MIN_SWAP ", " MIN_WL ",\n"
+	  " \"expect\": [{\"metric\": \"pswpout\", \"min\": 5, \"max\": 1}]}",
+	  "expect[0]: min 5 is above max 1" },
+	{ "{\"name\": \"x\", \"sysctl\": {\"vm.swappiness\": \"a b\"}, " MIN_SWAP ", " MIN_WL "}",
+	  "sysctl.vm.swappiness: expected an integer or a one-word string" },
+	{ "{\"name\": \"x\", \"sysctl\": {\"../../etc\": 1}, " MIN_SWAP ", " MIN_WL "}",
+	  "not a sysctl name" },
+	/* found by fuzz_scenario: the guest refuses '+' in a sysctl name */
+	{ "{\"name\": \"x\", \"sysctl\": {\"v+m.x\": 1}, " MIN_SWAP ", " MIN_WL "}",
+	  "sysctl.v+m.x: not a sysctl name" },
+	{ "{\"name\": \"x\", \"sysctl\": {\"vm.\": 1}, " MIN_SWAP ", " MIN_WL "}",
+	  "sysctl.vm.: not a sysctl name" },
+	{ "{\"name\": \"x\", \"sysctl\": {\"vm.x\": \"/etc\"}, " MIN_SWAP ", " MIN_WL "}",
+	  "sysctl.vm.x: expected an integer or a one-word string" },
+	{ "{\"name\": \"x\", \"swap\": [{\"type\": \"zram\", \"size_mb\": 9, \"comp\": \"lz+4\"}], " MIN_WL "}",
+	  "swap[0].comp: \"lz+4\" must be one word of letters, digits and _.-" },
+	/* control characters never reach the one-line message */
+	{ "{\"name\": \"x\",\n \"a\\nb\": 1}", "a?b: unknown key" },
+	{ "{\"name\": \"x\", \"thp\": {\"enabled\": \"sometimes\"}, " MIN_SWAP ", " MIN_WL "}",
+	  "thp.enabled: \"sometimes\" is not one of: always, madvise, never" },
+	{ "{\"name\": \"x\", \"zswap\": {\"enabled\": 1}, " MIN_SWAP ", " MIN_WL "}",
+	  "zswap.enabled: expected true or false, got an integer" },
+	{ "{\"name\": \"x\", \"interval_ms\": 5, " MIN_SWAP ", " MIN_WL "}",
+	  "interval_ms: 5 is out of range 10..60000" },
+	{ "{\"name\": \"x\", \"timeout_s\": -1, " MIN_SWAP ", " MIN_WL "}",
+	  "timeout_s: -1 is out of range 5..86400" },
+	{ "{\"name\": \"x\", \"guest\": {\"memory_mb\": 128}, " MIN_SWAP ",\n"
+	  " \"workload\": {\"size_mb\": 1000, \"phases\": [\"fill\"]}}",
+	  "t.json:2:26: workload.size_mb: 1000 MiB (+0 MiB shmem) cannot fit" },
+	{ "{\"name\": \"x\", \"guest\": {\"memory_mb\": 64}, \"swap\": [{\"type\": \"zram\", \"size_mb\": 1000}],\n"
+	  " \"workload\": {\"size_mb\": 10, \"phases\": [\"fill\"]}}",
+	  "swap[0].size_mb: a 1000 MiB zram device is more than 4x" },
+	{ "{\"name\": \"x\", \"swap\": [1], " MIN_WL "}",
+	  "swap[0]: expected an object, got an integer" },
+	{ "{\"name\": \"x\", \"swap\": [{\"type\": \"blk\", \"size_mb\": 9, \"prio\": 40000}], " MIN_WL "}",
+	  "swap[0].prio: 40000 is out of range -1..32767" },
+};
+
+static void test_errors(void **state)
+{
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(bads); i++) {
+		if (parse(bads[i].text) != -1)
+			fail_msg("case %zu parsed: %s", i, bads[i].text);
+		if (!strstr(err, bads[i].msg))
+			fail_msg("case %zu: got \"%s\", want \"%s\"", i, err,
+				 bads[i].msg);
+		/* one line, always starting with the file name */
+		assert_null(strchr(err, '\n'));
+		assert_memory_equal(err, "t.json:", 7);
+	}
+}
+
+static void test_fit_later(void **state)
+{
+	(void)state;
+	/* no memory in the scenario: checked with swapctl.conf's value */
+	assert_int_equal(parse("{\"name\": \"m\", " MIN_SWAP ", \"workload\": " WL_RAM2 "}"),
+			 0);
+	assert_int_equal(scenario_size_mb(&scn, 100), 200);
+	assert_int_equal(scenario_check_fit(&scn, 100, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "t.json: workload: 200 MiB"));
+	assert_int_equal(scenario_check_fit(&scn, 32, err, sizeof(err)), 0);
+}
+
+/* NULs and escapes in keys never confuse the locator. */
+static void test_escaped_keys(void **state)
+{
+	static const char nul[] = "{\"name\": \"x\", \"a\\u0000b\": 1}";
+
+	(void)state;
+	assert_int_equal(scenario_parse(&scn, nul, sizeof(nul) - 1, "t.json",
+					err, sizeof(err)), -1);
+	assert_memory_equal(err, "t.json:1:", 9);
+	/* the raw text differs from the key: the object's position */
+	assert_int_equal(parse("{\"name\": \"x\",\n \"\\u0062ogus\": 1}"),
+			 -1);
+	assert_string_equal(err,
+		"t.json:1:1: bogus: unknown key (known: name, description, kernels, guest, interval_ms, timeout_s, repeat, sysctl, thp, zswap, swap, workload, expect)");
+	assert_int_equal(parse("{\"name\": \"x\\\"y\"}"), -1);
+	assert_non_null(strstr(err, "must be letters"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_minimal_defaults),
+		cmocka_unit_test(test_full),
+		cmocka_unit_test(test_shipped),
+		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_fit_later),
+		cmocka_unit_test(test_escaped_keys),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
