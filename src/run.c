@@ -93,6 +93,7 @@ struct guest_res {
 	bool have_host;
 	int console_problems;
 	char console_first[200];
+	int oom_kills;			/* OOM killer reports on the console */
 	struct stream_state st;		/* validation counters */
 	bool pass;
 	int exit_class;			/* EXIT_OK, _CORRUPT, _GUEST, _SETUP */
@@ -279,6 +280,7 @@ struct feed_ctx {
 	struct run *r;
 	struct guest_res *g;
 	FILE *samples;
+	FILE *rejected;		/* bad lines, with the reason */
 	double t_create;
 };
 
@@ -290,12 +292,20 @@ static void on_line(void *arg, const struct stream_line *l,
 	struct guest_res *g = fc->g;
 	char name[32];
 
-	(void)lineno;
 	if (err != STREAM_OK) {
 		if (verbose)
 			msg(fc->r, "%s: bad line from the agent: %s",
 			    guest_name(g, name, sizeof(name)),
 			    fc->g->st.last_error);
+		/* kept for a post-mortem, never mixed with the samples */
+		if (fc->rejected) {
+			fprintf(fc->rejected, "# line %llu: %s\n",
+				(unsigned long long)lineno,
+				fc->g->st.last_error);
+			fwrite(raw, 1, len, fc->rejected);
+			fputc('\n', fc->rejected);
+			fflush(fc->rejected);
+		}
 		return;
 	}
 	fwrite(raw, 1, len, fc->samples);
@@ -418,15 +428,27 @@ static void check_console(const char *path, struct guest_res *g)
 	};
 	char *text = util_read_file(path, NULL), *line, *save = NULL;
 	const char *const *b;
+	bool in_oom = false;
 
 	if (!text)
 		return;
 	for (line = strtok_r(text, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
+		/*
+		 * The OOM killer's report has a Call Trace but is no kernel
+		 * bug: it is counted apart (and the workload reports it).
+		 */
+		if (strstr(line, "invoked oom-killer:")) {
+			in_oom = true;
+			g->oom_kills++;
+		} else if (strstr(line, "Out of memory: Killed process") ||
+			   strstr(line, "oom_reaper:")) {
+			in_oom = false;
+		}
 		for (b = bad; *b; b++)
 			if (strstr(line, *b))
 				break;
-		if (!*b)
+		if (!*b || (in_oom && !strcmp(*b, "Call Trace")))
 			continue;
 		if (!g->console_problems++) {
 			char *p;
@@ -600,6 +622,21 @@ static void classify(struct run *r, struct guest_res *g)
 		    g->why);
 }
 
+/* rejected.txt stays only when there was something to reject */
+static void close_rejected(struct feed_ctx *fc, struct guest_res *g)
+{
+	char path[4200];
+
+	if (!fc->rejected)
+		return;
+	fclose(fc->rejected);
+	fc->rejected = NULL;
+	if (g->st.lines == g->st.ok) {
+		snprintf(path, sizeof(path), "%s/rejected.txt", g->dir);
+		unlink(path);
+	}
+}
+
 static void run_guest(struct run *r, struct guest_res *g)
 {
 	char paths[3 + DOMAIN_MAX_DISKS][4200], dname[256], err[1024];
@@ -647,6 +684,9 @@ static void run_guest(struct run *r, struct guest_res *g)
 			goto setup_fail;
 		}
 	}
+	snprintf(spath, sizeof(spath), "%s/rejected.txt", g->dir);
+	unlink(spath);
+	fc.rejected = fopen(spath, "we");
 	snprintf(spath, sizeof(spath), "%s/samples.jsonl", g->dir);
 	fc.samples = fopen(spath, "we");
 	if (!fc.samples) {
@@ -712,6 +752,7 @@ static void run_guest(struct run *r, struct guest_res *g)
 	close(fd);
 	guest_cleanup(r);
 	fclose(fc.samples);
+	close_rejected(&fc, g);
 	remove_disks(r, g);
 	check_console(spec.console_log, g);
 	free(xml);
@@ -727,6 +768,7 @@ interrupted:
 	guest_cleanup(r);
 	if (fc.samples)
 		fclose(fc.samples);
+	close_rejected(&fc, g);
 	remove_disks(r, g);
 	free(xml);
 	classify(r, g);
@@ -738,6 +780,7 @@ setup_fail:
 	guest_cleanup(r);
 	if (fc.samples)
 		fclose(fc.samples);
+	close_rejected(&fc, g);
 	remove_disks(r, g);
 	free(xml);
 	classify(r, g);
@@ -891,7 +934,7 @@ static void eval_expect(const struct run *r, const struct scn_expect *e,
 					r->scn.kernel[KERNEL_PATCHED]))) {
 		x->skipped = true;
 		x->measured = false;
-		snprintf(x->what, sizeof(x->what), "skipped: kernel not run");
+		snprintf(x->what, sizeof(x->what), "kernel not run");
 		return;
 	}
 	if (e->on == EXPECT_EACH) {
@@ -1014,8 +1057,9 @@ static json_t *guest_json(const struct run *r, const struct guest_res *g)
 	json_object_set_new(o, "console_first_problem",
 			    g->console_problems ?
 			    json_string(g->console_first) : json_null());
+	json_object_set_new(o, "oom_kills", json_integer(g->oom_kills));
 	json_object_set_new(o, "timeout", json_boolean(g->timeout));
-	stj = json_pack("{sIsIsIsIsIsIsIsI}",
+	stj = json_pack("{sIsIsIsIsIsIsIsIss}",
 		"lines", (json_int_t)g->st.lines,
 		"ok", (json_int_t)g->st.ok,
 		"malformed", (json_int_t)g->st.malformed,
@@ -1023,7 +1067,8 @@ static json_t *guest_json(const struct run *r, const struct guest_res *g)
 		"absurd", (json_int_t)g->st.absurd,
 		"seq_gaps", (json_int_t)g->st.seq_gaps,
 		"seq_missing", (json_int_t)g->st.seq_missing,
-		"seq_dups", (json_int_t)g->st.seq_dups);
+		"seq_dups", (json_int_t)g->st.seq_dups,
+		"last_error", g->st.last_error);
 	json_object_set_new(o, "stream", stj);
 	json_object_set_new(o, "dir", json_string(g->dir));
 	return o;

@@ -1071,9 +1071,14 @@ static int fit_problem(const struct scenario *s, unsigned int memory_mb,
 		       int *swap_idx, char *msg, size_t len)
 {
 	unsigned long long swap_mb = 0;
-	unsigned int size = scenario_size_mb(s, memory_mb);
+	unsigned int size = scenario_size_mb(s, memory_mb), press = 0;
 	int i;
 
+	/* a pressure phase allocates beside the whole area */
+	for (i = 0; i < s->nphases; i++)
+		if (s->phase[i].kind == PHASE_PRESSURE &&
+		    s->phase[i].mb > press)
+			press = s->phase[i].mb;
 	for (i = 0; i < s->nswap; i++) {
 		swap_mb += s->swap[i].size_mb;
 		if (s->swap[i].type == SWAP_ZRAM &&
@@ -1086,11 +1091,11 @@ static int fit_problem(const struct scenario *s, unsigned int memory_mb,
 		}
 	}
 	*swap_idx = -1;
-	if ((unsigned long long)size + s->shmem_mb >
-	    swap_mb + memory_mb * 3ull / 4) {
+	if ((unsigned long long)size + s->shmem_mb + press >
+	    swap_mb + memory_mb / 4) {
 		snprintf(msg, len,
-			 "%u MiB (+%u MiB shmem) cannot fit in %llu MiB of swap plus 3/4 of the guest's %u MiB of RAM",
-			 size, s->shmem_mb, swap_mb, memory_mb);
+			 "%u MiB (+%u MiB shmem, +%u MiB pressure) cannot fit in %llu MiB of swap plus 1/4 of the guest's %u MiB of RAM",
+			 size, s->shmem_mb, press, swap_mb, memory_mb);
 		return 1;
 	}
 	return 0;

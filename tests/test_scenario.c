@@ -26,6 +26,7 @@ static int parse(const char *text)
 #define MIN_SWAP "\"swap\": [{\"type\": \"blk\", \"size_mb\": 64}]"
 #define ZRAM9 "{\"type\": \"zram\", \"size_mb\": 9}"
 #define WL_RAM2 "{\"size_ram\": 2.0, \"phases\": [\"fill\"]}"
+#define PRESS40 "{\"name\": \"pressure\", \"mb\": 40}"
 #define MIN_WL "\"workload\": {\"size_mb\": 32, \"phases\": [\"fill\"]}"
 
 static void test_minimal_defaults(void **state)
@@ -223,10 +224,14 @@ static const struct bad bads[] = {
 	  "timeout_s: -1 is out of range 5..86400" },
 	{ "{\"name\": \"x\", \"guest\": {\"memory_mb\": 128}, " MIN_SWAP ",\n"
 	  " \"workload\": {\"size_mb\": 1000, \"phases\": [\"fill\"]}}",
-	  "t.json:2:26: workload.size_mb: 1000 MiB (+0 MiB shmem) cannot fit" },
+	  "t.json:2:26: workload.size_mb: 1000 MiB (+0 MiB shmem, +0 MiB pressure) cannot fit" },
 	{ "{\"name\": \"x\", \"guest\": {\"memory_mb\": 64}, \"swap\": [{\"type\": \"zram\", \"size_mb\": 1000}],\n"
 	  " \"workload\": {\"size_mb\": 10, \"phases\": [\"fill\"]}}",
 	  "swap[0].size_mb: a 1000 MiB zram device is more than 4x" },
+	/* a pressure phase allocates beside the area */
+	{ "{\"name\": \"x\", \"guest\": {\"memory_mb\": 128}, " MIN_SWAP ",\n"
+	  " \"workload\": {\"size_mb\": 60, \"phases\": [\"fill\", " PRESS40 "]}}",
+	  "workload.size_mb: 60 MiB (+0 MiB shmem, +40 MiB pressure) cannot fit in 64 MiB of swap plus 1/4" },
 	{ "{\"name\": \"x\", \"swap\": [1], " MIN_WL "}",
 	  "swap[0]: expected an object, got an integer" },
 	{ "{\"name\": \"x\", \"swap\": [{\"type\": \"blk\", \"size_mb\": 9, \"prio\": 40000}], " MIN_WL "}",
