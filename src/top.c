@@ -1,19 +1,428 @@
 // SPDX-License-Identifier: GPL-2.0
-/* swapctl top: placeholder until the subcommand lands. */
+/*
+ * swapctl top: the live view of a running scenario, or the replay of a
+ * recorded one. The data comes from source.c, what is shown from
+ * screen.c; this file only runs the loop, the keys and ncurses.
+ */
+#include <curses.h>
+#include <getopt.h>
+#include <langinfo.h>
+#include <locale.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <time.h>
+#include <unistd.h>
 
+#include "screen.h"
+#include "source.h"
 #include "swapctl.h"
+
+static const double intervals[] = { 0.1, 0.2, 0.5, 1, 2, 5, 10, 30 };
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define NINTERVALS ARRAY_SIZE(intervals)
+
+static volatile sig_atomic_t stop, got_signal;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	got_signal = 1;
+	stop = 1;
+}
+
+struct top_opts {
+	bool batch, replay, once;
+	double interval, speed;
+	long iterations;
+	const char *dir;
+};
+
+struct view {
+	struct source src;
+	unsigned int reps[SOURCE_MAX_GUESTS];
+	unsigned int nreps, repidx;
+	double interval;
+	bool paused, help, utf8, keys;
+	char mode[32];
+};
 
 void usage_top(FILE *out)
 {
-	fprintf(out, "usage: swapctl top [--help]\n");
+	fprintf(out,
+		"usage: swapctl top [-b|--batch] [-d|--interval SEC] "
+		"[-n|--iterations N]\n"
+		"                   [--speed X] [--replay] [--once] [RUN_DIR]\n"
+		"\n"
+		"Show a scenario's guests side by side (baseline | patched): swap\n"
+		"rates, pages per swap I/O (pswpout/nrswpout), device and host\n"
+		"I/Os, swap used, major faults, the ratio patched/baseline, a\n"
+		"history of pages per I/O and a histogram of batch sizes.\n"
+		"\n"
+		"RUN_DIR defaults to <workdir>/runs/latest; a run id under\n"
+		"<workdir>/runs works too. A run whose state is \"running\" is\n"
+		"followed live; a finished one is replayed.\n"
+		"\n"
+		"  -b, --batch         plain text frames, like top -b (automatic\n"
+		"                      when stdout is not a terminal)\n"
+		"  -d, --interval SEC  refresh interval and rate window (1)\n"
+		"  -n, --iterations N  stop after N frames (batch)\n"
+		"      --speed X       replay X times faster than real time (1)\n"
+		"      --replay        replay even if the run is still going\n"
+		"      --once          print the last state once and exit\n"
+		"\n"
+		"keys: q quit, space pause, +/- interval, tab next repetition,\n"
+		"h help.\n");
+}
+
+static int parse_args(int argc, char **argv, struct top_opts *o)
+{
+	static const struct option opts[] = {
+		{ "batch", no_argument, NULL, 'b' },
+		{ "interval", required_argument, NULL, 'd' },
+		{ "iterations", required_argument, NULL, 'n' },
+		{ "speed", required_argument, NULL, 's' },
+		{ "replay", no_argument, NULL, 'r' },
+		{ "once", no_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	char *end;
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->interval = 1;
+	o->speed = 1;
+	while ((c = getopt_long(argc, argv, "bd:n:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'b':
+			o->batch = true;
+			break;
+		case 'd':
+			o->interval = strtod(optarg, &end);
+			if (*end || !(o->interval >= 0.05 &&
+				      o->interval <= 3600)) {
+				fprintf(stderr,
+					"swapctl top: --interval '%s': not a number of seconds in [0.05, 3600]\n",
+					optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'n':
+			o->iterations = strtol(optarg, &end, 10);
+			if (*end || o->iterations <= 0) {
+				fprintf(stderr,
+					"swapctl top: --iterations '%s': not a positive number\n",
+					optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 's':
+			o->speed = strtod(optarg, &end);
+			if (*end || !(o->speed > 0 && o->speed <= 10000)) {
+				fprintf(stderr,
+					"swapctl top: --speed '%s': not a number in (0, 10000]\n",
+					optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'r':
+			o->replay = true;
+			break;
+		case 'o':
+			o->once = true;
+			break;
+		case 'h':
+			usage_top(stdout);
+			return -1;
+		default:
+			usage_top(stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind < argc - 1) {
+		fprintf(stderr, "swapctl top: one RUN_DIR at most\n");
+		return EXIT_USAGE;
+	}
+	o->dir = optind < argc ? argv[optind] : NULL;
+	return 0;
+}
+
+static void build(struct view *v, unsigned int width, unsigned int height,
+		  struct screen *scr)
+{
+	struct screen_input in;
+	unsigned int i, rep;
+	double span = 0;
+
+	memset(&in, 0, sizeof(in));
+	v->nreps = source_reps(&v->src, v->reps, SOURCE_MAX_GUESTS);
+	if (v->repidx >= v->nreps)
+		v->repidx = 0;
+	rep = v->nreps ? v->reps[v->repidx] : 0;
+	for (i = 0; i < v->src.ng && in.ncols < SCREEN_MAX_COLS; i++) {
+		struct source_guest *g = v->src.g[i];
+		struct screen_col *c;
+
+		if (g->rep != rep)
+			continue;
+		c = &in.cols[in.ncols++];
+		c->label = g->name;
+		c->track = &g->track;
+		c->st = g->st;
+		c->exists = g->exists;
+		if ((double)stats_track_span_ns(&g->track) / 1e9 > span)
+			span = (double)stats_track_span_ns(&g->track) / 1e9;
+	}
+	in.run = v->src.id;
+	in.scenario = v->src.scenario;
+	in.mode = v->mode;
+	in.clock_s = v->src.live ? span : v->src.clock_s;
+	in.interval_s = v->interval;
+	in.rep = rep;
+	in.nreps = v->nreps;
+	in.paused = v->paused;
+	in.help = v->help;
+	in.utf8 = v->utf8;
+	in.keys = v->keys;
+	in.done = source_done(&v->src);
+	in.width = width;
+	in.height = height;
+	screen_build(&in, scr);
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void sleep_s(double s)
+{
+	struct timespec ts;
+
+	ts.tv_sec = (time_t)s;
+	ts.tv_nsec = (long)((s - (double)ts.tv_sec) * 1e9);
+	while (nanosleep(&ts, &ts) && !stop)
+		;
+}
+
+static unsigned int batch_width(void)
+{
+	struct winsize ws;
+	const char *c = getenv("COLUMNS");
+
+	if (isatty(STDOUT_FILENO) && !ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) &&
+	    ws.ws_col)
+		return ws.ws_col;
+	if (c && atoi(c) >= SCREEN_MIN_WIDTH)
+		return (unsigned int)atoi(c);
+	return 110;
+}
+
+static int run_batch(struct view *v, const struct top_opts *o)
+{
+	static struct screen scr;
+	unsigned int width = batch_width();
+	long frames = 0;
+
+	if (o->once) {
+		source_seek_end(&v->src);
+		build(v, width, 0, &scr);
+		screen_print(&scr, stdout);
+		return EXIT_OK;
+	}
+	for (;;) {
+		bool done;
+
+		source_poll(&v->src, v->interval);
+		done = source_done(&v->src);
+		build(v, width, 0, &scr);
+		screen_print(&scr, stdout);
+		fputc('\n', stdout);
+		fflush(stdout);
+		if (done || stop || (o->iterations && ++frames >= o->iterations))
+			break;
+		sleep_s(v->interval);
+		if (stop)
+			break;
+	}
+	return got_signal ? EXIT_INTERRUPTED : EXIT_OK;
+}
+
+static void draw(const struct screen *scr)
+{
+	unsigned int i;
+
+	erase();
+	for (i = 0; i < scr->n && (int)i < LINES; i++) {
+		attr_t a = A_NORMAL;
+
+		switch (scr->line[i].attr) {
+		case SA_TITLE:
+			a = A_REVERSE | A_BOLD;
+			break;
+		case SA_HEADER:
+			a = A_BOLD | (has_colors() ? COLOR_PAIR(3) : 0);
+			break;
+		case SA_DIM:
+			a = A_DIM;
+			break;
+		case SA_GOOD:
+			a = has_colors() ? COLOR_PAIR(1) : A_BOLD;
+			break;
+		case SA_BAD:
+			a = A_BOLD | (has_colors() ? COLOR_PAIR(2) : 0);
+			break;
+		case SA_NORMAL:
+			break;
+		}
+		attrset(a);
+		mvaddstr((int)i, 0, scr->line[i].text);
+		if (scr->line[i].attr == SA_TITLE)
+			mvchgat((int)i, 0, -1, a, 0, NULL);
+	}
+	attrset(A_NORMAL);
+	refresh();
+}
+
+static int run_curses(struct view *v, const struct top_opts *o)
+{
+	static struct screen scr;
+	double last_tick, last_draw = 0;
+	bool dirty = true;
+	unsigned int ii;
+	SCREEN *term;
+
+	term = newterm(NULL, stdout, stdin);
+	if (!term) {
+		fprintf(stderr,
+			"swapctl top: cannot use terminal '%s', falling back to --batch\n",
+			getenv("TERM") ? getenv("TERM") : "");
+		return run_batch(v, o);
+	}
+	set_term(term);
+	cbreak();
+	noecho();
+	keypad(stdscr, TRUE);
+	curs_set(0);
+	timeout(100);
+	if (has_colors()) {
+		start_color();
+		use_default_colors();
+		init_pair(1, COLOR_GREEN, -1);
+		init_pair(2, COLOR_RED, -1);
+		init_pair(3, COLOR_CYAN, -1);
+	}
+	for (ii = 0; ii < NINTERVALS - 1 && intervals[ii] < v->interval; ii++)
+		;
+	v->keys = true;
+	last_tick = now_s();
+	source_poll(&v->src, 0);
+	while (!stop) {
+		int ch = getch();
+		double now;
+
+		switch (ch) {
+		case 'q':
+		case 'Q':
+			stop = 1;
+			break;
+		case ' ':
+			v->paused = !v->paused;
+			dirty = true;
+			break;
+		case '+':
+		case '=':
+			if (ii + 1 < NINTERVALS)
+				v->interval = intervals[++ii];
+			dirty = true;
+			break;
+		case '-':
+			if (ii > 0)
+				v->interval = intervals[--ii];
+			dirty = true;
+			break;
+		case '\t':
+			if (v->nreps)
+				v->repidx = (v->repidx + 1) % v->nreps;
+			dirty = true;
+			break;
+		case 'h':
+		case 'H':
+		case '?':
+			v->help = !v->help;
+			dirty = true;
+			break;
+		case KEY_RESIZE:
+			dirty = true;
+			break;
+		default:
+			break;
+		}
+		if (stop)
+			break;
+		now = now_s();
+		if (!v->paused)
+			source_poll(&v->src, now - last_tick);
+		last_tick = now;
+		if (dirty || (!v->paused && now - last_draw >= v->interval)) {
+			build(v, (unsigned int)COLS, (unsigned int)LINES, &scr);
+			draw(&scr);
+			last_draw = now;
+			dirty = false;
+		}
+	}
+	endwin();
+	delscreen(term);
+	return got_signal ? EXIT_INTERRUPTED : EXIT_OK;
 }
 
 int cmd_top(int argc, char **argv, struct swapctl_config *cfg)
 {
-	(void)argc;
-	(void)argv;
-	(void)cfg;
-	fprintf(stderr, "swapctl top: not implemented yet\n");
-	return EXIT_FAILURE_GENERIC;
+	static struct view v;
+	struct sigaction sa;
+	struct top_opts o;
+	char dir[PATH_MAX], err[PATH_MAX + 128];
+	int r;
+
+	r = parse_args(argc, argv, &o);
+	if (r)
+		return r < 0 ? EXIT_OK : r;
+	if (source_resolve(cfg->workdir, o.dir, dir, sizeof(dir), err,
+			   sizeof(err))) {
+		fprintf(stderr, "swapctl top: %s\n", err);
+		return o.dir ? EXIT_USAGE : EXIT_SETUP;
+	}
+	memset(&v, 0, sizeof(v));
+	if (source_open(&v.src, dir, o.replay || o.once, o.speed, err,
+			sizeof(err))) {
+		fprintf(stderr, "swapctl top: %s\n", err);
+		return EXIT_SETUP;
+	}
+	v.interval = o.interval;
+	if (o.once)
+		snprintf(v.mode, sizeof(v.mode), "recorded");
+	else if (v.src.live)
+		snprintf(v.mode, sizeof(v.mode), "live");
+	else
+		snprintf(v.mode, sizeof(v.mode), "replay x%g", o.speed);
+	setlocale(LC_ALL, "");
+	v.utf8 = !strcmp(nl_langinfo(CODESET), "UTF-8");
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	if (o.batch || o.once || !isatty(STDOUT_FILENO) ||
+	    !isatty(STDIN_FILENO))
+		r = run_batch(&v, &o);
+	else
+		r = run_curses(&v, &o);
+	source_close(&v.src);
+	return r;
 }

@@ -1,0 +1,505 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * screen: the model of `swapctl top`'s view. See screen.h.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "screen.h"
+
+#define LABEL_W		20
+#define COL_W		18
+#define RATIO_W		13
+#define SPARK_LABEL_W	14
+#define NO_NRSWP	"no nrswp counters"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define __printf(a, b) __attribute__((format(printf, a, b)))
+
+unsigned int screen_cells(const char *s)
+{
+	unsigned int n = 0;
+
+	for (; *s; s++)
+		if (((unsigned char)*s & 0xc0) != 0x80)
+			n++;
+	return n;
+}
+
+/* Cut @s to @cells terminal cells, on a code point boundary. */
+static void cut(char *s, unsigned int cells)
+{
+	unsigned int n = 0;
+	char *p;
+
+	for (p = s; *p; p++) {
+		if (((unsigned char)*p & 0xc0) != 0x80) {
+			if (n == cells) {
+				*p = '\0';
+				return;
+			}
+			n++;
+		}
+	}
+}
+
+struct builder {
+	const struct screen_input *in;
+	struct screen *out;
+	unsigned int width;
+};
+
+static struct screen_line *add(struct builder *b, enum screen_attr attr,
+			       const char *fmt, ...) __printf(3, 4);
+
+static struct screen_line *add(struct builder *b, enum screen_attr attr,
+			       const char *fmt, ...)
+{
+	static struct screen_line spare;
+	struct screen_line *l;
+	va_list ap;
+
+	if (b->out->n >= SCREEN_MAX_LINES ||
+	    (b->in->height && b->out->n >= b->in->height)) {
+		spare.text[0] = '\0';
+		return &spare;
+	}
+	l = &b->out->line[b->out->n++];
+	l->attr = attr;
+	va_start(ap, fmt);
+	vsnprintf(l->text, sizeof(l->text), fmt, ap);
+	va_end(ap);
+	cut(l->text, b->width);
+	return l;
+}
+
+/* Append @s padded (right-aligned if @right) to @w cells to @line. */
+static void cell(char *line, size_t len, const char *s, unsigned int w,
+		 bool right)
+{
+	char tmp[SCREEN_MAX_WIDTH * 3 + 1];
+	unsigned int n;
+	size_t used = strlen(line);
+
+	snprintf(tmp, sizeof(tmp), "%s", s);
+	cut(tmp, w);
+	n = screen_cells(tmp);
+	if (right)
+		snprintf(line + used, len - used, "%*s%s", (int)(w - n), "",
+			 tmp);
+	else
+		snprintf(line + used, len - used, "%s%*s", tmp, (int)(w - n),
+			 "");
+}
+
+static bool has_nrswp(const struct stats_track *t)
+{
+	if (t->npts)
+		return t->pts[t->npts - 1].present & (1u << SF_NRSWPOUT);
+	return t->hello_nrswp || !t->hello;
+}
+
+static void fmt_val(char *buf, size_t len, struct stats_val v, int decimals,
+		    bool nrswp_row)
+{
+	if (v.state == STATS_MISSING) {
+		snprintf(buf, len, "%s", nrswp_row ? NO_NRSWP : "-");
+		return;
+	}
+	if (v.state == STATS_OK && decimals < 0)
+		decimals = fabs(v.v) >= 100 ? 0 : 1;
+	stats_fmt(buf, len, v, decimals);
+}
+
+/* Indexes of the baseline and patched columns for the ratio, or -1. */
+static void ratio_cols(const struct screen_input *in, int *base, int *pat)
+{
+	unsigned int i;
+
+	*base = *pat = -1;
+	for (i = 0; i < in->ncols; i++) {
+		if (*base < 0 && !strncmp(in->cols[i].label, "baseline", 8))
+			*base = (int)i;
+		else if (*pat < 0 && !strncmp(in->cols[i].label, "patched", 7))
+			*pat = (int)i;
+	}
+	if ((*base < 0 || *pat < 0) && in->ncols == 2) {
+		*base = 0;
+		*pat = 1;
+	}
+}
+
+enum row_kind { R_RATE, R_PPIO, R_KB };
+
+struct row {
+	const char *label;
+	size_t off;		/* of the stats_val in stats_interval */
+	enum row_kind kind;
+	bool nrswp;		/* depends on nrswp* counters */
+	bool total;		/* from stats_track_total, not the window */
+};
+
+#define ROW(l, f, k, n, t) { l, offsetof(struct stats_interval, f), k, n, t }
+
+static const struct row rows[] = {
+	ROW("pswpout/s", pswpout_s, R_RATE, false, false),
+	ROW("nrswpout/s", nrswpout_s, R_RATE, true, false),
+	ROW("write pages/IO", wr_ppio, R_PPIO, true, false),
+	ROW("pswpin/s", pswpin_s, R_RATE, false, false),
+	ROW("nrswpin/s", nrswpin_s, R_RATE, true, false),
+	ROW("read pages/IO", rd_ppio, R_PPIO, true, false),
+	ROW("device I/Os/s", dev_ios_s, R_RATE, false, false),
+	ROW("device wr pages/IO", dev_wr_ppio, R_PPIO, false, false),
+	ROW("host requests/s", host_req_s, R_RATE, false, false),
+	ROW("major faults/s", majflt_s, R_RATE, false, false),
+	ROW("run: pages out", pswpout, R_RATE, false, true),
+	ROW("run: write pages/IO", wr_ppio, R_PPIO, true, true),
+	ROW("run: read pages/IO", rd_ppio, R_PPIO, true, true),
+	ROW("run: dev wr pages/IO", dev_wr_ppio, R_PPIO, false, true),
+};
+
+static struct stats_val row_val(const struct row *r,
+				const struct stats_interval *iv)
+{
+	return *(const struct stats_val *)((const char *)iv + r->off);
+}
+
+static void status_text(const struct screen_col *c, bool done, char *buf,
+			size_t len, enum screen_attr *attr)
+{
+	const struct stats_track *t = c->track;
+
+	*attr = SA_NORMAL;
+	if (!c->exists) {
+		snprintf(buf, len, "%s", done ? "no data" : "waiting");
+		*attr = SA_DIM;
+	} else if (!t->have_result) {
+		snprintf(buf, len, "%s", done ? "no result" : "running");
+		if (done)
+			*attr = SA_BAD;
+	} else if (t->status == STREAM_PASS) {
+		snprintf(buf, len, "pass");
+		*attr = SA_GOOD;
+	} else if (t->status == STREAM_CORRUPT) {
+		snprintf(buf, len, "CORRUPT %llu pages",
+			 (unsigned long long)t->pages_corrupt);
+		*attr = SA_BAD;
+	} else {
+		snprintf(buf, len, "error: %.60s", t->reason);
+		*attr = SA_BAD;
+	}
+}
+
+static void table(struct builder *b)
+{
+	const struct screen_input *in = b->in;
+	struct stats_interval win[SCREEN_MAX_COLS], tot[SCREEN_MAX_COLS];
+	char line[SCREEN_MAX_WIDTH * 3 + 1], buf[96];
+	enum screen_attr attr, worst;
+	int base, pat;
+	unsigned int i, r;
+
+	ratio_cols(in, &base, &pat);
+	for (i = 0; i < in->ncols; i++) {
+		stats_track_window(in->cols[i].track,
+				   (uint64_t)(in->interval_s * 1e9), &win[i]);
+		stats_track_total(in->cols[i].track, &tot[i]);
+	}
+
+	line[0] = '\0';
+	cell(line, sizeof(line), "", LABEL_W, false);
+	for (i = 0; i < in->ncols; i++)
+		cell(line, sizeof(line), in->cols[i].label, COL_W, true);
+	if (base >= 0)
+		cell(line, sizeof(line), "patched/base", RATIO_W, true);
+	add(b, SA_HEADER, "%s", line);
+
+	line[0] = '\0';
+	cell(line, sizeof(line), "kernel", LABEL_W, false);
+	for (i = 0; i < in->ncols; i++)
+		cell(line, sizeof(line), in->cols[i].track->kernel[0] ?
+		     in->cols[i].track->kernel : "?", COL_W, true);
+	add(b, SA_NORMAL, "%s", line);
+
+	line[0] = '\0';
+	cell(line, sizeof(line), "phase", LABEL_W, false);
+	for (i = 0; i < in->ncols; i++) {
+		const struct stats_phase *p =
+			stats_track_phase(in->cols[i].track);
+
+		if (p)
+			snprintf(buf, sizeof(buf), "%s%s", p->name,
+				 p->ended ? " (end)" : "");
+		else
+			snprintf(buf, sizeof(buf), "-");
+		cell(line, sizeof(line), buf, COL_W, true);
+	}
+	add(b, SA_NORMAL, "%s", line);
+
+	line[0] = '\0';
+	worst = SA_NORMAL;
+	cell(line, sizeof(line), "status", LABEL_W, false);
+	for (i = 0; i < in->ncols; i++) {
+		status_text(&in->cols[i], in->done, buf, sizeof(buf), &attr);
+		if (attr == SA_BAD || (attr == SA_GOOD && worst != SA_BAD))
+			worst = attr;
+		cell(line, sizeof(line), buf, COL_W, true);
+	}
+	add(b, worst, "%s", line);
+
+	for (r = 0; r < ARRAY_SIZE(rows); r++) {
+		const struct row *rw = &rows[r];
+		struct stats_val v[SCREEN_MAX_COLS];
+		bool good = false;
+
+		line[0] = '\0';
+		cell(line, sizeof(line), rw->label, LABEL_W, false);
+		for (i = 0; i < in->ncols; i++) {
+			v[i] = row_val(rw, rw->total ? &tot[i] : &win[i]);
+			fmt_val(buf, sizeof(buf), v[i],
+				rw->kind == R_PPIO ? 2 : -1, rw->nrswp);
+			cell(line, sizeof(line), buf, COL_W, true);
+		}
+		if (base >= 0) {
+			struct stats_val q = stats_ratio(v[pat], v[base]);
+
+			if (q.state == STATS_OK) {
+				snprintf(buf, sizeof(buf), "%.2fx", q.v);
+				good = rw->kind == R_PPIO && q.v > 1.5;
+			} else {
+				snprintf(buf, sizeof(buf), "%s",
+					 q.state == STATS_NA ? "n/a" : "-");
+			}
+			cell(line, sizeof(line), buf, RATIO_W, true);
+		}
+		add(b, good ? SA_GOOD : SA_NORMAL, "%s", line);
+	}
+
+	/* swap used: a level, not a rate */
+	line[0] = '\0';
+	cell(line, sizeof(line), "swap used MiB", LABEL_W, false);
+	for (i = 0; i < in->ncols; i++) {
+		const struct stats_track *t = in->cols[i].track;
+
+		if (t->npts)
+			snprintf(buf, sizeof(buf), "%.1f/%.0f",
+				 (double)t->pts[t->npts - 1].swap_used_kb /
+				 1024,
+				 (double)t->pts[t->npts - 1].swap_size_kb /
+				 1024);
+		else
+			snprintf(buf, sizeof(buf), "-");
+		cell(line, sizeof(line), buf, COL_W, true);
+	}
+	add(b, SA_NORMAL, "%s", line);
+
+	line[0] = '\0';
+	worst = SA_DIM;
+	cell(line, sizeof(line), "lines ok/bad/lost", LABEL_W, false);
+	for (i = 0; i < in->ncols; i++) {
+		const struct stream_state *st = in->cols[i].st;
+
+		if (st) {
+			unsigned long long bad = st->malformed + st->too_long +
+						 st->absurd + st->seq_dups;
+
+			snprintf(buf, sizeof(buf), "%llu/%llu/%llu",
+				 (unsigned long long)st->ok, bad,
+				 (unsigned long long)st->seq_missing);
+			if (bad || st->seq_missing)
+				worst = SA_BAD;
+		} else {
+			snprintf(buf, sizeof(buf), "-");
+		}
+		cell(line, sizeof(line), buf, COL_W, true);
+	}
+	add(b, worst, "%s", line);
+}
+
+static void sparklines(struct builder *b)
+{
+	static const char *const utf8[] = {
+		"\u2581", "\u2582", "\u2583", "\u2584",
+		"\u2585", "\u2586", "\u2587", "\u2588",
+	};
+	static const char ascii[] = "_.-=+*#@";
+	const struct screen_input *in = b->in;
+	struct stats_val v[SCREEN_MAX_COLS][SCREEN_MAX_WIDTH];
+	bool blk[SCREEN_MAX_COLS];
+	uint64_t step = (uint64_t)(in->interval_s * 1e9);
+	double max = 0;
+	unsigned int w, i, k;
+
+	if (b->width < SPARK_LABEL_W + 20 || !step)
+		return;
+	w = b->width - SPARK_LABEL_W - 12;
+	for (i = 0; i < in->ncols; i++) {
+		const struct stats_track *t = in->cols[i].track;
+		uint64_t span = stats_track_span_ns(t);
+		uint64_t t0 = span > (uint64_t)w * step ?
+			      span - (uint64_t)w * step : 0;
+
+		blk[i] = !has_nrswp(t);
+		stats_track_series(t, blk[i] ? STATS_M_DEV_WR_PPIO :
+				   STATS_M_WR_PPIO, t0, step, w, v[i]);
+		for (k = 0; k < w; k++)
+			if (v[i][k].state == STATS_OK && v[i][k].v > max)
+				max = v[i][k].v;
+	}
+	add(b, SA_HEADER, "write pages/IO, one mark per %.2g s, top = %.1f",
+	    in->interval_s, max);
+	for (i = 0; i < in->ncols; i++) {
+		char line[SCREEN_MAX_WIDTH * 3 + 1];
+		size_t used;
+
+		line[0] = '\0';
+		cell(line, sizeof(line), in->cols[i].label, SPARK_LABEL_W,
+		     false);
+		used = strlen(line);
+		for (k = 0; k < w && used + 4 < sizeof(line); k++) {
+			const struct stats_val *x = &v[i][k];
+			int lvl;
+
+			if (x->state != STATS_OK || max <= 0) {
+				line[used++] = ' ';
+				continue;
+			}
+			lvl = (int)ceil(x->v / max * 8) - 1;
+			if (lvl < 0)
+				lvl = 0;
+			if (lvl > 7)
+				lvl = 7;
+			if (in->utf8) {
+				memcpy(line + used, utf8[lvl], 3);
+				used += 3;
+			} else {
+				line[used++] = ascii[lvl];
+			}
+		}
+		line[used] = '\0';
+		if (blk[i])
+			snprintf(line + used, sizeof(line) - used, " (blk)");
+		add(b, SA_NORMAL, "%s", line);
+	}
+	for (i = 0; i < in->ncols; i++)
+		if (blk[i])
+			add(b, SA_DIM,
+			    "%s: %s: pages/IO from the swap device's blk stats",
+			    in->cols[i].label, NO_NRSWP);
+}
+
+static void histogram(struct builder *b)
+{
+	const struct screen_input *in = b->in;
+	char line[SCREEN_MAX_WIDTH * 3 + 1], buf[32];
+	unsigned int i, k;
+
+	add(b, SA_HEADER,
+	    "write I/Os by batch size (pages/IO of their sample interval)");
+	line[0] = '\0';
+	cell(line, sizeof(line), "", SPARK_LABEL_W, false);
+	for (k = 0; k < STATS_HIST_BUCKETS; k++) {
+		unsigned int lo = stats_hist_lo(k);
+
+		if (k == STATS_HIST_BUCKETS - 1)
+			snprintf(buf, sizeof(buf), "%u+", lo);
+		else if (stats_hist_lo(k + 1) - 1 == lo)
+			snprintf(buf, sizeof(buf), "%u", lo);
+		else
+			snprintf(buf, sizeof(buf), "%u-%u", lo,
+				 stats_hist_lo(k + 1) - 1);
+		cell(line, sizeof(line), buf, 7, true);
+	}
+	add(b, SA_DIM, "%s", line);
+	for (i = 0; i < in->ncols; i++) {
+		const struct stats_track *t = in->cols[i].track;
+		uint64_t total = 0;
+
+		for (k = 0; k < STATS_HIST_BUCKETS; k++)
+			total += t->hist[k];
+		line[0] = '\0';
+		cell(line, sizeof(line), in->cols[i].label, SPARK_LABEL_W,
+		     false);
+		for (k = 0; k < STATS_HIST_BUCKETS; k++) {
+			if (total)
+				snprintf(buf, sizeof(buf), "%.0f%%",
+					 100.0 * (double)t->hist[k] /
+					 (double)total);
+			else
+				snprintf(buf, sizeof(buf), "-");
+			cell(line, sizeof(line), buf, 7, true);
+		}
+		if (total && t->hist_from_dev)
+			snprintf(line + strlen(line),
+				 sizeof(line) - strlen(line), "  (blk)");
+		add(b, SA_NORMAL, "%s", line);
+	}
+}
+
+static void help(struct builder *b)
+{
+	add(b, SA_HEADER, "keys");
+	add(b, SA_NORMAL, "  q        quit");
+	add(b, SA_NORMAL, "  space    pause / resume");
+	add(b, SA_NORMAL, "  + / -    longer / shorter interval (%.2g s)",
+	    b->in->interval_s);
+	add(b, SA_NORMAL, "  tab      next repetition (%u of %u)", b->in->rep,
+	    b->in->nreps);
+	add(b, SA_NORMAL, "  h        this help");
+	add(b, SA_DIM,
+	    "rates are over the last interval; run: rows are since boot");
+	add(b, SA_DIM,
+	    "pages/IO = pswpout/nrswpout (write), pswpin/nrswpin (read)");
+}
+
+void screen_build(const struct screen_input *in, struct screen *out)
+{
+	struct builder b = { in, out, in->width };
+	char clock[32] = "";
+
+	out->n = 0;
+	if (b.width > SCREEN_MAX_WIDTH)
+		b.width = SCREEN_MAX_WIDTH;
+	if (b.width < SCREEN_MIN_WIDTH)
+		b.width = SCREEN_MIN_WIDTH;
+	if (in->clock_s >= 0)
+		snprintf(clock, sizeof(clock), "  t=%.1fs", in->clock_s);
+	add(&b, SA_TITLE, "swapctl top  %s%s%s  [%s%s]%s  rep %u/%u",
+	    in->run, in->scenario && in->scenario[0] ? "  " : "",
+	    in->scenario ? in->scenario : "", in->mode,
+	    in->paused ? ", paused" : "", clock, in->rep, in->nreps);
+	if (!in->ncols) {
+		add(&b, SA_DIM, "no guest has started yet");
+		return;
+	}
+	table(&b);
+	add(&b, SA_NORMAL, "%s", "");
+	if (in->help) {
+		help(&b);
+		return;
+	}
+	sparklines(&b);
+	add(&b, SA_NORMAL, "%s", "");
+	histogram(&b);
+	if (in->keys) {
+		add(&b, SA_NORMAL, "%s", "");
+		add(&b, SA_DIM,
+		    "q quit  space pause  +/- interval  tab repetition  h help");
+	}
+}
+
+void screen_print(const struct screen *s, FILE *f)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->n; i++) {
+		size_t n = strlen(s->line[i].text);
+
+		while (n && s->line[i].text[n - 1] == ' ')
+			n--;
+		fprintf(f, "%.*s\n", (int)n, s->line[i].text);
+	}
+}

@@ -1,0 +1,490 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * source: live tail or replay of a run directory's samples.jsonl files.
+ * See source.h.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "source.h"
+
+#define SOURCE_MAX_FILE	(512u << 20)	/* replay: bigger is refused */
+
+static void on_line(void *ctx, const struct stream_line *l,
+		    enum stream_err err, const char *raw, size_t len,
+		    uint64_t lineno)
+{
+	struct source_guest *g = ctx;
+
+	(void)raw;
+	(void)len;
+	(void)lineno;
+	if (err == STREAM_OK && l)
+		stats_track_feed(&g->track, l);
+}
+
+/* "<kernel>-<rep>": kernel [A-Za-z0-9_.]+, rep a positive number. */
+static bool guest_name(const char *name, char *kernel, size_t klen,
+		       unsigned int *rep)
+{
+	const char *dash = strrchr(name, '-');
+	const char *p;
+	unsigned long r = 0;
+
+	if (!dash || dash == name || !dash[1] || (size_t)(dash - name) >= klen)
+		return false;
+	for (p = name; p < dash; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		      (*p >= '0' && *p <= '9') || *p == '_' || *p == '.'))
+			return false;
+	for (p = dash + 1; *p; p++) {
+		if (*p < '0' || *p > '9' || r > 100000)
+			return false;
+		r = r * 10 + (unsigned long)(*p - '0');
+	}
+	if (!r)
+		return false;
+	memcpy(kernel, name, (size_t)(dash - name));
+	kernel[dash - name] = '\0';
+	*rep = (unsigned int)r;
+	return true;
+}
+
+static int kernel_rank(const char *k)
+{
+	if (!strcmp(k, "baseline"))
+		return 0;
+	if (!strcmp(k, "patched"))
+		return 1;
+	return 2;
+}
+
+static int guest_cmp(const void *a, const void *b)
+{
+	const struct source_guest *x = *(struct source_guest *const *)a;
+	const struct source_guest *y = *(struct source_guest *const *)b;
+
+	if (x->rep != y->rep)
+		return x->rep < y->rep ? -1 : 1;
+	if (kernel_rank(x->kernel) != kernel_rank(y->kernel))
+		return kernel_rank(x->kernel) - kernel_rank(y->kernel);
+	return strcmp(x->kernel, y->kernel);
+}
+
+static void read_small(const char *dir, const char *file, char *buf,
+		       size_t len)
+{
+	char path[PATH_MAX];
+	ssize_t n;
+	size_t i;
+	int fd;
+
+	buf[0] = '\0';
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, file) >=
+	    sizeof(path))
+		return;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n <= 0) {
+		buf[0] = '\0';
+		return;
+	}
+	buf[n] = '\0';
+	for (i = 0; buf[i]; i++)
+		if (buf[i] < 0x21 || buf[i] > 0x7e) {
+			buf[i] = '\0';
+			break;
+		}
+}
+
+static void read_scenario_name(struct source *s)
+{
+	char path[PATH_MAX];
+	json_t *root, *name;
+	size_t i;
+
+	s->scenario[0] = '\0';
+	if ((size_t)snprintf(path, sizeof(path), "%s/scenario.json",
+			     s->dir) >= sizeof(path))
+		return;
+	root = json_load_file(path, JSON_REJECT_DUPLICATES, NULL);
+	if (!root)
+		return;
+	name = json_object_get(root, "name");
+	if (json_is_string(name)) {
+		snprintf(s->scenario, sizeof(s->scenario), "%s",
+			 json_string_value(name));
+		for (i = 0; s->scenario[i]; i++)
+			if (s->scenario[i] < 0x20 || s->scenario[i] > 0x7e)
+				s->scenario[i] = '?';
+	}
+	json_decref(root);
+}
+
+static bool has_guest(const struct source *s, const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->ng; i++)
+		if (!strcmp(s->g[i]->name, name))
+			return true;
+	return false;
+}
+
+/* Add the guest directories not seen yet. */
+static void scan_guests(struct source *s)
+{
+	struct dirent *de;
+	DIR *d = opendir(s->dir);
+	bool added = false;
+
+	if (!d)
+		return;
+	while ((de = readdir(d)) && s->ng < SOURCE_MAX_GUESTS) {
+		struct source_guest *g;
+		char kernel[48], sub[PATH_MAX];
+		unsigned int rep;
+		struct stat sb;
+
+		if (strlen(de->d_name) >= sizeof(g->name) ||
+		    !guest_name(de->d_name, kernel, sizeof(kernel), &rep) ||
+		    has_guest(s, de->d_name))
+			continue;
+		if ((size_t)snprintf(sub, sizeof(sub), "%s/%s", s->dir,
+				     de->d_name) >= sizeof(sub) ||
+		    stat(sub, &sb) || !S_ISDIR(sb.st_mode))
+			continue;
+		g = calloc(1, sizeof(*g));
+		if (!g)
+			break;
+		g->st = calloc(1, sizeof(*g->st));
+		if (!g->st) {
+			free(g);
+			break;
+		}
+		stream_init(g->st);
+		stats_track_init(&g->track);
+		snprintf(g->name, sizeof(g->name), "%.63s", de->d_name);
+		snprintf(g->kernel, sizeof(g->kernel), "%s", kernel);
+		g->rep = rep;
+		if ((size_t)snprintf(g->path, sizeof(g->path),
+				     "%s/samples.jsonl", sub) >=
+		    sizeof(g->path)) {
+			free(g->st);
+			free(g);
+			continue;
+		}
+		s->g[s->ng++] = g;
+		added = true;
+	}
+	closedir(d);
+	if (added)
+		qsort(s->g, s->ng, sizeof(s->g[0]), guest_cmp);
+}
+
+/* Live: read what was appended to @g's file. */
+static size_t tail_guest(struct source_guest *g)
+{
+	char buf[65536];
+	uint64_t before = g->st->lines;
+	struct stat sb;
+	int fd;
+
+	fd = open(g->path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	g->exists = true;
+	if (fstat(fd, &sb) == 0 && (uint64_t)sb.st_size < g->pos) {
+		/* rewritten from the start: begin again */
+		stream_init(g->st);
+		stats_track_free(&g->track);
+		g->pos = 0;
+	}
+	if (lseek(fd, (off_t)g->pos, SEEK_SET) == (off_t)-1) {
+		close(fd);
+		return 0;
+	}
+	for (;;) {
+		ssize_t n = read(fd, buf, sizeof(buf));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		g->pos += (uint64_t)n;
+		stream_feed(g->st, buf, (size_t)n, on_line, g);
+	}
+	close(fd);
+	return (size_t)(g->st->lines - before);
+}
+
+static int load_file(struct source_guest *g, char *err, size_t errlen)
+{
+	struct stream_state *scratch;
+	struct stream_line *l;
+	uint64_t first = 0, at = 0;
+	bool have_first = false;
+	struct stat sb;
+	size_t off = 0, cap = 0;
+	ssize_t n;
+	int fd;
+
+	fd = open(g->path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		if (errno == ENOENT)
+			return 0;	/* a guest that never started */
+		snprintf(err, errlen, "%s: %s", g->path, strerror(errno));
+		return -1;
+	}
+	g->exists = true;
+	if (fstat(fd, &sb) || sb.st_size > (off_t)SOURCE_MAX_FILE) {
+		snprintf(err, errlen, "%s: unreadable or larger than %u MiB",
+			 g->path, SOURCE_MAX_FILE >> 20);
+		close(fd);
+		return -1;
+	}
+	g->data = malloc((size_t)sb.st_size + 1);
+	if (!g->data) {
+		close(fd);
+		snprintf(err, errlen, "%s: out of memory", g->path);
+		return -1;
+	}
+	while (g->len < (size_t)sb.st_size) {
+		n = read(fd, g->data + g->len, (size_t)sb.st_size - g->len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		g->len += (size_t)n;
+	}
+	close(fd);
+
+	scratch = malloc(sizeof(*scratch));
+	l = malloc(sizeof(*l));
+	if (!scratch || !l) {
+		free(scratch);
+		free(l);
+		snprintf(err, errlen, "%s: out of memory", g->path);
+		return -1;
+	}
+	stream_init(scratch);
+	while (off < g->len) {
+		char *nl = memchr(g->data + off, '\n', g->len - off);
+		size_t len = nl ? (size_t)(nl - (g->data + off)) :
+				  g->len - off;
+
+		if (g->nlines == cap) {
+			struct source_line *p;
+
+			cap = cap ? cap * 2 : 1024;
+			p = realloc(g->lines, cap * sizeof(*p));
+			if (!p) {
+				free(scratch);
+				free(l);
+				snprintf(err, errlen, "%s: out of memory",
+					 g->path);
+				return -1;
+			}
+			g->lines = p;
+		}
+		if (stream_parse_line(scratch, g->data + off, len, l) ==
+		    STREAM_OK && l->has_seq) {
+			if (!have_first) {
+				first = l->t_ns;
+				have_first = true;
+			}
+			if (l->t_ns >= first && l->t_ns - first > at)
+				at = l->t_ns - first;
+		}
+		g->lines[g->nlines].off = off;
+		g->lines[g->nlines].len = len;
+		g->lines[g->nlines].at_ns = at;
+		g->nlines++;
+		off += len + 1;
+	}
+	free(scratch);
+	free(l);
+	return 0;
+}
+
+int source_resolve(const char *workdir, const char *arg, char *out,
+		   size_t len, char *err, size_t errlen)
+{
+	struct stat sb;
+
+	if (arg) {
+		if (!stat(arg, &sb) && S_ISDIR(sb.st_mode)) {
+			snprintf(out, len, "%s", arg);
+			return 0;
+		}
+		/* a run id under <workdir>/runs */
+		if (!strchr(arg, '/') &&
+		    (size_t)snprintf(out, len, "%s/runs/%s", workdir, arg) <
+		    len && !stat(out, &sb) && S_ISDIR(sb.st_mode))
+			return 0;
+		snprintf(err, errlen, "%s: no such run directory", arg);
+		return -1;
+	}
+	if ((size_t)snprintf(out, len, "%s/runs/latest", workdir) >= len) {
+		snprintf(err, errlen, "%s: path too long", workdir);
+		return -1;
+	}
+	if (stat(out, &sb) || !S_ISDIR(sb.st_mode)) {
+		snprintf(err, errlen,
+			 "%s: no run yet (start one with 'swapctl run')", out);
+		return -1;
+	}
+	return 0;
+}
+
+int source_open(struct source *s, const char *dir, bool replay, double speed,
+		char *err, size_t errlen)
+{
+	const char *base;
+	struct stat sb;
+	unsigned int i;
+
+	memset(s, 0, sizeof(*s));
+	if (!realpath(dir, s->dir)) {
+		snprintf(err, errlen, "%s: %s", dir, strerror(errno));
+		return -1;
+	}
+	if (stat(s->dir, &sb) || !S_ISDIR(sb.st_mode)) {
+		snprintf(err, errlen, "%s: not a directory", dir);
+		return -1;
+	}
+	base = strrchr(s->dir, '/');
+	snprintf(s->id, sizeof(s->id), "%.255s", base ? base + 1 : s->dir);
+	read_small(s->dir, "state", s->state, sizeof(s->state));
+	read_scenario_name(s);
+	s->speed = speed > 0 ? speed : 1;
+	s->live = !replay && !strcmp(s->state, "running");
+	scan_guests(s);
+	if (s->live)
+		return 0;
+	for (i = 0; i < s->ng; i++)
+		if (load_file(s->g[i], err, errlen) < 0) {
+			source_close(s);
+			return -1;
+		}
+	if (!s->ng) {
+		snprintf(err, errlen,
+			 "%s: no guest directories (<kernel>-<rep>/samples.jsonl)",
+			 dir);
+		return -1;
+	}
+	return 0;
+}
+
+static size_t replay_until(struct source *s, uint64_t until_ns)
+{
+	size_t delivered = 0;
+	unsigned int i;
+
+	for (i = 0; i < s->ng; i++) {
+		struct source_guest *g = s->g[i];
+
+		while (g->next < g->nlines &&
+		       g->lines[g->next].at_ns <= until_ns) {
+			const struct source_line *ln = &g->lines[g->next++];
+
+			stream_feed(g->st, g->data + ln->off, ln->len, on_line,
+				    g);
+			/* every line ends here, even the file's last */
+			stream_feed(g->st, "\n", 1, on_line, g);
+			delivered++;
+		}
+	}
+	return delivered;
+}
+
+size_t source_poll(struct source *s, double wall_s)
+{
+	size_t n = 0;
+	unsigned int i;
+
+	if (s->live) {
+		read_small(s->dir, "state", s->state, sizeof(s->state));
+		scan_guests(s);
+		for (i = 0; i < s->ng; i++)
+			n += tail_guest(s->g[i]);
+		return n;
+	}
+	if (wall_s > 0)
+		s->clock_s += wall_s * s->speed;
+	if (s->clock_s > 1e9)
+		s->clock_s = 1e9;
+	return replay_until(s, (uint64_t)(s->clock_s * 1e9));
+}
+
+void source_seek_end(struct source *s)
+{
+	unsigned int i;
+	uint64_t end = 0;
+
+	if (s->live) {
+		source_poll(s, 0);
+		return;
+	}
+	for (i = 0; i < s->ng; i++)
+		if (s->g[i]->nlines &&
+		    s->g[i]->lines[s->g[i]->nlines - 1].at_ns > end)
+			end = s->g[i]->lines[s->g[i]->nlines - 1].at_ns;
+	if ((double)end / 1e9 > s->clock_s)
+		s->clock_s = (double)end / 1e9;
+	replay_until(s, UINT64_MAX);
+}
+
+bool source_done(const struct source *s)
+{
+	unsigned int i;
+
+	if (s->live)
+		return strcmp(s->state, "running") != 0;
+	for (i = 0; i < s->ng; i++)
+		if (s->g[i]->next < s->g[i]->nlines)
+			return false;
+	return true;
+}
+
+unsigned int source_reps(const struct source *s, unsigned int *reps,
+			 unsigned int max)
+{
+	unsigned int i, j, n = 0;
+
+	for (i = 0; i < s->ng; i++) {
+		for (j = 0; j < n; j++)
+			if (reps[j] == s->g[i]->rep)
+				break;
+		if (j < n || n >= max)
+			continue;
+		reps[n++] = s->g[i]->rep;
+	}
+	/* guests are sorted by rep already */
+	return n;
+}
+
+void source_close(struct source *s)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->ng; i++) {
+		stats_track_free(&s->g[i]->track);
+		free(s->g[i]->st);
+		free(s->g[i]->data);
+		free(s->g[i]->lines);
+		free(s->g[i]);
+	}
+	s->ng = 0;
+}

@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * source: where top and report get their data. A run directory
+ * (doc/HACKING.md "Run directory") holds one <kernel>-<rep>/samples.jsonl
+ * per guest. Live: the files are tailed while runs/<id>/state says
+ * "running". Replay: the recorded lines are delivered again at real or
+ * faster speed, each guest from its own first line.
+ */
+#ifndef SWAPCTL_SOURCE_H
+#define SWAPCTL_SOURCE_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "stats.h"
+#include "stream.h"
+
+#define SOURCE_MAX_GUESTS	32
+
+struct source_line {
+	size_t off, len;	/* in data */
+	uint64_t at_ns;		/* replay time from the guest's first line */
+};
+
+struct source_guest {
+	char name[64];		/* directory name: "baseline-1" */
+	char kernel[48];	/* "baseline", "patched", ... */
+	unsigned int rep;
+	char path[PATH_MAX];	/* .../samples.jsonl */
+	bool exists;		/* samples.jsonl seen */
+	struct stream_state *st;
+	struct stats_track track;
+
+	/* live */
+	uint64_t pos;		/* bytes of the file read so far */
+	/* replay */
+	char *data;
+	size_t len;
+	struct source_line *lines;
+	size_t nlines, next;
+};
+
+struct source {
+	char dir[PATH_MAX];
+	char id[NAME_MAX + 1];	/* basename of the run directory */
+	char scenario[128];	/* "name" of scenario.json, or "" */
+	char state[16];		/* contents of state: running, done, "" */
+	bool live;
+	double speed;		/* replay speed, 1 = real time */
+	double clock_s;		/* replay: guest seconds played */
+	struct source_guest *g[SOURCE_MAX_GUESTS];
+	unsigned int ng;
+};
+
+/*
+ * Open run directory @dir. @replay false: live when state says
+ * "running", else replay; @replay true: always replay. Returns 0, or -1
+ * with a one-line message in @err.
+ */
+int source_open(struct source *s, const char *dir, bool replay, double speed,
+		char *err, size_t errlen);
+/*
+ * Advance: live, read what was appended (and look for new guests);
+ * replay, move the clock by @wall_s * speed and deliver the lines due.
+ * Returns the number of lines delivered.
+ */
+size_t source_poll(struct source *s, double wall_s);
+/* Replay: deliver everything now. Live: read everything there is. */
+void source_seek_end(struct source *s);
+/* Nothing more will come (replay finished, or live run done and read). */
+bool source_done(const struct source *s);
+/* Sorted repetition numbers present; returns how many (<= max). */
+unsigned int source_reps(const struct source *s, unsigned int *reps,
+			 unsigned int max);
+void source_close(struct source *s);
+
+/*
+ * Resolve the run directory to show: @arg if not NULL, else
+ * <workdir>/runs/latest. Returns 0 or -1 with a message in @err.
+ */
+int source_resolve(const char *workdir, const char *arg, char *out,
+		   size_t len, char *err, size_t errlen);
+
+#endif
