@@ -1,0 +1,417 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * swapctl guest agent: owns the virtio-serial port org.swapctl.agent.0 and
+ * numbers every line it sends (protocol v1, swapctl-agent(7)).
+ *
+ *   agent INTERVAL_MS WAIT_S
+ *
+ * Reads producer lines ({"t_ns":..,"type":..}, one per line, from init and
+ * the workload) on stdin and forwards them with "v" and "seq" prepended;
+ * sends a hello first and a sample every INTERVAL_MS. After forwarding a
+ * "result" line it sends a final sample and exits. WAIT_S bounds the wait
+ * for the host to connect. Without a port (or if the host never connects)
+ * lines go to stdout (the console) so that nothing is silently lost.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "json.h"
+#include "stats.h"
+#include "util.h"
+
+#define PROTO_VERSION	1
+#define VMSTAT_CAP	16384
+#define INBUF_CAP	(2 * GU_LINE_MAX)
+#define MAX_DEVS	GSTAT_MAX_SWAPS
+#define WRITE_STALL_MS	10000
+
+static int port_fd = -1;
+static bool to_console;
+static uint64_t next_seq;
+static char vmstat_text[VMSTAT_CAP];
+
+struct devmap {
+	char swap[GSTAT_NAME_LEN];
+	char dev[32];		/* "" when not a block device (NFS) */
+};
+
+static struct devmap devmap[MAX_DEVS];
+static int ndevmap;
+
+static uint64_t cpu_ns(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts))
+		return 0;
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+static void port_lost(const char *why)
+{
+	fprintf(stderr, "agent: port: %s; sending to the console from now on\n",
+		why);
+	to_console = true;
+}
+
+/* Write one complete line to the port (or the console). */
+static void out_raw(const char *line, size_t len)
+{
+	size_t off = 0;
+	unsigned int stalled = 0;
+
+	if (to_console || port_fd < 0) {
+		gu_write_all(STDOUT_FILENO, line, len);
+		return;
+	}
+	while (off < len) {
+		ssize_t n = write(port_fd, line + off, len - off);
+		struct pollfd pfd = { .fd = port_fd, .events = POLLOUT };
+
+		if (n > 0) {
+			off += (size_t)n;
+			stalled = 0;
+			continue;
+		}
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno != EAGAIN) {
+			port_lost(strerror(errno));
+			gu_write_all(STDOUT_FILENO, line + off, len - off);
+			return;
+		}
+		if (stalled >= WRITE_STALL_MS) {
+			port_lost("host stopped reading");
+			gu_write_all(STDOUT_FILENO, line + off, len - off);
+			return;
+		}
+		poll(&pfd, 1, 100);
+		stalled += 100;
+	}
+}
+
+/* Common head of the agent's own lines. */
+static void head(struct gj *j, char *buf, size_t cap, const char *type)
+{
+	gj_init(j, buf, cap);
+	gj_obj_open(j, NULL);
+	gj_u64(j, "v", PROTO_VERSION);
+	gj_u64(j, "seq", next_seq);
+	gj_u64(j, "t_ns", gj_now_ns());
+	gj_str(j, "type", type);
+}
+
+static void send_error(const char *msg);
+
+static void send_built(struct gj *j, const char *what)
+{
+	int len = gj_finish(j);
+
+	if (len < 0) {
+		char m[128];
+
+		snprintf(m, sizeof(m), "agent: %s line exceeds %d bytes, dropped",
+			 what, GU_LINE_MAX);
+		send_error(m);
+		return;
+	}
+	out_raw(j->buf, (size_t)len);
+	next_seq++;
+}
+
+static void send_error(const char *msg)
+{
+	char buf[1024];
+	struct gj j;
+	int len;
+
+	head(&j, buf, sizeof(buf), "log");
+	gj_str(&j, "level", "error");
+	gj_str(&j, "msg", msg);
+	gj_obj_close(&j);
+	len = gj_finish(&j);
+	if (len > 0) {
+		out_raw(buf, (size_t)len);
+		next_seq++;
+	}
+	fprintf(stderr, "%s\n", msg);
+}
+
+static void send_hello(unsigned int interval_ms)
+{
+	static char buf[GU_LINE_MAX];
+	struct utsname u;
+	char mem[4096], *p;
+	uint64_t mem_kb = 0;
+	struct gj j;
+
+	if (uname(&u))
+		strcpy(u.release, "unknown");
+	if (gu_read_file("/proc/meminfo", mem, sizeof(mem)) > 0) {
+		p = strstr(mem, "MemTotal:");
+		if (p)
+			mem_kb = strtoull(p + 9, NULL, 10);
+	}
+	if (gu_read_file("/proc/vmstat", vmstat_text, sizeof(vmstat_text)) < 0)
+		vmstat_text[0] = '\0';
+	head(&j, buf, sizeof(buf), "hello");
+	gj_str(&j, "kernel", u.release);
+	gj_arr_open(&j, "counters");
+	gstat_vmstat_names(&j, vmstat_text);
+	gj_arr_close(&j);
+	gj_u64(&j, "interval_ms", interval_ms);
+	gj_u64(&j, "mem_kb", mem_kb);
+	gj_i64(&j, "cpus", sysconf(_SC_NPROCESSORS_ONLN));
+	gj_i64(&j, "page_size", sysconf(_SC_PAGESIZE));
+	gj_obj_close(&j);
+	send_built(&j, "hello");
+}
+
+static const char *dev_of_swap(const char *name)
+{
+	int i;
+
+	for (i = 0; i < ndevmap; i++)
+		if (!strcmp(devmap[i].swap, name))
+			return devmap[i].dev;
+	if (ndevmap >= MAX_DEVS)
+		return "";
+	strcpy(devmap[ndevmap].swap, name);
+	if (gu_blkdev_of(name, devmap[ndevmap].dev, sizeof(devmap[0].dev)))
+		devmap[ndevmap].dev[0] = '\0';
+	return devmap[ndevmap++].dev;
+}
+
+static void send_sample(void)
+{
+	static char buf[GU_LINE_MAX];
+	struct gstat_swap sw[GSTAT_MAX_SWAPS];
+	const char *devs[GSTAT_MAX_SWAPS];
+	char text[1024], path[128];
+	int nsw = 0, ndev = 0, i, k;
+	struct gj j;
+
+	head(&j, buf, sizeof(buf), "sample");
+	if (gu_read_file("/proc/vmstat", vmstat_text, sizeof(vmstat_text)) < 0)
+		vmstat_text[0] = '\0';
+	gj_obj_open(&j, "vmstat");
+	gstat_vmstat_members(&j, vmstat_text);
+	gj_obj_close(&j);
+
+	if (gu_read_file("/proc/swaps", text, sizeof(text)) > 0)
+		nsw = gstat_parse_swaps(text, sw, GSTAT_MAX_SWAPS);
+	for (i = 0; i < nsw; i++) {
+		const char *d = dev_of_swap(sw[i].name);
+
+		if (!*d)
+			continue;
+		for (k = 0; k < ndev; k++)
+			if (!strcmp(devs[k], d))
+				break;
+		if (k == ndev)
+			devs[ndev++] = d;
+	}
+	gj_obj_open(&j, "blk");
+	for (k = 0; k < ndev; k++) {
+		snprintf(path, sizeof(path), "/sys/class/block/%s/stat",
+			 devs[k]);
+		if (gu_read_file(path, text, sizeof(text)) > 0)
+			gstat_blk_member(&j, devs[k], text);
+	}
+	gj_obj_close(&j);
+	gj_arr_open(&j, "swaps");
+	for (i = 0; i < nsw; i++)
+		gstat_swap_element(&j, &sw[i]);
+	gj_arr_close(&j);
+	gj_obj_open(&j, "zram");
+	for (k = 0; k < ndev; k++) {
+		if (strncmp(devs[k], "zram", 4))
+			continue;
+		snprintf(path, sizeof(path), "/sys/block/%s/mm_stat", devs[k]);
+		if (gu_read_file(path, text, sizeof(text)) > 0)
+			gstat_mmstat_member(&j, devs[k], text);
+	}
+	gj_obj_close(&j);
+	gj_u64(&j, "agent_cpu_ns", cpu_ns());
+	gj_obj_close(&j);
+	send_built(&j, "sample");
+}
+
+/*
+ * Forward one producer line (without its '\n'). Returns true if it was
+ * the result line.
+ */
+static bool forward(char *line, size_t len)
+{
+	static char out[GU_LINE_MAX + 64];
+	static const char result_pfx[] = ",\"type\":\"result\"";
+	bool is_result = false;
+	char *p;
+	int n;
+
+	while (len && (line[len - 1] == '\r' || line[len - 1] == ' '))
+		line[--len] = '\0';
+	if (len < 10 || strncmp(line, "{\"t_ns\":", 8) || line[len - 1] != '}') {
+		send_error("agent: malformed producer line dropped");
+		return false;
+	}
+	p = line + 8;
+	while (*p >= '0' && *p <= '9')
+		p++;
+	if (!strncmp(p, result_pfx, sizeof(result_pfx) - 1))
+		is_result = true;
+
+	n = snprintf(out, sizeof(out), "{\"v\":%d,\"seq\":%" PRIu64 ",",
+		     PROTO_VERSION, next_seq);
+	if (is_result) {
+		/* Insert the agent's CPU time before the closing brace. */
+		line[len - 1] = '\0';
+		n += snprintf(out + n, sizeof(out) - n,
+			      "%s,\"agent_cpu_ns\":%" PRIu64 "}\n", line + 1,
+			      cpu_ns());
+	} else {
+		n += snprintf(out + n, sizeof(out) - n, "%s\n", line + 1);
+	}
+	if (n > GU_LINE_MAX) {
+		send_error("agent: producer line exceeds 8192 bytes, dropped");
+		return false;
+	}
+	out_raw(out, (size_t)n);
+	next_seq++;
+	if (is_result)
+		fprintf(stderr, "swapctl: %s", out);
+	return is_result;
+}
+
+static int open_port(unsigned int wait_s)
+{
+	char dev[64];
+	uint64_t start = gj_now_ns();
+	uint64_t deadline = start + (uint64_t)wait_s * 1000000000ULL;
+	int fd;
+
+	/* The port is probed at boot: give it 10 s at most to show up. */
+	while (gu_find_port(GU_PORT_NAME, dev, sizeof(dev))) {
+		if (gj_now_ns() > deadline ||
+		    gj_now_ns() > start + 10000000000ULL) {
+			fprintf(stderr, "agent: no virtio-serial port named %s\n",
+				GU_PORT_NAME);
+			return -1;
+		}
+		gu_sleep_ms(50);
+	}
+	if (gu_wait_path(dev, 5000)) {
+		fprintf(stderr, "agent: %s does not appear\n", dev);
+		return -1;
+	}
+	fd = open(dev, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
+		fprintf(stderr, "agent: open %s: %s\n", dev, strerror(errno));
+		return -1;
+	}
+	/* POLLHUP until the host side is connected. */
+	for (;;) {
+		struct pollfd pfd = { .fd = fd, .events = POLLOUT };
+		int r = poll(&pfd, 1, 100);
+
+		if (r > 0 && (pfd.revents & POLLOUT) &&
+		    !(pfd.revents & POLLHUP))
+			return fd;
+		if (gj_now_ns() > deadline) {
+			fprintf(stderr, "agent: host did not connect to %s within %u s\n",
+				dev, wait_s);
+			close(fd);
+			return -1;
+		}
+		if (r > 0)
+			gu_sleep_ms(20);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	static char in[INBUF_CAP];
+	unsigned int interval_ms = 100, wait_s = 60;
+	size_t inlen = 0;
+	bool skipping = false, done = false;
+	uint64_t next_sample;
+
+	if (argc >= 2)
+		interval_ms = (unsigned int)strtoul(argv[1], NULL, 10);
+	if (argc >= 3)
+		wait_s = (unsigned int)strtoul(argv[2], NULL, 10);
+	if (interval_ms < 10)
+		interval_ms = 10;
+	signal(SIGPIPE, SIG_IGN);
+	fcntl(STDIN_FILENO, F_SETFL, O_NONBLOCK);
+
+	port_fd = open_port(wait_s);
+	if (port_fd < 0)
+		to_console = true;
+	send_hello(interval_ms);
+	send_sample();
+	next_sample = gj_now_ns() + interval_ms * 1000000ULL;
+
+	while (!done) {
+		struct pollfd pfd = { .fd = STDIN_FILENO, .events = POLLIN };
+		uint64_t now = gj_now_ns();
+		int timeout = 0, r;
+		ssize_t n;
+		char *nl;
+
+		if (now < next_sample)
+			timeout = (int)((next_sample - now + 999999) / 1000000);
+		r = poll(&pfd, 1, timeout);
+		if (r > 0) {
+			n = read(STDIN_FILENO, in + inlen, sizeof(in) - inlen);
+			if (n == 0) {
+				fprintf(stderr, "agent: producers closed the pipe\n");
+				break;
+			}
+			if (n > 0)
+				inlen += (size_t)n;
+			while (!done && (nl = memchr(in, '\n', inlen))) {
+				size_t l = (size_t)(nl - in);
+
+				*nl = '\0';
+				if (skipping)
+					skipping = false;
+				else
+					done = forward(in, l);
+				memmove(in, nl + 1, inlen - l - 1);
+				inlen -= l + 1;
+			}
+			if (inlen == sizeof(in)) {
+				send_error("agent: producer line without newline, dropped");
+				inlen = 0;
+				skipping = true;
+			}
+		}
+		now = gj_now_ns();
+		if (!done && now >= next_sample) {
+			send_sample();
+			next_sample += interval_ms * 1000000ULL;
+			if (next_sample < now)
+				next_sample = now + interval_ms * 1000000ULL;
+		}
+	}
+	send_sample();
+	if (port_fd >= 0 && !to_console) {
+		/* Let the host drain the port before power-off. */
+		struct pollfd pfd = { .fd = port_fd, .events = POLLOUT };
+
+		poll(&pfd, 1, 200);
+		fsync(port_fd);
+	}
+	return 0;
+}

@@ -1,0 +1,622 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Parser of the per-run plan (guest side). Pure: no I/O, no globals.
+ */
+#include <arpa/inet.h>
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plan.h"
+
+#define MAX_WORDS 16
+
+struct line_ctx {
+	int lineno;
+	char *err;
+	size_t errlen;
+};
+
+static int fail(struct line_ctx *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int fail(struct line_ctx *c, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	n = snprintf(c->err, c->errlen, "line %d: ", c->lineno);
+	if (n < 0 || (size_t)n >= c->errlen)
+		return -1;
+	va_start(ap, fmt);
+	vsnprintf(c->err + n, c->errlen - n, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static const char * const swap_names[] = {
+	[GSWAP_BLK] = "blk",
+	[GSWAP_ZRAM] = "zram",
+	[GSWAP_EXT4FILE] = "ext4file",
+	[GSWAP_NFSFILE] = "nfsfile",
+};
+
+static const char * const phase_names[] = {
+	[GPHASE_FILL] = "fill",
+	[GPHASE_PAGEOUT] = "pageout",
+	[GPHASE_PRESSURE] = "pressure",
+	[GPHASE_READ] = "read",
+	[GPHASE_WILLNEED] = "willneed",
+	[GPHASE_REWRITE] = "rewrite",
+};
+
+const char *gplan_swap_type_name(enum gplan_swap_type t)
+{
+	if ((unsigned int)t >= sizeof(swap_names) / sizeof(swap_names[0]))
+		return "?";
+	return swap_names[t];
+}
+
+const char *gplan_phase_name(enum gplan_phase_type t)
+{
+	if ((unsigned int)t >= sizeof(phase_names) / sizeof(phase_names[0]))
+		return "?";
+	return phase_names[t];
+}
+
+static const char * const thp_keys[] = {
+	"enabled", "defrag", "shmem_enabled", "use_zero_page", NULL
+};
+
+static const char * const zswap_keys[] = {
+	"enabled", "compressor", "zpool", "max_pool_percent",
+	"accept_threshold_percent", "same_filled_pages_enabled",
+	"non_same_filled_pages_enabled", NULL
+};
+
+static bool in_list(const char *s, const char * const *list)
+{
+	for (; *list; list++)
+		if (!strcmp(s, *list))
+			return true;
+	return false;
+}
+
+/* Unsigned decimal, no sign, no trailing junk, within [min, max]. */
+static int parse_u64(struct line_ctx *c, const char *key, const char *s,
+		     uint64_t min, uint64_t max, uint64_t *out)
+{
+	unsigned long long v;
+	char *end;
+
+	if (!isdigit((unsigned char)*s))
+		return fail(c, "%s: '%s' is not an unsigned integer", key, s);
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || *end)
+		return fail(c, "%s: '%s' is not an unsigned integer", key, s);
+	if (v < min || v > max)
+		return fail(c, "%s: %llu out of range [%llu, %llu]", key, v,
+			    (unsigned long long)min, (unsigned long long)max);
+	*out = v;
+	return 0;
+}
+
+static int parse_frac(struct line_ctx *c, const char *key, const char *s,
+		      double min, double max, double *out)
+{
+	char *end;
+	double v;
+
+	if (!isdigit((unsigned char)*s))
+		return fail(c, "%s: '%s' is not a number", key, s);
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || *end || !isfinite(v))
+		return fail(c, "%s: '%s' is not a number", key, s);
+	if (v <= min || v > max)
+		return fail(c, "%s: %s out of range (%g, %g]", key, s, min, max);
+	*out = v;
+	return 0;
+}
+
+static int copy_val(struct line_ctx *c, const char *key, const char *val,
+		    char *dst, size_t len)
+{
+	if (strlen(val) >= len)
+		return fail(c, "%s: value too long", key);
+	strcpy(dst, val);
+	return 0;
+}
+
+/* Split "key=value" in place. */
+static int split_kv(struct line_ctx *c, char *word, char **key, char **val)
+{
+	char *eq = strchr(word, '=');
+
+	if (!eq || eq == word)
+		return fail(c, "expected key=value, got '%s'", word);
+	*eq = '\0';
+	*key = word;
+	*val = eq + 1;
+	if (!**val)
+		return fail(c, "%s: empty value", *key);
+	return 0;
+}
+
+static bool safe_name(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && !strchr("_-.", *s))
+			return false;
+	return true;
+}
+
+/* A value written to /proc or /sys: printable, no '/', not too odd. */
+static bool safe_value(const char *s)
+{
+	for (; *s; s++)
+		if (!isgraph((unsigned char)*s) || *s == '/')
+			return false;
+	return true;
+}
+
+static bool safe_path(const char *s, const char *prefix)
+{
+	if (strncmp(s, prefix, strlen(prefix)))
+		return false;
+	if (strstr(s, ".."))
+		return false;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && !strchr("_-./", *s))
+			return false;
+	return true;
+}
+
+int gplan_sysctl_path(const char *key, char *buf, size_t len)
+{
+	size_t i, n = strlen(key);
+
+	if (!safe_name(key) || key[0] == '.' || key[n - 1] == '.' ||
+	    strstr(key, ".."))
+		return -1;
+	if (strlen("/proc/sys/") + n >= len)
+		return -1;
+	strcpy(buf, "/proc/sys/");
+	for (i = 0; i <= n; i++)
+		buf[10 + i] = key[i] == '.' ? '/' : key[i];
+	return 0;
+}
+
+static int add_kv(struct line_ctx *c, const char *what, int nw, char **w,
+		  struct gplan_kv *arr, int *n, int max,
+		  const char * const *allowed)
+{
+	int i;
+
+	if (nw < 2)
+		return fail(c, "%s: expected key=value", what);
+	for (i = 1; i < nw; i++) {
+		char *key, *val;
+		char path[GPLAN_PATH_LEN];
+
+		if (split_kv(c, w[i], &key, &val))
+			return -1;
+		if (allowed && !in_list(key, allowed))
+			return fail(c, "%s: unknown key '%s'", what, key);
+		if (!allowed && gplan_sysctl_path(key, path, sizeof(path)))
+			return fail(c, "%s: bad key '%s'", what, key);
+		if (!safe_value(val))
+			return fail(c, "%s: bad value '%s'", key, val);
+		if (*n >= max)
+			return fail(c, "%s: more than %d settings", what, max);
+		if (copy_val(c, key, key, arr[*n].key, GPLAN_KEY_LEN) ||
+		    copy_val(c, key, val, arr[*n].val, GPLAN_VAL_LEN))
+			return -1;
+		(*n)++;
+	}
+	return 0;
+}
+
+static int parse_ipv4(struct line_ctx *c, const char *key, const char *s,
+		      uint32_t *out)
+{
+	struct in_addr a;
+
+	if (inet_pton(AF_INET, s, &a) != 1)
+		return fail(c, "%s: '%s' is not an IPv4 address", key, s);
+	*out = ntohl(a.s_addr);
+	return 0;
+}
+
+static int parse_swap(struct line_ctx *c, struct gplan *p, int nw, char **w)
+{
+	struct gplan_swap *s;
+	bool have_type = false, have_size = false, have_port = false;
+	int i;
+
+	if (p->nswap >= GPLAN_MAX_SWAP)
+		return fail(c, "swap: more than %d backends", GPLAN_MAX_SWAP);
+	s = &p->swap[p->nswap];
+	memset(s, 0, sizeof(*s));
+	s->prio = -1;
+	strcpy(s->export, "/export");
+	strcpy(s->vers, "4.1");
+
+	for (i = 1; i < nw; i++) {
+		char *key, *val;
+		uint64_t v;
+		int t;
+
+		if (split_kv(c, w[i], &key, &val))
+			return -1;
+		if (i == 1 && strcmp(key, "type"))
+			return fail(c, "swap: first key must be type=");
+		if (!strcmp(key, "type")) {
+			if (have_type)
+				return fail(c, "swap: duplicate type");
+			for (t = 0; t <= GSWAP_NFSFILE; t++)
+				if (!strcmp(val, swap_names[t]))
+					break;
+			if (t > GSWAP_NFSFILE)
+				return fail(c, "swap: unknown type '%s'", val);
+			s->type = t;
+			have_type = true;
+		} else if (!strcmp(key, "prio")) {
+			if (parse_u64(c, key, val, 0, 32767, &v))
+				return -1;
+			s->prio = (int)v;
+		} else if (!strcmp(key, "size_mb") && s->type != GSWAP_BLK) {
+			if (parse_u64(c, key, val, 1, 1 << 20, &v))
+				return -1;
+			s->size_mb = v;
+			have_size = true;
+		} else if (!strcmp(key, "dev") && (s->type == GSWAP_BLK ||
+						   s->type == GSWAP_EXT4FILE)) {
+			if (!safe_path(val, "/dev/"))
+				return fail(c, "dev: '%s' is not a /dev path",
+					    val);
+			if (copy_val(c, key, val, s->dev, sizeof(s->dev)))
+				return -1;
+		} else if (!strcmp(key, "comp") && s->type == GSWAP_ZRAM) {
+			if (!safe_name(val))
+				return fail(c, "comp: bad value '%s'", val);
+			if (copy_val(c, key, val, s->comp, sizeof(s->comp)))
+				return -1;
+		} else if (!strcmp(key, "server") && s->type == GSWAP_NFSFILE) {
+			uint32_t a;
+
+			if (parse_ipv4(c, key, val, &a))
+				return -1;
+			if (copy_val(c, key, val, s->server, sizeof(s->server)))
+				return -1;
+		} else if (!strcmp(key, "port") && s->type == GSWAP_NFSFILE) {
+			if (parse_u64(c, key, val, 1, 65535, &v))
+				return -1;
+			s->port = (unsigned int)v;
+			have_port = true;
+		} else if (!strcmp(key, "export") && s->type == GSWAP_NFSFILE) {
+			if (!safe_path(val, "/"))
+				return fail(c, "export: bad path '%s'", val);
+			if (copy_val(c, key, val, s->export, sizeof(s->export)))
+				return -1;
+		} else if (!strcmp(key, "vers") && s->type == GSWAP_NFSFILE) {
+			if (strcmp(val, "4") && strcmp(val, "4.0") &&
+			    strcmp(val, "4.1") && strcmp(val, "4.2"))
+				return fail(c, "vers: '%s' unsupported (4, 4.0, 4.1, 4.2)",
+					    val);
+			strcpy(s->vers, val);
+		} else {
+			return fail(c, "swap type=%s: unknown key '%s'",
+				    swap_names[s->type], key);
+		}
+	}
+	if (!have_type)
+		return fail(c, "swap: missing type=");
+	if ((s->type == GSWAP_BLK || s->type == GSWAP_EXT4FILE) && !s->dev[0])
+		return fail(c, "swap type=%s: missing dev=", swap_names[s->type]);
+	if (s->type != GSWAP_BLK && !have_size)
+		return fail(c, "swap type=%s: missing size_mb=",
+			    swap_names[s->type]);
+	if (s->type == GSWAP_NFSFILE && !s->server[0])
+		return fail(c, "swap type=nfsfile: missing server=");
+	if (s->type == GSWAP_NFSFILE && !have_port)
+		return fail(c, "swap type=nfsfile: missing port=");
+	p->nswap++;
+	return 0;
+}
+
+static int parse_net(struct line_ctx *c, struct gplan *p, int nw, char **w)
+{
+	bool have_addr = false;
+	int i;
+
+	if (p->has_net)
+		return fail(c, "net: duplicate directive");
+	for (i = 1; i < nw; i++) {
+		char *key, *val, *slash;
+		uint64_t v;
+
+		if (split_kv(c, w[i], &key, &val))
+			return -1;
+		if (!strcmp(key, "addr")) {
+			slash = strchr(val, '/');
+			if (!slash)
+				return fail(c, "addr: expected A.B.C.D/PREFIX");
+			*slash = '\0';
+			if (parse_ipv4(c, key, val, &p->net_addr) ||
+			    parse_u64(c, "prefix", slash + 1, 1, 32, &v))
+				return -1;
+			p->net_prefix = (int)v;
+			have_addr = true;
+		} else if (!strcmp(key, "gw")) {
+			if (parse_ipv4(c, key, val, &p->net_gw))
+				return -1;
+		} else {
+			return fail(c, "net: unknown key '%s'", key);
+		}
+	}
+	if (!have_addr)
+		return fail(c, "net: missing addr=");
+	p->has_net = true;
+	return 0;
+}
+
+static int parse_workload(struct line_ctx *c, struct gplan *p, int nw,
+			  char **w)
+{
+	bool have_seed = false;
+	int i;
+
+	if (p->has_workload)
+		return fail(c, "workload: duplicate directive");
+	for (i = 1; i < nw; i++) {
+		char *key, *val;
+		uint64_t v;
+
+		if (split_kv(c, w[i], &key, &val))
+			return -1;
+		if (!strcmp(key, "seed")) {
+			/* JSON readers (jansson) stop at INT64_MAX. */
+			if (parse_u64(c, key, val, 0, INT64_MAX, &p->seed))
+				return -1;
+			have_seed = true;
+		} else if (!strcmp(key, "size_mb")) {
+			if (parse_u64(c, key, val, 1, 1 << 20, &p->size_mb))
+				return -1;
+		} else if (!strcmp(key, "size_ram")) {
+			if (parse_frac(c, key, val, 0, 64, &p->size_ram))
+				return -1;
+		} else if (!strcmp(key, "shmem_mb")) {
+			if (parse_u64(c, key, val, 0, 1 << 20, &p->shmem_mb))
+				return -1;
+		} else if (!strcmp(key, "thp")) {
+			if (parse_u64(c, key, val, 0, 1, &v))
+				return -1;
+			p->thp_area = v;
+		} else {
+			return fail(c, "workload: unknown key '%s'", key);
+		}
+	}
+	if (!have_seed)
+		return fail(c, "workload: missing seed=");
+	if (!p->size_mb && p->size_ram == 0)
+		return fail(c, "workload: missing size_mb= or size_ram=");
+	if (p->size_mb && p->size_ram != 0)
+		return fail(c, "workload: size_mb= and size_ram= are exclusive");
+	p->has_workload = true;
+	return 0;
+}
+
+static int parse_phase(struct line_ctx *c, struct gplan *p, int nw, char **w)
+{
+	struct gplan_phase *ph;
+	int t, i;
+
+	if (nw < 2)
+		return fail(c, "phase: missing name");
+	for (t = 0; t <= GPHASE_REWRITE; t++)
+		if (!strcmp(w[1], phase_names[t]))
+			break;
+	if (t > GPHASE_REWRITE)
+		return fail(c, "phase: unknown phase '%s'", w[1]);
+	if (p->nphase >= GPLAN_MAX_PHASE)
+		return fail(c, "phase: more than %d phases", GPLAN_MAX_PHASE);
+	if (p->nphase == 0 && t != GPHASE_FILL)
+		return fail(c, "phase %s: the first phase must be fill",
+			    w[1]);
+	if (p->nphase > 0 && t == GPHASE_FILL)
+		return fail(c, "phase fill: only once, as the first phase");
+	ph = &p->phase[p->nphase];
+	memset(ph, 0, sizeof(*ph));
+	ph->type = t;
+	for (i = 2; i < nw; i++) {
+		char *key, *val;
+
+		if (split_kv(c, w[i], &key, &val))
+			return -1;
+		if (t == GPHASE_READ && !strcmp(key, "order")) {
+			if (!strcmp(val, "seq"))
+				ph->random = false;
+			else if (!strcmp(val, "random"))
+				ph->random = true;
+			else
+				return fail(c, "order: '%s' is not seq or random",
+					    val);
+		} else if (t == GPHASE_PRESSURE && !strcmp(key, "mb")) {
+			if (parse_u64(c, key, val, 1, 1 << 20, &ph->mb))
+				return -1;
+		} else if (t == GPHASE_PRESSURE && !strcmp(key, "ram")) {
+			if (parse_frac(c, key, val, 0, 64, &ph->ram))
+				return -1;
+		} else if (t == GPHASE_REWRITE && !strcmp(key, "frac")) {
+			if (parse_frac(c, key, val, 0, 1, &ph->frac))
+				return -1;
+		} else {
+			return fail(c, "phase %s: unknown key '%s'", w[1], key);
+		}
+	}
+	if (t == GPHASE_PRESSURE && !ph->mb && ph->ram == 0)
+		return fail(c, "phase pressure: missing mb= or ram=");
+	if (t == GPHASE_PRESSURE && ph->mb && ph->ram != 0)
+		return fail(c, "phase pressure: mb= and ram= are exclusive");
+	if (t == GPHASE_REWRITE && ph->frac == 0)
+		return fail(c, "phase rewrite: missing frac=");
+	p->nphase++;
+	return 0;
+}
+
+static int parse_line(struct line_ctx *c, struct gplan *p, char *line,
+		      bool *seen_version)
+{
+	char *w[MAX_WORDS];
+	int nw = 0;
+	char *s = line, *hash;
+	uint64_t v;
+
+	hash = strchr(s, '#');
+	if (hash)
+		*hash = '\0';
+	for (;;) {
+		while (*s == ' ' || *s == '\t' || *s == '\r')
+			s++;
+		if (!*s)
+			break;
+		if (nw >= MAX_WORDS)
+			return fail(c, "more than %d words", MAX_WORDS);
+		w[nw++] = s;
+		while (*s && *s != ' ' && *s != '\t' && *s != '\r')
+			s++;
+		if (*s)
+			*s++ = '\0';
+	}
+	if (!nw)
+		return 0;
+	if (!*seen_version && strcmp(w[0], "version"))
+		return fail(c, "the first directive must be 'version %d'",
+			    GPLAN_VERSION);
+
+	if (!strcmp(w[0], "version")) {
+		if (*seen_version)
+			return fail(c, "version: duplicate directive");
+		if (nw != 2)
+			return fail(c, "version: expected one number");
+		if (parse_u64(c, "version", w[1], 0, 1000, &v))
+			return -1;
+		if (v != GPLAN_VERSION)
+			return fail(c, "version %llu unsupported (this guest speaks %d)",
+				    (unsigned long long)v, GPLAN_VERSION);
+		p->version = (int)v;
+		*seen_version = true;
+	} else if (!strcmp(w[0], "interval_ms")) {
+		if (nw != 2)
+			return fail(c, "interval_ms: expected one number");
+		if (parse_u64(c, "interval_ms", w[1], 10, 60000, &v))
+			return -1;
+		p->interval_ms = (unsigned int)v;
+	} else if (!strcmp(w[0], "timeout_s")) {
+		if (nw != 2)
+			return fail(c, "timeout_s: expected one number");
+		if (parse_u64(c, "timeout_s", w[1], 5, 86400, &v))
+			return -1;
+		p->timeout_s = (unsigned int)v;
+	} else if (!strcmp(w[0], "sysctl")) {
+		return add_kv(c, "sysctl", nw, w, p->sysctl, &p->nsysctl,
+			      GPLAN_MAX_SYSCTL, NULL);
+	} else if (!strcmp(w[0], "thp")) {
+		return add_kv(c, "thp", nw, w, p->thp, &p->nthp,
+			      GPLAN_MAX_KV, thp_keys);
+	} else if (!strcmp(w[0], "zswap")) {
+		return add_kv(c, "zswap", nw, w, p->zswap, &p->nzswap,
+			      GPLAN_MAX_KV, zswap_keys);
+	} else if (!strcmp(w[0], "swap")) {
+		return parse_swap(c, p, nw, w);
+	} else if (!strcmp(w[0], "net")) {
+		return parse_net(c, p, nw, w);
+	} else if (!strcmp(w[0], "workload")) {
+		return parse_workload(c, p, nw, w);
+	} else if (!strcmp(w[0], "phase")) {
+		return parse_phase(c, p, nw, w);
+	} else if (!strcmp(w[0], "verify_seed")) {
+		if (p->has_verify_seed)
+			return fail(c, "verify_seed: duplicate directive");
+		if (nw != 2)
+			return fail(c, "verify_seed: expected one number");
+		if (parse_u64(c, "verify_seed", w[1], 0, INT64_MAX,
+			      &p->verify_seed))
+			return -1;
+		p->has_verify_seed = true;
+	} else {
+		return fail(c, "unknown directive '%s'", w[0]);
+	}
+	return 0;
+}
+
+static void default_phases(struct gplan *p)
+{
+	static const struct gplan_phase def[] = {
+		{ .type = GPHASE_FILL },
+		{ .type = GPHASE_PAGEOUT },
+		{ .type = GPHASE_READ, .random = false },
+		{ .type = GPHASE_READ, .random = true },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(def) / sizeof(def[0]); i++)
+		p->phase[i] = def[i];
+	p->nphase = (int)(sizeof(def) / sizeof(def[0]));
+}
+
+int gplan_parse(const char *text, struct gplan *p, char *err, size_t errlen)
+{
+	struct line_ctx c = { .lineno = 0, .err = err, .errlen = errlen };
+	char line[GPLAN_MAX_LINE + 1];
+	bool seen_version = false;
+	const char *s = text;
+	int i;
+
+	memset(p, 0, sizeof(*p));
+	p->interval_ms = GPLAN_DEF_INTERVAL_MS;
+	p->timeout_s = GPLAN_DEF_TIMEOUT_S;
+	if (errlen)
+		err[0] = '\0';
+
+	while (*s) {
+		const char *nl = strchr(s, '\n');
+		size_t len = nl ? (size_t)(nl - s) : strlen(s);
+
+		c.lineno++;
+		if (len > GPLAN_MAX_LINE)
+			return fail(&c, "longer than %d bytes", GPLAN_MAX_LINE);
+		memcpy(line, s, len);
+		line[len] = '\0';
+		for (i = 0; i < (int)len; i++)
+			if (!isprint((unsigned char)line[i]) &&
+			    line[i] != '\t' && line[i] != '\r')
+				return fail(&c, "control or non-ASCII byte 0x%02x",
+					    (unsigned char)line[i]);
+		if (parse_line(&c, p, line, &seen_version))
+			return -1;
+		s += len;
+		if (*s == '\n')
+			s++;
+	}
+	c.lineno++;
+	if (!seen_version)
+		return fail(&c, "end of plan: missing 'version %d'",
+			    GPLAN_VERSION);
+	if (!p->has_workload)
+		return fail(&c, "end of plan: missing workload directive");
+	for (i = 0; i < p->nswap; i++)
+		if (p->swap[i].type == GSWAP_NFSFILE && !p->has_net)
+			return fail(&c, "end of plan: nfsfile backend needs a net directive");
+	if (!p->nphase)
+		default_phases(p);
+	return 0;
+}

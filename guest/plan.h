@@ -1,0 +1,117 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The per-run plan: /swapctl/plan in the guest, one directive per line.
+ * See doc/HACKING.md "Guest initramfs and the per-run plan" and
+ * swapctl-agent(7). Parsing is pure (no I/O) so that it can be unit-tested.
+ */
+#ifndef GUEST_PLAN_H
+#define GUEST_PLAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define GPLAN_VERSION		1
+#define GPLAN_MAX_LINE		1024
+#define GPLAN_MAX_SYSCTL	32
+#define GPLAN_MAX_KV		8
+#define GPLAN_MAX_SWAP		8
+#define GPLAN_MAX_PHASE		64
+#define GPLAN_KEY_LEN		64
+#define GPLAN_VAL_LEN		128
+#define GPLAN_PATH_LEN		128
+#define GPLAN_ERR_LEN		256
+
+#define GPLAN_DEF_INTERVAL_MS	100
+#define GPLAN_DEF_TIMEOUT_S	300
+
+struct gplan_kv {
+	char key[GPLAN_KEY_LEN];
+	char val[GPLAN_VAL_LEN];
+};
+
+enum gplan_swap_type {
+	GSWAP_BLK,
+	GSWAP_ZRAM,
+	GSWAP_EXT4FILE,
+	GSWAP_NFSFILE,
+};
+
+struct gplan_swap {
+	enum gplan_swap_type type;
+	int prio;		/* -1: kernel default */
+	uint64_t size_mb;	/* 0 for blk: the whole disk */
+	char dev[GPLAN_PATH_LEN];	/* blk, ext4file */
+	char comp[GPLAN_VAL_LEN];	/* zram; "" = kernel default */
+	char server[GPLAN_VAL_LEN];	/* nfsfile */
+	char export[GPLAN_PATH_LEN];	/* nfsfile */
+	char vers[16];			/* nfsfile */
+	unsigned int port;		/* nfsfile */
+};
+
+enum gplan_phase_type {
+	GPHASE_FILL,
+	GPHASE_PAGEOUT,
+	GPHASE_PRESSURE,
+	GPHASE_READ,
+	GPHASE_WILLNEED,
+	GPHASE_REWRITE,
+};
+
+struct gplan_phase {
+	enum gplan_phase_type type;
+	bool random;		/* read: order=random */
+	uint64_t mb;		/* pressure: MiB, 0 when ram= is used */
+	double ram;		/* pressure: multiple of MemTotal */
+	double frac;		/* rewrite: fraction of pages */
+};
+
+struct gplan {
+	int version;
+	unsigned int interval_ms;
+	unsigned int timeout_s;
+
+	int nsysctl;
+	struct gplan_kv sysctl[GPLAN_MAX_SYSCTL];
+	int nthp;
+	struct gplan_kv thp[GPLAN_MAX_KV];
+	int nzswap;
+	struct gplan_kv zswap[GPLAN_MAX_KV];
+
+	int nswap;
+	struct gplan_swap swap[GPLAN_MAX_SWAP];
+
+	bool has_net;
+	uint32_t net_addr;	/* host byte order */
+	int net_prefix;
+	uint32_t net_gw;	/* host byte order, 0 = none */
+
+	bool has_workload;
+	uint64_t seed;
+	uint64_t size_mb;	/* 0 when size_ram is used */
+	double size_ram;	/* multiple of MemTotal */
+	uint64_t shmem_mb;
+	bool thp_area;
+
+	int nphase;
+	struct gplan_phase phase[GPLAN_MAX_PHASE];
+
+	bool has_verify_seed;
+	uint64_t verify_seed;
+};
+
+/*
+ * Parse the NUL-terminated plan @text into @p. On error returns -1 and
+ * writes "line N: what is wrong" into @err. Missing optional directives take
+ * their defaults; a plan without phases gets fill, pageout, read seq,
+ * read random.
+ */
+int gplan_parse(const char *text, struct gplan *p, char *err, size_t errlen);
+
+const char *gplan_swap_type_name(enum gplan_swap_type t);
+const char *gplan_phase_name(enum gplan_phase_type t);
+
+/* Sysctl key "vm.page-cluster" -> "/proc/sys/vm/page-cluster". */
+int gplan_sysctl_path(const char *key, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Text -> JSON for the agent's samples (see stats.h).
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats.h"
+
+static const char * const prefixes[] = {
+	"pswp", "nrswp", "swap_ra", "thp_swpout", "pgsteal", "pgscan",
+	"workingset_", "zswp", NULL
+};
+
+static const char * const exact[] = {
+	"pgmajfault", "pgpgin", "pgpgout", NULL
+};
+
+bool gstat_vmstat_wanted(const char *name)
+{
+	int i;
+
+	for (i = 0; prefixes[i]; i++)
+		if (!strncmp(name, prefixes[i], strlen(prefixes[i])))
+			return true;
+	for (i = 0; exact[i]; i++)
+		if (!strcmp(name, exact[i]))
+			return true;
+	return false;
+}
+
+/*
+ * Walk "name value\n" lines; call @fn for each well-formed wanted one.
+ * Names are [a-z0-9_]+; values unsigned decimal.
+ */
+static int walk_vmstat(struct gj *j, const char *text, bool values)
+{
+	const char *s = text;
+	int n = 0;
+
+	while (*s) {
+		const char *nl = strchr(s, '\n');
+		size_t len = nl ? (size_t)(nl - s) : strlen(s);
+		char name[64];
+		size_t k = 0;
+		const char *p = s;
+		char *end;
+		unsigned long long v;
+
+		while (p < s + len && *p != ' ' && k < sizeof(name) - 1)
+			name[k++] = *p++;
+		name[k] = '\0';
+		if (k && p < s + len && *p == ' ' &&
+		    strspn(name, "abcdefghijklmnopqrstuvwxyz0123456789_") == k &&
+		    gstat_vmstat_wanted(name)) {
+			v = strtoull(p + 1, &end, 10);
+			if (end > p + 1 && end == s + len) {
+				if (values)
+					gj_u64(j, name, v);
+				else
+					gj_str(j, NULL, name);
+				n++;
+			}
+		}
+		s += len;
+		if (*s == '\n')
+			s++;
+	}
+	return n;
+}
+
+int gstat_vmstat_members(struct gj *j, const char *text)
+{
+	return walk_vmstat(j, text, true);
+}
+
+int gstat_vmstat_names(struct gj *j, const char *text)
+{
+	return walk_vmstat(j, text, false);
+}
+
+static int parse_u64s(const char *text, uint64_t *v, int max)
+{
+	const char *s = text;
+	int n = 0;
+
+	while (n < max) {
+		char *end;
+
+		while (*s == ' ' || *s == '\t')
+			s++;
+		if (*s < '0' || *s > '9')
+			break;
+		v[n++] = strtoull(s, &end, 10);
+		s = end;
+	}
+	while (*s == ' ' || *s == '\t' || *s == '\n')
+		s++;
+	if (*s && n < max)
+		return -1;	/* junk */
+	return n;
+}
+
+int gstat_blk_member(struct gj *j, const char *dev, const char *text)
+{
+	static const char * const names[] = {
+		"rd_ios", "rd_merges", "rd_sectors", "rd_ticks",
+		"wr_ios", "wr_merges", "wr_sectors", "wr_ticks",
+		"in_flight", "io_ticks", "time_in_queue",
+	};
+	uint64_t v[17];
+	int n, i;
+
+	n = parse_u64s(text, v, 17);
+	if (n < 11)
+		return -1;
+	gj_obj_open(j, dev);
+	for (i = 0; i < 11; i++)
+		gj_u64(j, names[i], v[i]);
+	gj_obj_close(j);
+	return 0;
+}
+
+int gstat_mmstat_member(struct gj *j, const char *dev, const char *text)
+{
+	static const char * const names[] = {
+		"orig_data_size", "compr_data_size", "mem_used_total",
+		"mem_limit", "mem_used_max", "same_pages", "pages_compacted",
+		"huge_pages",
+	};
+	uint64_t v[9];
+	int n, i;
+
+	n = parse_u64s(text, v, 9);
+	if (n < 3)
+		return -1;
+	if (n > 8)
+		n = 8;
+	gj_obj_open(j, dev);
+	for (i = 0; i < n; i++)
+		gj_u64(j, names[i], v[i]);
+	gj_obj_close(j);
+	return 0;
+}
+
+int gstat_parse_swaps(const char *text, struct gstat_swap *out, int max)
+{
+	const char *s = text;
+	int n = 0;
+	bool header = true;
+
+	while (*s && n < max) {
+		const char *nl = strchr(s, '\n');
+		size_t len = nl ? (size_t)(nl - s) : strlen(s);
+		char line[512];
+		char name[GSTAT_NAME_LEN], type[16];
+		unsigned long long size, used;
+		int prio;
+
+		if (len < sizeof(line)) {
+			memcpy(line, s, len);
+			line[len] = '\0';
+			if (header && !strncmp(line, "Filename", 8)) {
+				header = false;
+			} else if (sscanf(line, "%127s %15s %llu %llu %d", name,
+					  type, &size, &used, &prio) == 5) {
+				struct gstat_swap *o = &out[n++];
+
+				memset(o, 0, sizeof(*o));
+				strcpy(o->name, name);
+				strcpy(o->type, type);
+				o->size_kb = size;
+				o->used_kb = used;
+				o->prio = prio;
+			}
+		}
+		s += len;
+		if (*s == '\n')
+			s++;
+	}
+	return n;
+}
+
+void gstat_swap_element(struct gj *j, const struct gstat_swap *s)
+{
+	gj_obj_open(j, NULL);
+	gj_str(j, "name", s->name);
+	gj_str(j, "type", s->type);
+	gj_u64(j, "used_kb", s->used_kb);
+	gj_u64(j, "size_kb", s->size_kb);
+	gj_i64(j, "prio", s->prio);
+	gj_obj_close(j);
+}

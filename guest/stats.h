@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Parsing of /proc/vmstat, /proc/swaps, /sys/block/<dev>/stat and zram
+ * mm_stat text into the agent's JSON members. Pure functions on text, so
+ * that the JSON the agent emits is unit-tested.
+ */
+#ifndef GUEST_STATS_H
+#define GUEST_STATS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "json.h"
+
+#define GSTAT_NAME_LEN	128
+#define GSTAT_MAX_SWAPS	16
+
+struct gstat_swap {
+	char name[GSTAT_NAME_LEN];
+	char type[16];
+	uint64_t size_kb;
+	uint64_t used_kb;
+	int prio;
+};
+
+/* The /proc/vmstat fields the protocol carries (doc/HACKING.md). */
+bool gstat_vmstat_wanted(const char *name);
+/* Members "name":value of the wanted fields of @text into the open object;
+ * returns the number written.
+ */
+int gstat_vmstat_members(struct gj *j, const char *text);
+/* Array elements "name" of the wanted fields of @text; count returned. */
+int gstat_vmstat_names(struct gj *j, const char *text);
+/* Member "@dev":{rd_ios,...} from a /sys/block/<dev>/stat line; -1 if
+ * malformed (nothing written then).
+ */
+int gstat_blk_member(struct gj *j, const char *dev, const char *text);
+/* Member "@dev":{orig_data_size,...} from zram mm_stat; -1 if malformed. */
+int gstat_mmstat_member(struct gj *j, const char *dev, const char *text);
+/* Parse /proc/swaps; returns the number of entries (at most @max). */
+int gstat_parse_swaps(const char *text, struct gstat_swap *out, int max);
+/* Array element {"name":..,"used_kb":..,"size_kb":..,"prio":..}. */
+void gstat_swap_element(struct gj *j, const struct gstat_swap *s);
+
+#endif

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Small I/O helpers shared by the guest programs. Nothing here runs at
+ * load time.
+ */
+#ifndef GUEST_UTIL_H
+#define GUEST_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define GU_PORT_NAME	"org.swapctl.agent.0"
+#define GU_LINE_MAX	8192	/* protocol line limit, '\n' included */
+#define GU_PIPE_LINE	4096	/* producer lines: atomic pipe writes */
+
+/* Read a whole (small) file; NUL-terminated. Returns length or -errno. */
+ssize_t gu_read_file(const char *path, char *buf, size_t cap);
+/* Write @s to an existing file (sysfs/procfs). Returns 0 or -errno. */
+int gu_write_file(const char *path, const char *s);
+int gu_write_all(int fd, const void *buf, size_t len);
+void gu_sleep_ms(unsigned int ms);
+/* Wait up to @ms for @path to exist. Returns 0 or -ENOENT. */
+int gu_wait_path(const char *path, unsigned int ms);
+/*
+ * The block device (e.g. "vda", "zram0") behind @path: the device itself
+ * for a block special file, the one holding it for a regular file.
+ * Returns 0, or -1 when there is none (NFS, tmpfs).
+ */
+int gu_blkdev_of(const char *path, char *name, size_t len);
+/* "/dev/vportNpM" of the virtio-serial port named @name, or -ENOENT. */
+int gu_find_port(const char *name, char *dev, size_t len);
+
+/*
+ * Producer side of the protocol: send a finished line (from gj_finish())
+ * to @fd with one write(2), so that concurrent producers never interleave.
+ */
+int gu_emit(int fd, const char *line, int len);
+/* {"t_ns":..,"type":"log","level":@level,"msg":@msg} to @fd. */
+void gu_log(int fd, const char *level, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+#endif

@@ -1,0 +1,354 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * swapctl guest workload: fills memory with a verifiable pattern, pushes it
+ * to swap, reads it back and counts every corrupt page.
+ *
+ *   workload PLAN
+ *
+ * Runs the "workload", "phase" and "verify_seed" directives of PLAN. Phase
+ * and result lines go to stdout (the pipe to the agent). Exit status: 0 pass,
+ * 1 corrupt pages found, 2 error (a result line with the reason was sent);
+ * anything else means no result was sent and init reports the failure.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "json.h"
+#include "pattern.h"
+#include "plan.h"
+#include "util.h"
+
+#ifndef MADV_PAGEOUT
+#define MADV_PAGEOUT 21
+#endif
+
+#define HPAGE (2UL << 20)
+
+static struct gplan plan;
+
+static char *anon;		/* nanon pages */
+static char *shm;		/* nshm pages */
+static size_t nanon, nshm, npages;
+static uint8_t *gen;		/* per page: pattern seed = seed + gen[i] */
+static uint8_t *bad;		/* per page: found corrupt at least once */
+
+static uint64_t pages_written, pages_verified, pages_corrupt;
+static uint64_t corrupt_distinct;
+static int64_t first_corrupt = -1;
+
+static char *page_at(size_t i)
+{
+	if (i < nanon)
+		return anon + i * GPAT_PAGE;
+	return shm + (i - nanon) * GPAT_PAGE;
+}
+
+static uint64_t expect_seed(size_t i)
+{
+	uint64_t base = plan.has_verify_seed ? plan.verify_seed : plan.seed;
+
+	return base + gen[i];
+}
+
+static void result(const char *status, const char *reason)
+{
+	char line[GU_PIPE_LINE];
+	struct gj j;
+	int len;
+
+	gj_init(&j, line, sizeof(line));
+	gj_line_start(&j, "result");
+	gj_str(&j, "status", status);
+	gj_u64(&j, "pages", npages);
+	gj_u64(&j, "pages_written", pages_written);
+	gj_u64(&j, "pages_verified", pages_verified);
+	gj_u64(&j, "pages_corrupt", pages_corrupt);
+	gj_u64(&j, "pages_corrupt_distinct", corrupt_distinct);
+	gj_i64(&j, "first_corrupt", first_corrupt);
+	gj_u64(&j, "seed", plan.seed);
+	if (plan.has_verify_seed)
+		gj_u64(&j, "verify_seed", plan.verify_seed);
+	gj_str(&j, "reason", reason);
+	gj_obj_close(&j);
+	len = gj_finish(&j);
+	if (len > 0)
+		gu_emit(STDOUT_FILENO, line, len);
+}
+
+static void __attribute__((noreturn, format(printf, 1, 2)))
+fatal(const char *fmt, ...)
+{
+	char reason[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(reason, sizeof(reason), fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "swapctl-workload: %s\n", reason);
+	result("error", reason);
+	exit(2);
+}
+
+static uint64_t mem_total_bytes(void)
+{
+	char buf[4096], *p;
+
+	if (gu_read_file("/proc/meminfo", buf, sizeof(buf)) <= 0)
+		return 0;
+	p = strstr(buf, "MemTotal:");
+	if (!p)
+		return 0;
+	return strtoull(p + 9, NULL, 10) << 10;
+}
+
+struct phase_stat {
+	uint64_t pages;
+	uint64_t corrupt;
+	uint64_t advise_ns;
+};
+
+static void phase_line(int idx, const struct gplan_phase *ph,
+		       const char *state, const struct phase_stat *st,
+		       uint64_t ns)
+{
+	char line[GU_PIPE_LINE];
+	struct gj j;
+	int len;
+
+	gj_init(&j, line, sizeof(line));
+	gj_line_start(&j, "phase");
+	gj_str(&j, "name", gplan_phase_name(ph->type));
+	gj_str(&j, "state", state);
+	gj_i64(&j, "index", idx);
+	if (ph->type == GPHASE_READ)
+		gj_str(&j, "order", ph->random ? "random" : "seq");
+	if (st) {
+		gj_u64(&j, "pages", st->pages);
+		gj_u64(&j, "ns", ns);
+		gj_u64(&j, "corrupt", st->corrupt);
+		if (ph->type == GPHASE_WILLNEED)
+			gj_u64(&j, "advise_ns", st->advise_ns);
+	}
+	gj_obj_close(&j);
+	len = gj_finish(&j);
+	if (len > 0)
+		gu_emit(STDOUT_FILENO, line, len);
+}
+
+static void verify_page(size_t i, struct phase_stat *st)
+{
+	st->pages++;
+	pages_verified++;
+	if (gpat_check(page_at(i), expect_seed(i), i))
+		return;
+	st->corrupt++;
+	pages_corrupt++;
+	if (!bad[i]) {
+		bad[i] = 1;
+		corrupt_distinct++;
+	}
+	if (first_corrupt < 0)
+		first_corrupt = (int64_t)i;
+}
+
+static void advise_all(int advice, const char *name)
+{
+	if (madvise(anon, nanon * GPAT_PAGE, advice))
+		fatal("madvise(%s) on %zu anonymous pages: %s%s", name, nanon,
+		      strerror(errno), errno == ENOSYS ?
+		      " (kernel without CONFIG_ADVISE_SYSCALLS)" : "");
+	if (nshm && madvise(shm, nshm * GPAT_PAGE, advice))
+		fatal("madvise(%s) on %zu shmem pages: %s", name, nshm,
+		      strerror(errno));
+}
+
+static void do_pressure(const struct gplan_phase *ph, struct phase_stat *st)
+{
+	uint64_t bytes = ph->mb << 20;
+	char *p;
+	size_t i;
+
+	if (ph->ram != 0) {
+		bytes = (uint64_t)(ph->ram * (double)mem_total_bytes());
+		bytes &= ~(uint64_t)(GPAT_PAGE - 1);
+	}
+	if (!bytes)
+		return;
+	p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (p == MAP_FAILED)
+		fatal("pressure: mmap %" PRIu64 " MiB: %s", bytes >> 20,
+		      strerror(errno));
+	for (i = 0; i < bytes / GPAT_PAGE; i++) {
+		/* Non-zero content, so it is not a zero page to zram. */
+		*(volatile uint64_t *)(p + i * GPAT_PAGE) = i + 1;
+		st->pages++;
+	}
+	munmap(p, bytes);
+}
+
+static void do_rewrite(int idx, const struct gplan_phase *ph,
+		       struct phase_stat *st)
+{
+	uint64_t thresh = (uint64_t)(ph->frac * 1000000.0);
+	struct gpat_rng r;
+	size_t i;
+
+	gpat_rng_init(&r, plan.seed ^ ((uint64_t)idx << 32));
+	for (i = 0; i < npages; i++) {
+		if (gpat_rng_below(&r, 1000000) >= thresh)
+			continue;
+		if (gen[i] == UINT8_MAX)
+			fatal("rewrite: page %zu rewritten 255 times", i);
+		gen[i]++;
+		gpat_fill(page_at(i), plan.seed + gen[i], i);
+		pages_written++;
+		st->pages++;
+	}
+	advise_all(MADV_PAGEOUT, "MADV_PAGEOUT");
+}
+
+static void run_phase(int idx, const struct gplan_phase *ph)
+{
+	struct phase_stat st = { 0 };
+	static uint32_t *perm;
+	uint64_t t0, t1;
+	size_t i;
+
+	phase_line(idx, ph, "start", NULL, 0);
+	t0 = gj_now_ns();
+	switch (ph->type) {
+	case GPHASE_FILL:
+		for (i = 0; i < npages; i++) {
+			gpat_fill(page_at(i), plan.seed + gen[i], i);
+			pages_written++;
+			st.pages++;
+		}
+		break;
+	case GPHASE_PAGEOUT:
+		advise_all(MADV_PAGEOUT, "MADV_PAGEOUT");
+		st.pages = npages;
+		break;
+	case GPHASE_PRESSURE:
+		do_pressure(ph, &st);
+		break;
+	case GPHASE_READ:
+		if (!ph->random) {
+			for (i = 0; i < npages; i++)
+				verify_page(i, &st);
+			break;
+		}
+		if (!perm) {
+			perm = malloc(npages * sizeof(*perm));
+			if (!perm)
+				fatal("read random: no memory for %zu indexes",
+				      npages);
+		}
+		gpat_permute(perm, npages, plan.seed ^ (uint64_t)idx);
+		for (i = 0; i < npages; i++)
+			verify_page(perm[i], &st);
+		break;
+	case GPHASE_WILLNEED:
+		advise_all(MADV_WILLNEED, "MADV_WILLNEED");
+		st.advise_ns = gj_now_ns() - t0;
+		for (i = 0; i < npages; i++)
+			verify_page(i, &st);
+		break;
+	case GPHASE_REWRITE:
+		do_rewrite(idx, ph, &st);
+		break;
+	}
+	t1 = gj_now_ns();
+	phase_line(idx, ph, "end", &st, t1 - t0);
+}
+
+static void setup_area(void)
+{
+	uint64_t bytes = plan.size_mb << 20;
+	size_t len;
+	char *p;
+
+	if (plan.size_ram != 0) {
+		bytes = (uint64_t)(plan.size_ram * (double)mem_total_bytes());
+		bytes &= ~(uint64_t)(GPAT_PAGE - 1);
+	}
+	if (plan.thp_area)
+		bytes = (bytes + HPAGE - 1) & ~(uint64_t)(HPAGE - 1);
+	nanon = bytes / GPAT_PAGE;
+	nshm = (plan.shmem_mb << 20) / GPAT_PAGE;
+	npages = nanon + nshm;
+	if (!nanon)
+		fatal("workload: empty area");
+	if (npages > UINT32_MAX)
+		fatal("workload: %zu pages is too many", npages);
+
+	len = nanon * GPAT_PAGE + (plan.thp_area ? HPAGE : 0);
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (p == MAP_FAILED)
+		fatal("mmap %zu MiB anonymous: %s", len >> 20, strerror(errno));
+	if (plan.thp_area) {
+		anon = (char *)(((uintptr_t)p + HPAGE - 1) & ~(HPAGE - 1));
+		if (madvise(anon, nanon * GPAT_PAGE, MADV_HUGEPAGE))
+			fatal("madvise(MADV_HUGEPAGE): %s%s", strerror(errno),
+			      errno == EINVAL ?
+			      " (kernel without CONFIG_TRANSPARENT_HUGEPAGE)" :
+			      "");
+	} else {
+		anon = p;
+	}
+	if (nshm) {
+		int fd = memfd_create("swapctl-shmem", MFD_CLOEXEC);
+
+		if (fd < 0)
+			fatal("memfd_create: %s", strerror(errno));
+		if (ftruncate(fd, (off_t)(nshm * GPAT_PAGE)))
+			fatal("ftruncate memfd %zu MiB: %s",
+			      (nshm * GPAT_PAGE) >> 20, strerror(errno));
+		shm = mmap(NULL, nshm * GPAT_PAGE, PROT_READ | PROT_WRITE,
+			   MAP_SHARED, fd, 0);
+		if (shm == MAP_FAILED)
+			fatal("mmap shmem: %s", strerror(errno));
+		close(fd);
+	}
+	gen = calloc(npages, 1);
+	bad = calloc(npages, 1);
+	if (!gen || !bad)
+		fatal("no memory for %zu page states", npages);
+}
+
+int main(int argc, char **argv)
+{
+	static char text[64 * 1024];
+	char err[GPLAN_ERR_LEN];
+	ssize_t n;
+	int i;
+
+	signal(SIGPIPE, SIG_IGN);
+	if (argc != 2) {
+		fprintf(stderr, "usage: workload PLAN\n");
+		return 3;
+	}
+	n = gu_read_file(argv[1], text, sizeof(text));
+	if (n < 0)
+		fatal("%s: %s", argv[1], strerror((int)-n));
+	if (gplan_parse(text, &plan, err, sizeof(err)))
+		fatal("%s: %s", argv[1], err);
+	setup_area();
+	for (i = 0; i < plan.nphase; i++)
+		run_phase(i, &plan.phase[i]);
+	if (pages_corrupt) {
+		result("corrupt", "");
+		return 1;
+	}
+	result("pass", "");
+	return 0;
+}
