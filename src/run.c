@@ -84,6 +84,8 @@ struct guest_res {
 	enum stream_status status;
 	uint64_t pages_written, pages_verified, pages_corrupt;
 	int64_t first_corrupt;
+	bool has_agent_cpu;
+	uint64_t agent_cpu_ns;		/* the agent's own CPU time */
 	char reason[STREAM_MSG_MAX];
 	char last_error_log[STREAM_MSG_MAX];
 	struct stream_line last;	/* the last sample */
@@ -348,6 +350,8 @@ static void on_line(void *arg, const struct stream_line *l,
 		g->pages_verified = l->pages_verified;
 		g->pages_corrupt = l->pages_corrupt;
 		g->first_corrupt = l->first_corrupt;
+		g->has_agent_cpu = l->has_agent_cpu;
+		g->agent_cpu_ns = l->agent_cpu_ns;
 		snprintf(g->reason, sizeof(g->reason), "%s", l->msg);
 		break;
 	case STREAM_T_LOG:
@@ -873,6 +877,23 @@ static bool kernel_desc(const struct run *r, enum scn_kernel k,
 	return true;
 }
 
+/* Mean/stddev/CI of the time of phase @idx over the repeats of @k. */
+static bool phase_desc(const struct run *r, enum scn_kernel k, int idx,
+		       struct stats_desc *d)
+{
+	double x[MAX_REPEAT];
+	size_t n = 0;
+	int i;
+
+	for (i = 0; i < r->nres; i++)
+		if (r->res[i].kernel == k && idx < r->res[i].nphases)
+			x[n++] = r->res[i].phase[idx].seconds;
+	if (!n)
+		return false;
+	stats_describe(x, n, d);
+	return true;
+}
+
 /* Patched / baseline, paired by repeat number. */
 static bool ratio_desc(const struct run *r, const char *m,
 		       struct stats_desc *d)
@@ -1040,6 +1061,8 @@ static json_t *guest_json(const struct run *r, const struct guest_res *g)
 		guest_metric(g, "workload_seconds", &v) ? json_real(v) :
 		json_null());
 	json_object_set_new(o, "run_seconds", json_real(g->run_s));
+	json_object_set_new(o, "agent_cpu_seconds", g->has_agent_cpu ?
+			    json_real(g->agent_cpu_ns / 1e9) : json_null());
 	for (k = extra; *k; k++)
 		json_object_set_new(o, *k, guest_metric(g, *k, &v) ?
 				    json_integer((json_int_t)v) :
@@ -1190,6 +1213,29 @@ static void print_table(struct run *r, const struct expect_res *xr,
 				 ratio_desc(r, *m, &d), 2);
 			printf(" %18s", cell);
 		}
+		printf("\n");
+	}
+	for (i = 0; i < r->scn.nphases; i++) {
+		char label[48];
+		struct stats_desc a, b;
+		bool ha = false, hb = false;
+
+		snprintf(label, sizeof(label), "  %d %s s", i + 1,
+			 scn_phase_name(r->scn.phase[i].kind));
+		printf("%-22s", label);
+		for (k = 0; k < KERNEL_COUNT; k++) {
+			if (!r->scn.kernel[k])
+				continue;
+			if (k == KERNEL_BASELINE)
+				ha = phase_desc(r, k, i, &a);
+			else
+				hb = phase_desc(r, k, i, &b);
+			fmt_cell(cell, sizeof(cell), k ? &b : &a,
+				 k ? hb : ha, 2);
+			printf(" %20s", cell);
+		}
+		if (both && ha && hb && a.mean > 0)
+			printf(" %18.2f", b.mean / a.mean);
 		printf("\n");
 	}
 	for (i = 0; i < r->nres; i++) {
