@@ -1,0 +1,291 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * svg: stacked line plots with axes, grid and legend. See svg.h.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "svg.h"
+
+#define W		1000	/* document width */
+#define PANEL_H		330
+#define TITLE_H		40
+#define ML		80	/* margins of the plot area in a panel */
+#define MR		230
+#define MT		36
+#define MB		56
+
+double svg_nice_step(double range, int ticks)
+{
+	double raw, mag, f;
+
+	if (!(range > 0) || ticks < 1)
+		return 1;
+	raw = range / ticks;
+	mag = pow(10, floor(log10(raw)));
+	f = raw / mag;
+	if (f <= 1)
+		f = 1;
+	else if (f <= 2)
+		f = 2;
+	else if (f <= 2.5)
+		f = 2.5;
+	else if (f <= 5)
+		f = 5;
+	else
+		f = 10;
+	return f * mag;
+}
+
+/* Text with the five XML specials escaped, control characters dropped. */
+static void esc(FILE *f, const char *s)
+{
+	for (; s && *s; s++) {
+		switch (*s) {
+		case '<':
+			fputs("&lt;", f);
+			break;
+		case '>':
+			fputs("&gt;", f);
+			break;
+		case '&':
+			fputs("&amp;", f);
+			break;
+		case '"':
+			fputs("&quot;", f);
+			break;
+		case '\'':
+			fputs("&apos;", f);
+			break;
+		default:
+			if ((unsigned char)*s >= 0x20)
+				fputc(*s, f);
+			break;
+		}
+	}
+}
+
+static void tick_label(char *buf, size_t len, double v, double step)
+{
+	int dec = 0;
+
+	while (dec < 4 && fabs(step * pow(10, dec) -
+			       round(step * pow(10, dec))) > 1e-9)
+		dec++;
+	snprintf(buf, len, "%.*f", dec, fabs(v) < 1e-12 ? 0.0 : v);
+}
+
+static void color(FILE *f, const char *c)
+{
+	/* only "#" and hex digits reach the document */
+	size_t i;
+
+	if (!c || c[0] != '#' || strlen(c) != 7)
+		c = "#000000";
+	for (i = 1; i < 7; i++)
+		if (!strchr("0123456789abcdefABCDEF", c[i]))
+			c = "#000000";
+	fputs(c, f);
+}
+
+static void panel(FILE *f, const struct svg_panel *p, double y0)
+{
+	double xmax = 0, ymax = 0, xs, ys, px, py, pw, ph, v;
+	char buf[64];
+	size_t i, k;
+
+	for (i = 0; i < p->nseries; i++)
+		for (k = 0; k < p->series[i].n; k++) {
+			if (isfinite(p->series[i].x[k]) &&
+			    p->series[i].x[k] > xmax)
+				xmax = p->series[i].x[k];
+			if (isfinite(p->series[i].y[k]) &&
+			    p->series[i].y[k] > ymax)
+				ymax = p->series[i].y[k];
+		}
+	xs = svg_nice_step(xmax > 0 ? xmax : 1, 10);
+	ys = svg_nice_step(ymax > 0 ? ymax * 1.05 : 1, 6);
+	xmax = ceil((xmax > 0 ? xmax : 1) / xs - 1e-9) * xs;
+	ymax = ceil((ymax > 0 ? ymax * 1.05 : 1) / ys - 1e-9) * ys;
+	px = ML;
+	py = y0 + MT;
+	pw = W - ML - MR;
+	ph = PANEL_H - MT - MB;
+
+	fprintf(f, "<g class=\"panel\">\n");
+	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"15\" "
+		"font-weight=\"bold\">", px, y0 + 22);
+	esc(f, p->title);
+	fprintf(f, "</text>\n");
+	fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+		"height=\"%.1f\" fill=\"#ffffff\" stroke=\"#444444\"/>\n",
+		px, py, pw, ph);
+	/* grid and tick labels */
+	for (v = 0; v <= xmax + xs / 2; v += xs) {
+		double x = px + v / xmax * pw;
+
+		fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
+			"y2=\"%.1f\" stroke=\"#dddddd\"/>\n", x, py, x,
+			py + ph);
+		tick_label(buf, sizeof(buf), v, xs);
+		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" "
+			"text-anchor=\"middle\">%s</text>\n", x,
+			py + ph + 16, buf);
+	}
+	for (v = 0; v <= ymax + ys / 2; v += ys) {
+		double y = py + ph - v / ymax * ph;
+
+		fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
+			"y2=\"%.1f\" stroke=\"#dddddd\"/>\n", px, y, px + pw,
+			y);
+		tick_label(buf, sizeof(buf), v, ys);
+		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" "
+			"text-anchor=\"end\">%s</text>\n", px - 6, y + 4,
+			buf);
+	}
+	fprintf(f, "<text class=\"xlabel\" x=\"%.1f\" y=\"%.1f\" "
+		"font-size=\"13\" text-anchor=\"middle\">", px + pw / 2,
+		py + ph + 40);
+	esc(f, p->xlabel);
+	fprintf(f, "</text>\n");
+	fprintf(f, "<text class=\"ylabel\" font-size=\"13\" "
+		"text-anchor=\"middle\" transform=\"translate(%.1f,%.1f) "
+		"rotate(-90)\">", px - 52, py + ph / 2);
+	esc(f, p->ylabel);
+	fprintf(f, "</text>\n");
+
+	/* the series, split at gaps */
+	for (i = 0; i < p->nseries; i++) {
+		const struct svg_series *s = &p->series[i];
+		bool open = false;
+		size_t run = 0;
+
+		for (k = 0; k <= s->n; k++) {
+			bool ok = k < s->n && isfinite(s->x[k]) &&
+				  isfinite(s->y[k]);
+
+			if (ok && !open) {
+				fprintf(f, "<polyline fill=\"none\" "
+					"stroke-width=\"1.8\" stroke=\"");
+				color(f, s->color);
+				fprintf(f, "\"%s points=\"",
+					s->dashed ?
+					" stroke-dasharray=\"6 4\"" : "");
+				open = true;
+				run = 0;
+			}
+			if (ok) {
+				fprintf(f, "%.1f,%.1f ",
+					px + s->x[k] / xmax * pw,
+					py + ph - s->y[k] / ymax * ph);
+				run++;
+			} else if (open) {
+				fprintf(f, "\"/>\n");
+				open = false;
+				if (run == 1) {
+					/* a lone point: make it visible */
+					fprintf(f, "<circle r=\"2.5\" "
+						"cx=\"%.1f\" cy=\"%.1f\" "
+						"fill=\"",
+						px + s->x[k - 1] / xmax * pw,
+						py + ph - s->y[k - 1] / ymax *
+						ph);
+					color(f, s->color);
+					fprintf(f, "\"/>\n");
+				}
+			}
+		}
+	}
+
+	/* legend, right of the plot */
+	fprintf(f, "<g class=\"legend\">\n");
+	for (i = 0; i < p->nseries; i++) {
+		double y = py + 10 + 20 * (double)i;
+
+		fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
+			"y2=\"%.1f\" stroke-width=\"2.5\" stroke=\"",
+			px + pw + 14, y, px + pw + 44, y);
+		color(f, p->series[i].color);
+		fprintf(f, "\"%s/>\n", p->series[i].dashed ?
+			" stroke-dasharray=\"6 4\"" : "");
+		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"12\">",
+			px + pw + 50, y + 4);
+		esc(f, p->series[i].label);
+		fprintf(f, "</text>\n");
+	}
+	fprintf(f, "</g>\n</g>\n");
+}
+
+void svg_render(FILE *f, const char *title, const struct svg_panel *p,
+		size_t np)
+{
+	size_t i;
+	int h = TITLE_H + (int)np * PANEL_H;
+
+	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" "
+		"width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
+		"font-family=\"sans-serif\">\n", W, h, W, h);
+	fprintf(f, "<title>");
+	esc(f, title);
+	fprintf(f, "</title>\n");
+	fprintf(f, "<rect width=\"%d\" height=\"%d\" fill=\"#f8f8f8\"/>\n", W,
+		h);
+	fprintf(f, "<text x=\"%d\" y=\"26\" font-size=\"18\" "
+		"font-weight=\"bold\">", ML);
+	esc(f, title);
+	fprintf(f, "</text>\n");
+	for (i = 0; i < np; i++)
+		panel(f, &p[i], TITLE_H + (double)i * PANEL_H);
+	fprintf(f, "</svg>\n");
+}
+
+int svg_write_file(const char *path, const char *title,
+		   const struct svg_panel *p, size_t np, char *err,
+		   size_t errlen)
+{
+	char tmp[4200];
+	bool bad;
+	FILE *f;
+	int fd;
+
+	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp.XXXXXX", path) >=
+	    sizeof(tmp)) {
+		snprintf(err, errlen, "%s: path too long", path);
+		return -1;
+	}
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	f = fdopen(fd, "w");
+	if (!f) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		close(fd);
+		unlink(tmp);
+		return -1;
+	}
+	svg_render(f, title, p, np);
+	if (fflush(f) || ferror(f) || fsync(fileno(f))) {
+		snprintf(err, errlen, "%s: write failed: %s", path,
+			 strerror(errno));
+		fclose(f);
+		unlink(tmp);
+		return -1;
+	}
+	bad = fchmod(fileno(f), 0644) != 0;
+	if (fclose(f))
+		bad = true;
+	if (bad || rename(tmp, path)) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		unlink(tmp);
+		return -1;
+	}
+	return 0;
+}
