@@ -1434,8 +1434,8 @@ int cmd_run(int argc, char **argv, struct swapctl_config *cfg)
 	struct sigaction sa = { .sa_handler = on_signal };
 	long repeat = 0, timeout = 0;
 	struct run *r;
-	char err[1024], *end;
-	int opt, k, rep, code;
+	char err[1024], lockpath[4200], *end;
+	int opt, k, rep, code, lockfd = -1;
 
 	r = calloc(1, sizeof(*r));
 	if (!r)
@@ -1568,6 +1568,23 @@ int cmd_run(int argc, char **argv, struct swapctl_config *cfg)
 	sigaction(SIGHUP, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 
+	/*
+	 * One run at a time per work directory: the embedded driver allows
+	 * one process per root, and two TCG guests would skew each other.
+	 */
+	util_path(lockpath, sizeof(lockpath), "%s/run.lock", cfg->workdir);
+	util_mkdir_p(cfg->workdir, 0755);
+	lockfd = util_lock(lockpath, "another swapctl run");
+	if (lockfd < 0) {
+		fprintf(stderr, "swapctl run: %s: %s\n", lockpath,
+			strerror(errno));
+		code = EXIT_SETUP;
+		goto out_free;
+	}
+	if (interrupted) {
+		code = EXIT_INTERRUPTED;
+		goto out_free;
+	}
 	if (make_run_dir(r, err, sizeof(err)) ||
 	    write_run_files(r, err, sizeof(err))) {
 		fprintf(stderr, "swapctl run: %s\n", err);
@@ -1614,6 +1631,8 @@ out_close:
 	guest_cleanup(r);
 	vm_close(r->vm);
 out_free:
+	if (lockfd >= 0)
+		close(lockfd);
 	free(r->res);
 	free(r->plan);
 	free(r);
