@@ -378,6 +378,12 @@ int source_open(struct source *s, const char *dir, bool replay, double speed,
 			source_close(s);
 			return -1;
 		}
+	for (i = 0; i < s->ng; i++)
+		if (s->g[i]->nlines &&
+		    (double)s->g[i]->lines[s->g[i]->nlines - 1].at_ns / 1e9 >
+		    s->end_s)
+			s->end_s = (double)s->g[i]->lines[s->g[i]->nlines -
+							   1].at_ns / 1e9;
 	if (!s->ng) {
 		snprintf(err, errlen,
 			 "%s: no guest directories (<kernel>-<rep>/samples.jsonl)",
@@ -423,26 +429,22 @@ size_t source_poll(struct source *s, double wall_s)
 	}
 	if (wall_s > 0)
 		s->clock_s += wall_s * s->speed;
-	if (s->clock_s > 1e9)
-		s->clock_s = 1e9;
+	if (s->clock_s > s->end_s) {
+		/* everything is due: deliver all, the clock stops at the end */
+		n = replay_until(s, UINT64_MAX);
+		s->clock_s = s->end_s;
+		return n;
+	}
 	return replay_until(s, (uint64_t)(s->clock_s * 1e9));
 }
 
 void source_seek_end(struct source *s)
 {
-	unsigned int i;
-	uint64_t end = 0;
-
 	if (s->live) {
 		source_poll(s, 0);
 		return;
 	}
-	for (i = 0; i < s->ng; i++)
-		if (s->g[i]->nlines &&
-		    s->g[i]->lines[s->g[i]->nlines - 1].at_ns > end)
-			end = s->g[i]->lines[s->g[i]->nlines - 1].at_ns;
-	if ((double)end / 1e9 > s->clock_s)
-		s->clock_s = (double)end / 1e9;
+	s->clock_s = s->end_s;
 	replay_until(s, UINT64_MAX);
 }
 

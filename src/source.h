@@ -50,6 +50,7 @@ struct source {
 	bool live;
 	double speed;		/* replay speed, 1 = real time */
 	double clock_s;		/* replay: guest seconds played */
+	double end_s;		/* replay: time of the last line */
 	struct source_guest *g[SOURCE_MAX_GUESTS];
 	unsigned int ng;
 };
