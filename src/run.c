@@ -30,6 +30,7 @@
 #include "domain.h"
 #include "ganesha.h"
 #include "plan.h"
+#include "rundir.h"
 #include "scenario.h"
 #include "stats.h"
 #include "stream.h"
@@ -209,50 +210,9 @@ static void set_why(struct guest_res *g, const char *fmt, ...)
 
 static int make_run_dir(struct run *r, char *err, size_t errlen)
 {
-	char runs[4200], base[128], tmp[4300], latest[4300];
-	struct tm tm;
-	time_t now = time(NULL);
-	int i;
-
-	snprintf(runs, sizeof(runs), "%s/runs", r->cfg->workdir);
-	if (util_mkdir_p(runs, 0755)) {
-		seterr(err, errlen, "%s: %s", runs, strerror(errno));
-		return -1;
-	}
-	localtime_r(&now, &tm);
-	strftime(base, sizeof(base), "%Y%m%d-%H%M%S", &tm);
-	for (i = 1; i < 100; i++) {
-		if (i == 1)
-			util_path(r->id, sizeof(r->id), "%s-%s", base,
-				  r->scn.name);
-		else
-			util_path(r->id, sizeof(r->id), "%s-%s-%d", base,
-				  r->scn.name, i);
-		if (util_path(r->dir, sizeof(r->dir), "%s/%s", runs, r->id)) {
-			seterr(err, errlen, "%s: path too long", runs);
-			return -1;
-		}
-		if (!mkdir(r->dir, 0755))
-			break;
-		if (errno != EEXIST) {
-			seterr(err, errlen, "%s: %s", r->dir,
-				 strerror(errno));
-			return -1;
-		}
-	}
-	if (i == 100) {
-		seterr(err, errlen, "%s: too many runs this second", runs);
-		return -1;
-	}
-	snprintf(tmp, sizeof(tmp), "%s/.latest.%d", runs, (int)getpid());
-	snprintf(latest, sizeof(latest), "%s/latest", runs);
-	unlink(tmp);
-	if (symlink(r->id, tmp) || rename(tmp, latest)) {
-		seterr(err, errlen, "%s: %s", latest, strerror(errno));
-		unlink(tmp);
-		return -1;
-	}
-	return 0;
+	return rundir_create(r->cfg->workdir, r->scn.name, time(NULL), r->id,
+			     sizeof(r->id), r->dir, sizeof(r->dir), err,
+			     errlen);
 }
 
 static int write_run_files(struct run *r, char *err, size_t errlen)
@@ -426,45 +386,12 @@ static int connect_agent(const char *path, double deadline)
 
 static void check_console(const char *path, struct guest_res *g)
 {
-	static const char *const bad[] = {
-		"BUG:", "WARNING:", "Oops", "Kernel panic", "Call Trace",
-		"general protection fault", NULL,
-	};
-	char *text = util_read_file(path, NULL), *line, *save = NULL;
-	const char *const *b;
-	bool in_oom = false;
+	struct console_scan cs;
 
-	if (!text)
-		return;
-	for (line = strtok_r(text, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save)) {
-		/*
-		 * The OOM killer's report has a Call Trace but is no kernel
-		 * bug: it is counted apart (and the workload reports it).
-		 */
-		if (strstr(line, "invoked oom-killer:")) {
-			in_oom = true;
-			g->oom_kills++;
-		} else if (strstr(line, "Out of memory: Killed process") ||
-			   strstr(line, "oom_reaper:")) {
-			in_oom = false;
-		}
-		for (b = bad; *b; b++)
-			if (strstr(line, *b))
-				break;
-		if (!*b || (in_oom && !strcmp(*b, "Call Trace")))
-			continue;
-		if (!g->console_problems++) {
-			char *p;
-
-			snprintf(g->console_first, sizeof(g->console_first),
-				 "%s", line);
-			for (p = g->console_first; *p; p++)
-				if ((unsigned char)*p < ' ')
-					*p = ' ';
-		}
-	}
-	free(text);
+	console_scan_file(path, &cs);
+	g->console_problems = cs.problems;
+	g->oom_kills = cs.oom_kills;
+	snprintf(g->console_first, sizeof(g->console_first), "%s", cs.first);
 }
 
 static int make_disks(struct run *r, struct guest_res *g, char *err,
