@@ -54,6 +54,7 @@ static void seterr(char *err, size_t errlen, const char *fmt, ...)
 #define BOOT_MARGIN_S	60	/* host limit = timeout_s + this */
 #define POWEROFF_WAIT_S	20	/* after the result, for the power-off */
 #define CONNECT_WAIT_S	10
+#define HELLO_WAIT_S	120	/* a kernel that does not boot */
 
 /* lock-free, so safe to set from the signal handler */
 static atomic_int interrupted;
@@ -663,6 +664,7 @@ static void run_guest(struct run *r, struct guest_res *g)
 			next_host = now + r->scn.interval_ms / 1000.0;
 		}
 		if (now > deadline ||
+		    (!g->have_hello && now > fc.t_create + HELLO_WAIT_S) ||
 		    (t_result && now > t_result + POWEROFF_WAIT_S)) {
 			g->timeout = true;
 			break;
