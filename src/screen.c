@@ -130,6 +130,8 @@ static void ratio_cols(const struct screen_input *in, int *base, int *pat)
 		*base = 0;
 		*pat = 1;
 	}
+	if (*base < 0 || *pat < 0)
+		*base = *pat = -1;	/* no ratio column */
 }
 
 enum row_kind { R_RATE, R_PPIO, R_KB };
