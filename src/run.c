@@ -1426,7 +1426,9 @@ int cmd_run(int argc, char **argv, struct swapctl_config *cfg)
 		free(r);
 		return EXIT_USAGE;
 	}
-	if (scenario_load(&r->scn, argv[optind], err, sizeof(err))) {
+	if (scenario_load(&r->scn, scenario_find(argv[optind], lockpath,
+						 sizeof(lockpath)),
+			  err, sizeof(err))) {
 		fprintf(stderr, "swapctl run: %s\n", err);
 		free(r);
 		return EXIT_CONFIG;

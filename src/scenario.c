@@ -1052,6 +1052,20 @@ fail:
 	return -1;
 }
 
+const char *scenario_find(const char *arg, char *buf, size_t len)
+{
+	const char *data;
+
+	if (strchr(arg, '/') || util_exists(arg))
+		return arg;
+	data = util_data_dir();
+	if (!data || util_path(buf, len, "%s/scenarios/%s%s", data, arg,
+			       strstr(arg, ".json") ? "" : ".json") ||
+	    !util_exists(buf))
+		return arg;
+	return buf;
+}
+
 unsigned int scenario_size_mb(const struct scenario *s,
 			      unsigned int memory_mb)
 {

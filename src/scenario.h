@@ -115,6 +115,13 @@ int scenario_parse(struct scenario *s, const char *text, size_t len,
 int scenario_load(struct scenario *s, const char *path,
 		  char *err, size_t errlen);
 
+/*
+ * The file for a scenario argument: @arg itself if it names a file or
+ * holds a '/', else <data dir>/scenarios/@arg[.json] if that exists
+ * (so that "swapctl run nfs-swap" works once installed).
+ */
+const char *scenario_find(const char *arg, char *buf, size_t len);
+
 /* The workload size in MiB for a guest of @memory_mb. */
 unsigned int scenario_size_mb(const struct scenario *s,
 			      unsigned int memory_mb);

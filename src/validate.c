@@ -38,7 +38,7 @@ int cmd_validate(int argc, char **argv, struct swapctl_config *cfg)
 	};
 	bool quiet = false, plan = false;
 	struct scenario *s;
-	char err[1024], *text;
+	char err[1024], path[4200], *text;
 	int opt, i, bad = 0;
 	unsigned int mem;
 
@@ -66,7 +66,9 @@ int cmd_validate(int argc, char **argv, struct swapctl_config *cfg)
 	if (!s)
 		return EXIT_FAILURE_GENERIC;
 	for (i = optind; i < argc; i++) {
-		if (scenario_load(s, argv[i], err, sizeof(err))) {
+		if (scenario_load(s, scenario_find(argv[i], path,
+						   sizeof(path)),
+				  err, sizeof(err))) {
 			fprintf(stderr, "swapctl validate: %s\n", err);
 			bad++;
 			continue;
