@@ -85,7 +85,8 @@ static void cell(char *line, size_t len, const char *s, unsigned int w,
 	size_t used = strlen(line);
 
 	snprintf(tmp, sizeof(tmp), "%s", s);
-	cut(tmp, w);
+	/* keep one blank between columns */
+	cut(tmp, w > 1 ? w - 1 : w);
 	n = screen_cells(tmp);
 	if (right)
 		snprintf(line + used, len - used, "%*s%s", (int)(w - n), "",
@@ -190,7 +191,7 @@ static void status_text(const struct screen_col *c, bool done, char *buf,
 			 (unsigned long long)t->pages_corrupt);
 		*attr = SA_BAD;
 	} else {
-		snprintf(buf, len, "error: %.60s", t->reason);
+		snprintf(buf, len, "error");
 		*attr = SA_BAD;
 	}
 }
@@ -319,6 +320,14 @@ static void table(struct builder *b)
 		cell(line, sizeof(line), buf, COL_W, true);
 	}
 	add(b, worst, "%s", line);
+
+	for (i = 0; i < in->ncols; i++) {
+		const struct stats_track *t = in->cols[i].track;
+
+		if (t->have_result && t->status == STREAM_ERROR)
+			add(b, SA_BAD, "%s: error: %s", in->cols[i].label,
+			    t->reason);
+	}
 }
 
 static void sparklines(struct builder *b)
