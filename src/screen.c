@@ -10,7 +10,7 @@
 
 #include "screen.h"
 
-#define LABEL_W		20
+#define LABEL_W		22
 #define COL_W		18
 #define RATIO_W		13
 #define SPARK_LABEL_W	14
