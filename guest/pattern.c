@@ -23,26 +23,43 @@ uint64_t gpat_page_key(uint64_t seed, uint64_t index)
 	return gpat_splitmix64(&s);
 }
 
-void gpat_fill(void *page, uint64_t seed, uint64_t index)
+static unsigned int clamp_uniq(unsigned int uniq)
+{
+	if (uniq == 0 || uniq > GPAT_WORDS)
+		return GPAT_WORDS;
+	return uniq;
+}
+
+void gpat_fill(void *page, uint64_t seed, uint64_t index, unsigned int uniq)
 {
 	uint64_t st = gpat_page_key(seed, index);
 	uint64_t *w = page;
 	size_t i;
 
-	for (i = 0; i < GPAT_WORDS; i++)
+	uniq = clamp_uniq(uniq);
+	for (i = 0; i < uniq; i++)
 		w[i] = gpat_splitmix64(&st);
+	for (; i < GPAT_WORDS; i++)
+		w[i] = w[i - uniq];
 }
 
-bool gpat_check(const void *page, uint64_t seed, uint64_t index)
+bool gpat_check(const void *page, uint64_t seed, uint64_t index,
+		unsigned int uniq)
 {
 	uint64_t st = gpat_page_key(seed, index);
+	uint64_t exp[GPAT_WORDS];
 	const uint64_t *w = page;
 	uint64_t diff = 0;
 	size_t i;
 
+	uniq = clamp_uniq(uniq);
 	/* Read every word (no early exit): the cost is the same per page. */
-	for (i = 0; i < GPAT_WORDS; i++)
-		diff |= w[i] ^ gpat_splitmix64(&st);
+	for (i = 0; i < uniq; i++) {
+		exp[i] = gpat_splitmix64(&st);
+		diff |= w[i] ^ exp[i];
+	}
+	for (; i < GPAT_WORDS; i++)
+		diff |= w[i] ^ exp[i % uniq];
 	return diff == 0;
 }
 

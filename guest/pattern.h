@@ -17,9 +17,16 @@
 
 uint64_t gpat_splitmix64(uint64_t *state);
 uint64_t gpat_page_key(uint64_t seed, uint64_t index);
-void gpat_fill(void *page, uint64_t seed, uint64_t index);
-/* True when @page holds exactly the pattern of (@seed, @index). */
-bool gpat_check(const void *page, uint64_t seed, uint64_t index);
+/*
+ * Fill @page with the pattern of (@seed, @index): @uniq (1..512) words of
+ * the stream, repeated cyclically over the page. 512 makes an
+ * incompressible page; fewer make it compressible (zram, zswap) while
+ * every word is still checked.
+ */
+void gpat_fill(void *page, uint64_t seed, uint64_t index, unsigned int uniq);
+/* True when @page holds exactly the pattern of (@seed, @index, @uniq). */
+bool gpat_check(const void *page, uint64_t seed, uint64_t index,
+		unsigned int uniq);
 
 /* A small PRNG for page orders and rewrite subsets (not the pattern). */
 struct gpat_rng {

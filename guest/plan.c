@@ -400,6 +400,10 @@ static int parse_workload(struct line_ctx *c, struct gplan *p, int nw,
 			if (parse_u64(c, key, val, 0, 1, &v))
 				return -1;
 			p->thp_area = v;
+		} else if (!strcmp(key, "unique_words")) {
+			if (parse_u64(c, key, val, 1, 512, &v))
+				return -1;
+			p->uniq_words = (unsigned int)v;
 		} else {
 			return fail(c, "workload: unknown key '%s'", key);
 		}
@@ -583,6 +587,7 @@ int gplan_parse(const char *text, struct gplan *p, char *err, size_t errlen)
 
 	memset(p, 0, sizeof(*p));
 	p->interval_ms = GPLAN_DEF_INTERVAL_MS;
+	p->uniq_words = 512;
 	p->timeout_s = GPLAN_DEF_TIMEOUT_S;
 	if (errlen)
 		err[0] = '\0';

@@ -92,6 +92,7 @@ struct gplan {
 	double size_ram;	/* multiple of MemTotal */
 	uint64_t shmem_mb;
 	bool thp_area;
+	unsigned int uniq_words;	/* 1..512, default 512 */
 
 	int nphase;
 	struct gplan_phase phase[GPLAN_MAX_PHASE];

@@ -74,6 +74,7 @@ static void result(const char *status, const char *reason)
 	gj_u64(&j, "pages_corrupt_distinct", corrupt_distinct);
 	gj_i64(&j, "first_corrupt", first_corrupt);
 	gj_u64(&j, "seed", plan.seed);
+	gj_u64(&j, "unique_words", plan.uniq_words);
 	if (plan.has_verify_seed)
 		gj_u64(&j, "verify_seed", plan.verify_seed);
 	gj_str(&j, "reason", reason);
@@ -147,7 +148,7 @@ static void verify_page(size_t i, struct phase_stat *st)
 {
 	st->pages++;
 	pages_verified++;
-	if (gpat_check(page_at(i), expect_seed(i), i))
+	if (gpat_check(page_at(i), expect_seed(i), i, plan.uniq_words))
 		return;
 	st->corrupt++;
 	pages_corrupt++;
@@ -209,7 +210,8 @@ static void do_rewrite(int idx, const struct gplan_phase *ph,
 		if (gen[i] == UINT8_MAX)
 			fatal("rewrite: page %zu rewritten 255 times", i);
 		gen[i]++;
-		gpat_fill(page_at(i), plan.seed + gen[i], i);
+		gpat_fill(page_at(i), plan.seed + gen[i], i,
+			  plan.uniq_words);
 		pages_written++;
 		st->pages++;
 	}
@@ -228,7 +230,8 @@ static void run_phase(int idx, const struct gplan_phase *ph)
 	switch (ph->type) {
 	case GPHASE_FILL:
 		for (i = 0; i < npages; i++) {
-			gpat_fill(page_at(i), plan.seed + gen[i], i);
+			gpat_fill(page_at(i), plan.seed + gen[i], i,
+				  plan.uniq_words);
 			pages_written++;
 			st.pages++;
 		}

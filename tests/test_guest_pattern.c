@@ -22,11 +22,11 @@ static void test_roundtrip(void **state)
 
 	(void)state;
 	for (idx = 0; idx < 2000; idx += 7) {
-		gpat_fill(page, 12345, idx);
-		assert_true(gpat_check(page, 12345, idx));
+		gpat_fill(page, 12345, idx, 512);
+		assert_true(gpat_check(page, 12345, idx, 512));
 	}
-	gpat_fill(page, UINT64_MAX, UINT32_MAX);
-	assert_true(gpat_check(page, UINT64_MAX, UINT32_MAX));
+	gpat_fill(page, UINT64_MAX, UINT32_MAX, 512);
+	assert_true(gpat_check(page, UINT64_MAX, UINT32_MAX, 512));
 }
 
 static void test_known_vector(void **state)
@@ -45,13 +45,13 @@ static void test_every_bit_flip_detected(void **state)
 	size_t bit;
 
 	(void)state;
-	gpat_fill(page, 42, 99);
+	gpat_fill(page, 42, 99, 512);
 	for (bit = 0; bit < GPAT_PAGE * 8; bit++) {
 		page[bit / 64] ^= 1ULL << (bit % 64);
-		assert_false(gpat_check(page, 42, 99));
+		assert_false(gpat_check(page, 42, 99, 512));
 		page[bit / 64] ^= 1ULL << (bit % 64);
 	}
-	assert_true(gpat_check(page, 42, 99));
+	assert_true(gpat_check(page, 42, 99, 512));
 }
 
 static void test_wrong_seed_or_index(void **state)
@@ -60,12 +60,12 @@ static void test_wrong_seed_or_index(void **state)
 
 	(void)state;
 	for (i = 0; i < 512; i++) {
-		gpat_fill(page, 1000, i);
-		assert_false(gpat_check(page, 1001, i));
-		assert_false(gpat_check(page, 999, i));
-		assert_false(gpat_check(page, 1000, i + 1));
+		gpat_fill(page, 1000, i, 512);
+		assert_false(gpat_check(page, 1001, i, 512));
+		assert_false(gpat_check(page, 999, i, 512));
+		assert_false(gpat_check(page, 1000, i + 1, 512));
 		if (i)
-			assert_false(gpat_check(page, 1000, i - 1));
+			assert_false(gpat_check(page, 1000, i - 1, 512));
 	}
 }
 
@@ -75,17 +75,51 @@ static void test_zero_and_neighbour_pages(void **state)
 
 	(void)state;
 	memset(page, 0, sizeof(page));
-	assert_false(gpat_check(page, 0, 0));
-	assert_false(gpat_check(page, 7, 3));
+	assert_false(gpat_check(page, 0, 0, 512));
+	assert_false(gpat_check(page, 7, 3, 512));
 	/* Pages of the same seed must differ pairwise (no aliasing). */
-	gpat_fill(page, 7, 3);
-	gpat_fill(other, 7, 4);
+	gpat_fill(page, 7, 3, 512);
+	gpat_fill(other, 7, 4, 512);
 	assert_memory_not_equal(page, other, sizeof(page));
-	gpat_fill(other, 8, 3);
+	gpat_fill(other, 8, 3, 512);
 	assert_memory_not_equal(page, other, sizeof(page));
 	/* A page whose halves come from two different pages is corrupt. */
 	memcpy(other, page, GPAT_PAGE / 2);
-	assert_false(gpat_check(other, 8, 3));
+	assert_false(gpat_check(other, 8, 3, 512));
+}
+
+static void test_compressible(void **state)
+{
+	static const unsigned int u[] = { 1, 7, 64, 511, 512 };
+	uint64_t full[GPAT_WORDS];
+	size_t k, i, bit;
+
+	(void)state;
+	gpat_fill(full, 77, 5, 512);
+	for (k = 0; k < sizeof(u) / sizeof(u[0]); k++) {
+		gpat_fill(page, 77, 5, u[k]);
+		assert_true(gpat_check(page, 77, 5, u[k]));
+		/* The unique words are the start of the full stream... */
+		assert_memory_equal(page, full, u[k] * 8);
+		/* ...repeated over the page. */
+		for (i = u[k]; i < GPAT_WORDS; i++)
+			assert_true(page[i] == page[i % u[k]]);
+		/* Another uniq is another pattern. */
+		if (u[k] < 512)
+			assert_false(gpat_check(page, 77, 5, 512));
+		assert_false(gpat_check(page, 78, 5, u[k]));
+		assert_false(gpat_check(page, 77, 6, u[k]));
+		/* A flipped bit anywhere, in a repeat too, is caught. */
+		for (bit = 0; bit < GPAT_PAGE * 8; bit += 61) {
+			page[bit / 64] ^= 1ULL << (bit % 64);
+			assert_false(gpat_check(page, 77, 5, u[k]));
+			page[bit / 64] ^= 1ULL << (bit % 64);
+		}
+	}
+	/* 0 and out of range mean 512. */
+	gpat_fill(page, 77, 5, 0);
+	assert_memory_equal(page, full, sizeof(full));
+	assert_true(gpat_check(page, 77, 5, 9999));
 }
 
 static void test_permutation(void **state)
@@ -137,6 +171,7 @@ int main(void)
 		cmocka_unit_test(test_every_bit_flip_detected),
 		cmocka_unit_test(test_wrong_seed_or_index),
 		cmocka_unit_test(test_zero_and_neighbour_pages),
+		cmocka_unit_test(test_compressible),
 		cmocka_unit_test(test_permutation),
 		cmocka_unit_test(test_rng_below),
 	};

@@ -32,7 +32,7 @@ static const char full[] =
 	"swap type=ext4file dev=/dev/vdb size_mb=512 prio=10\n"
 	"swap type=nfsfile server=10.0.2.2 port=20490 export=/export vers=4.1 size_mb=512 prio=10\n"
 	"net addr=10.0.2.15/24 gw=10.0.2.2\n"
-	"workload seed=12345 size_mb=300 shmem_mb=0 thp=0\n"
+	"workload seed=12345 size_mb=300 shmem_mb=0 thp=0 unique_words=64\n"
 	"phase fill\n"
 	"phase pageout\n"
 	"phase pressure mb=200\n"
@@ -83,6 +83,7 @@ static void test_full_example(void **state)
 	assert_true(p.has_workload);
 	assert_int_equal(p.seed, 12345);
 	assert_int_equal(p.size_mb, 300);
+	assert_int_equal(p.uniq_words, 64);
 	assert_int_equal(p.nphase, 7);
 	assert_int_equal(p.phase[0].type, GPHASE_FILL);
 	assert_int_equal(p.phase[2].type, GPHASE_PRESSURE);
@@ -106,6 +107,7 @@ static void test_defaults(void **state)
 	assert_false(p.has_verify_seed);
 	assert_true(p.size_ram > 0.49 && p.size_ram < 0.51);
 	assert_int_equal(p.size_mb, 0);
+	assert_int_equal(p.uniq_words, 512);
 	/* No phase lines: fill, pageout, read seq, read random. */
 	assert_int_equal(p.nphase, 4);
 	assert_int_equal(p.phase[0].type, GPHASE_FILL);
@@ -231,6 +233,10 @@ static const struct bad bad[] = {
 	  "line 2: size_ram: 'nan' is not a number" },
 	{ "version 1\nworkload seed=1 size_mb=8 thp=2\n",
 	  "line 2: thp: 2 out of range [0, 1]" },
+	{ "version 1\nworkload seed=1 size_mb=8 unique_words=0\n",
+	  "line 2: unique_words: 0 out of range [1, 512]" },
+	{ "version 1\nworkload seed=1 size_mb=8 unique_words=513\n",
+	  "line 2: unique_words: 513 out of range [1, 512]" },
 	{ "version 1\nworkload seed=1 size_mb=8 color=red\n",
 	  "line 2: workload: unknown key 'color'" },
 	{ "version 1\n" W W, "line 3: workload: duplicate directive" },
