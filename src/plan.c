@@ -113,9 +113,12 @@ char *plan_text(const struct scenario *s, unsigned int memory_mb,
 		swap_line(f, &s->swap[i], nfs_port);
 	if (scn_has_nfs(s))
 		fprintf(f, "net addr=10.0.2.15/24 gw=10.0.2.2\n");
-	fprintf(f, "workload seed=%llu size_mb=%u shmem_mb=%u thp=%d\n",
+	fprintf(f, "workload seed=%llu size_mb=%u shmem_mb=%u thp=%d",
 		(unsigned long long)s->seed, scenario_size_mb(s, memory_mb),
 		s->shmem_mb, s->wl_thp);
+	if (s->unique_words)
+		fprintf(f, " unique_words=%u", s->unique_words);
+	fputc('\n', f);
 	for (i = 0; i < s->nphases; i++)
 		phase_line(f, &s->phase[i]);
 	if (s->has_verify_seed)

@@ -795,7 +795,7 @@ static int parse_workload(struct pctx *c, struct scenario *s, json_t *root)
 {
 	static const char *const keys[] = {
 		"seed", "size_mb", "size_ram", "shmem_mb", "thp", "phases",
-		"verify_seed", NULL };
+		"verify_seed", "unique_words", NULL };
 	unsigned long long seed = 12345, vseed = 0;
 	bool has_ram = false;
 	json_t *w, *arr, *v;
@@ -811,6 +811,8 @@ static int parse_workload(struct pctx *c, struct scenario *s, json_t *root)
 	    get_uint32(c, w, "size_mb", 1, 1048576, false, &s->size_mb) ||
 	    get_double(c, w, "size_ram", 0.01, 64.0, &has_ram, &s->size_ram) ||
 	    get_uint32(c, w, "shmem_mb", 0, 1048576, false, &s->shmem_mb) ||
+	    get_uint32(c, w, "unique_words", 1, 512, false,
+		       &s->unique_words) ||
 	    get_bool(c, w, "thp", &s->wl_thp) ||
 	    get_uint(c, w, "verify_seed", 0, UINT32_MAX, false, &vseed))
 		return -1;

@@ -85,6 +85,7 @@ struct scenario {
 	unsigned int size_mb;	/* 0 if given as size_ram */
 	double size_ram;	/* multiple of the guest's RAM */
 	unsigned int shmem_mb;
+	unsigned int unique_words;	/* 0: every word of a page random */
 	bool wl_thp;
 	bool has_verify_seed;
 	uint64_t verify_seed;

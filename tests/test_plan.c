@@ -37,6 +37,7 @@ static void test_exact_text(void **state)
 		"  {\"type\": \"zram\", \"size_mb\": 16, \"comp\": \"lz4\", \"prio\": 7},\n"
 		"  {\"type\": \"nfsfile\", \"size_mb\": 48, \"prio\": 0}],\n"
 		" \"workload\": {\"seed\": 99, \"size_mb\": 40, \"thp\": true,\n"
+		"  \"unique_words\": 64,\n"
 		"  \"verify_seed\": 100, \"phases\": [\"fill\", \"pageout\",\n"
 		"  {\"name\": \"pressure\", \"mb\": 20}, {\"name\": \"read\", \"order\": \"random\"},\n"
 		"  \"willneed\", {\"name\": \"rewrite\", \"frac\": 0.5}]}}\n";
@@ -54,7 +55,7 @@ static void test_exact_text(void **state)
 		"swap type=zram size_mb=16 comp=lz4 prio=7\n"
 		"swap type=nfsfile server=10.0.2.2 port=2049 export=/export vers=4.1 size_mb=48 prio=0\n"
 		"net addr=10.0.2.15/24 gw=10.0.2.2\n"
-		"workload seed=99 size_mb=40 shmem_mb=0 thp=1\n"
+		"workload seed=99 size_mb=40 shmem_mb=0 thp=1 unique_words=64\n"
 		"phase fill\n"
 		"phase pageout\n"
 		"phase pressure mb=20\n"
@@ -123,6 +124,9 @@ static void test_guest_agrees(void **state)
 		assert_int_equal(gp->seed, scn.seed);
 		assert_int_equal(gp->size_mb, scenario_size_mb(&scn, 256));
 		assert_int_equal(gp->thp_area, scn.wl_thp);
+		/* absent: the guest's default, every word random */
+		assert_int_equal(gp->uniq_words, scn.unique_words ?
+				 scn.unique_words : 512);
 		assert_int_equal(gp->nphase, scn.nphases);
 		for (i = 0; i < scn.nphases; i++)
 			assert_string_equal(gplan_phase_name(gp->phase[i].type),
