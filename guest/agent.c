@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
@@ -38,6 +39,7 @@
 static int port_fd = -1;
 static bool to_console;
 static uint64_t next_seq;
+static uint64_t nsamples, bytes_sent;
 static char vmstat_text[VMSTAT_CAP];
 
 struct devmap {
@@ -70,6 +72,7 @@ static void out_raw(const char *line, size_t len)
 	size_t off = 0;
 	unsigned int stalled = 0;
 
+	bytes_sent += len;
 	if (to_console || port_fd < 0) {
 		gu_write_all(STDOUT_FILENO, line, len);
 		return;
@@ -145,6 +148,33 @@ static void send_error(const char *msg)
 		next_seq++;
 	}
 	fprintf(stderr, "%s\n", msg);
+}
+
+/* What observing cost: one log line before the final sample. */
+static void send_cost(void)
+{
+	char buf[1024], msg[256];
+	struct rusage ru;
+	struct gj j;
+	int len;
+
+	if (getrusage(RUSAGE_SELF, &ru))
+		memset(&ru, 0, sizeof(ru));
+	snprintf(msg, sizeof(msg),
+		 "agent: %" PRIu64 " samples, %" PRIu64 " lines, %" PRIu64
+		 " bytes, cpu %" PRIu64 " ms (user %ld ms, sys %ld ms)",
+		 nsamples, next_seq + 1, bytes_sent, cpu_ns() / 1000000,
+		 ru.ru_utime.tv_sec * 1000L + ru.ru_utime.tv_usec / 1000,
+		 ru.ru_stime.tv_sec * 1000L + ru.ru_stime.tv_usec / 1000);
+	head(&j, buf, sizeof(buf), "log");
+	gj_str(&j, "level", "info");
+	gj_str(&j, "msg", msg);
+	gj_obj_close(&j);
+	len = gj_finish(&j);
+	if (len > 0) {
+		out_raw(buf, (size_t)len);
+		next_seq++;
+	}
 }
 
 static void send_hello(unsigned int interval_ms)
@@ -245,6 +275,7 @@ static void send_sample(void)
 	gj_u64(&j, "agent_cpu_ns", cpu_ns());
 	gj_obj_close(&j);
 	send_built(&j, "sample");
+	nsamples++;
 }
 
 /*
@@ -405,6 +436,7 @@ int main(int argc, char **argv)
 				next_sample = now + interval_ms * 1000000ULL;
 		}
 	}
+	send_cost();
 	send_sample();
 	if (port_fd >= 0 && !to_console) {
 		/* Let the host drain the port before power-off. */

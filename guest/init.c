@@ -27,6 +27,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "compiler.h"
 #include "json.h"
 #include "mkswap.h"
 #include "netcfg.h"
@@ -55,10 +56,8 @@ struct backend {
 
 static struct backend backends[GPLAN_MAX_SWAP];
 
-static void set_step(const char *fmt, ...)
-	__attribute__((format(printf, 1, 2)));
-static void reasonf(char *reason, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+static __printf(1, 2) void set_step(const char *fmt, ...);
+static __printf(2, 3) void reasonf(char *reason, const char *fmt, ...);
 
 /* The failure reason (REASON_LEN bytes), truncated if need be. */
 static void reasonf(char *reason, const char *fmt, ...)
@@ -81,8 +80,7 @@ static void set_step(const char *fmt, ...)
 	va_end(ap);
 }
 
-static void logi(const char *level, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+static __printf(2, 3) void logi(const char *level, const char *fmt, ...);
 
 static void logi(const char *level, const char *fmt, ...)
 {
@@ -118,7 +116,7 @@ static void send_result_error(int fd, const char *reason)
 	fprintf(stderr, "swapctl-init: result error: %s\n", reason);
 }
 
-static void __attribute__((noreturn)) power_off(void)
+static __noreturn void power_off(void)
 {
 	fprintf(stderr, "swapctl-init: power off\n");
 	reboot(RB_POWER_OFF);
@@ -141,7 +139,7 @@ static void mount_early(void)
 	size_t i;
 	int fd;
 
-	for (i = 0; i < sizeof(m) / sizeof(m[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(m); i++) {
 		mkdir(m[i].dir, 0755);
 		if (mount(m[i].src, m[i].dir, m[i].type, 0, NULL) &&
 		    errno != EBUSY)

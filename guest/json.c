@@ -92,9 +92,26 @@ int gj_escape(char *out, size_t cap, const char *s)
 	return (int)o;
 }
 
+static bool plain(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || (unsigned char)*s >= 0x7f ||
+		    *s == '"' || *s == '\\')
+			return false;
+	return true;
+}
+
 static void put_str(struct gj *j, const char *s)
 {
 	char esc[4096];
+
+	/* Fast path: keys and most values need no escaping. */
+	if (plain(s)) {
+		puts_(j, "\"");
+		puts_(j, s);
+		puts_(j, "\"");
+		return;
+	}
 
 	if (gj_escape(esc, sizeof(esc), s) < 0) {
 		j->overflow = true;
@@ -165,22 +182,34 @@ void gj_arr_close(struct gj *j)
 	close_(j, "]");
 }
 
-void gj_u64(struct gj *j, const char *key, uint64_t v)
+/* Decimal digits of @v, without printf (the agent formats many). */
+static void put_u64(struct gj *j, uint64_t v)
 {
 	char tmp[24];
+	int i = sizeof(tmp);
 
+	do {
+		tmp[--i] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	put(j, tmp + i, sizeof(tmp) - i);
+}
+
+void gj_u64(struct gj *j, const char *key, uint64_t v)
+{
 	member(j, key);
-	snprintf(tmp, sizeof(tmp), "%" PRIu64, v);
-	puts_(j, tmp);
+	put_u64(j, v);
 }
 
 void gj_i64(struct gj *j, const char *key, int64_t v)
 {
-	char tmp[24];
-
 	member(j, key);
-	snprintf(tmp, sizeof(tmp), "%" PRId64, v);
-	puts_(j, tmp);
+	if (v < 0) {
+		puts_(j, "-");
+		put_u64(j, (uint64_t)0 - (uint64_t)v);
+	} else {
+		put_u64(j, (uint64_t)v);
+	}
 }
 
 void gj_str(struct gj *j, const char *key, const char *s)

@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "compiler.h"
+
 #define GSWAP_MAGIC		"SWAPSPACE2"
 #define GSWAP_MAGIC_LEN		10
 #define GSWAP_INFO_OFF		1024	/* after the boot bits */
@@ -21,7 +23,7 @@ struct gswap_info {
 	uint32_t nr_badpages;
 	unsigned char uuid[16];
 	char volume[GSWAP_LABEL_LEN];
-} __attribute__((packed));
+} __packed;
 
 /*
  * Build the first page (@pagesize bytes, zeroed first) of a swap area of

@@ -71,7 +71,7 @@ void gpat_rng_init(struct gpat_rng *r, uint64_t seed)
 uint64_t gpat_rng_below(struct gpat_rng *r, uint64_t n)
 {
 	/* Lemire's multiply-shift; the tiny bias is irrelevant here. */
-	return (uint64_t)(((unsigned __int128)gpat_splitmix64(&r->s) * n) >> 64);
+	return (uint64_t)(((__uint128_t)gpat_splitmix64(&r->s) * n) >> 64);
 }
 
 void gpat_permute(uint32_t *perm, size_t n, uint64_t seed)

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compiler.h"
 #include "plan.h"
 
 #define MAX_WORDS 16
@@ -21,8 +22,7 @@ struct line_ctx {
 	size_t errlen;
 };
 
-static int fail(struct line_ctx *c, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+static __printf(2, 3) int fail(struct line_ctx *c, const char *fmt, ...);
 
 static int fail(struct line_ctx *c, const char *fmt, ...)
 {
@@ -56,14 +56,14 @@ static const char * const phase_names[] = {
 
 const char *gplan_swap_type_name(enum gplan_swap_type t)
 {
-	if ((unsigned int)t >= sizeof(swap_names) / sizeof(swap_names[0]))
+	if ((unsigned int)t >= ARRAY_SIZE(swap_names))
 		return "?";
 	return swap_names[t];
 }
 
 const char *gplan_phase_name(enum gplan_phase_type t)
 {
-	if ((unsigned int)t >= sizeof(phase_names) / sizeof(phase_names[0]))
+	if ((unsigned int)t >= ARRAY_SIZE(phase_names))
 		return "?";
 	return phase_names[t];
 }
@@ -572,9 +572,9 @@ static void default_phases(struct gplan *p)
 	};
 	size_t i;
 
-	for (i = 0; i < sizeof(def) / sizeof(def[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(def); i++)
 		p->phase[i] = def[i];
-	p->nphase = (int)(sizeof(def) / sizeof(def[0]));
+	p->nphase = (int)ARRAY_SIZE(def);
 }
 
 int gplan_parse(const char *text, struct gplan *p, char *err, size_t errlen)

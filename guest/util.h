@@ -10,6 +10,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "compiler.h"
+
 #define GU_PORT_NAME	"org.swapctl.agent.0"
 #define GU_LINE_MAX	8192	/* protocol line limit, '\n' included */
 #define GU_PIPE_LINE	4096	/* producer lines: atomic pipe writes */
@@ -37,7 +39,6 @@ int gu_find_port(const char *name, char *dev, size_t len);
  */
 int gu_emit(int fd, const char *line, int len);
 /* {"t_ns":..,"type":"log","level":@level,"msg":@msg} to @fd. */
-void gu_log(int fd, const char *level, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+__printf(3, 4) void gu_log(int fd, const char *level, const char *fmt, ...);
 
 #endif

@@ -21,6 +21,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "compiler.h"
 #include "json.h"
 #include "pattern.h"
 #include "plan.h"
@@ -84,8 +85,7 @@ static void result(const char *status, const char *reason)
 		gu_emit(STDOUT_FILENO, line, len);
 }
 
-static void __attribute__((noreturn, format(printf, 1, 2)))
-fatal(const char *fmt, ...)
+static __noreturn __printf(1, 2) void fatal(const char *fmt, ...)
 {
 	char reason[512];
 	va_list ap;
@@ -190,7 +190,8 @@ static void do_pressure(const struct gplan_phase *ph, struct phase_stat *st)
 		      strerror(errno));
 	for (i = 0; i < bytes / GPAT_PAGE; i++) {
 		/* Non-zero content, so it is not a zero page to zram. */
-		*(volatile uint64_t *)(p + i * GPAT_PAGE) = i + 1;
+		memcpy(p + i * GPAT_PAGE, &i, sizeof(i));
+		p[i * GPAT_PAGE + 8] = 1;
 		st->pages++;
 	}
 	munmap(p, bytes);

@@ -13,6 +13,7 @@
 #include <cmocka.h>
 #include <jansson.h>
 
+#include "../guest/compiler.h"
 #include "../guest/json.h"
 #include "../guest/stats.h"
 
@@ -76,6 +77,30 @@ static void test_writer_nesting(void **state)
 		"{\"u\":9223372036854775807,\"i\":-5,\"b\":false,"
 		"\"a\":[\"x\",{},3],\"o\":{},\"r\":[1,2]}\n");
 	assert_int_equal(json_integer_value(json_object_get(v, "i")), -5);
+	json_decref(v);
+}
+
+static void test_numbers(void **state)
+{
+	char buf[256];
+	struct gj j;
+	json_t *v;
+
+	(void)state;
+	gj_init(&j, buf, sizeof(buf));
+	gj_arr_open(&j, NULL);
+	gj_u64(&j, NULL, 0);
+	gj_u64(&j, NULL, 10);
+	gj_u64(&j, NULL, 1234567890123ULL);
+	gj_i64(&j, NULL, 0);
+	gj_i64(&j, NULL, -1);
+	gj_i64(&j, NULL, INT64_MIN);
+	gj_i64(&j, NULL, INT64_MAX);
+	gj_arr_close(&j);
+	v = parse_line(buf, gj_finish(&j));
+	assert_string_equal(buf, "[0,10,1234567890123,0,-1,"
+			    "-9223372036854775808,9223372036854775807]\n");
+	assert_true(json_integer_value(json_array_get(v, 5)) == INT64_MIN);
 	json_decref(v);
 }
 
@@ -205,10 +230,10 @@ static void test_vmstat_filter(void **state)
 	v = parse_line(buf, len);
 	vm = json_object_get(v, "vmstat");
 	arr = json_object_get(v, "counters");
-	assert_int_equal(n, sizeof(want) / sizeof(want[0]));
+	assert_int_equal(n, ARRAY_SIZE(want));
 	assert_int_equal(json_object_size(vm), n);
 	assert_int_equal(json_array_size(arr), n);
-	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(want); i++) {
 		assert_non_null(json_object_get(vm, want[i]));
 		assert_string_equal(json_string_value(json_array_get(arr, i)),
 				    want[i]);
@@ -324,6 +349,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_writer_nesting),
+		cmocka_unit_test(test_numbers),
 		cmocka_unit_test(test_unbalanced_and_second_value),
 		cmocka_unit_test(test_escaping),
 		cmocka_unit_test(test_overflow_refused),

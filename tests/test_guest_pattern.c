@@ -12,6 +12,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "../guest/compiler.h"
 #include "../guest/pattern.h"
 
 static uint64_t page[GPAT_WORDS];
@@ -96,7 +97,7 @@ static void test_compressible(void **state)
 
 	(void)state;
 	gpat_fill(full, 77, 5, 512);
-	for (k = 0; k < sizeof(u) / sizeof(u[0]); k++) {
+	for (k = 0; k < ARRAY_SIZE(u); k++) {
 		gpat_fill(page, 77, 5, u[k]);
 		assert_true(gpat_check(page, 77, 5, u[k]));
 		/* The unique words are the start of the full stream... */

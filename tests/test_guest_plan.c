@@ -13,6 +13,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "../guest/compiler.h"
 #include "../guest/plan.h"
 
 static struct gplan p;
@@ -277,7 +278,7 @@ static void test_bad_inputs(void **state)
 	size_t i;
 
 	(void)state;
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		int r = gplan_parse(bad[i].text, &p, err, sizeof(err));
 
 		if (r != -1 || strncmp(err, bad[i].err, strlen(bad[i].err)))
