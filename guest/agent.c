@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/utsname.h>
 #include <time.h>
@@ -40,6 +41,7 @@ static int port_fd = -1;
 static bool to_console;
 static uint64_t next_seq;
 static uint64_t nsamples, bytes_sent;
+static uint64_t write_cpu_ns;	/* CPU time spent in port writes */
 static char vmstat_text[VMSTAT_CAP];
 
 struct devmap {
@@ -49,6 +51,50 @@ struct devmap {
 
 static struct devmap devmap[MAX_DEVS];
 static int ndevmap;
+
+/*
+ * Files read every sample stay open: pread() at offset 0 makes seq_file
+ * and sysfs generate them afresh, without the path walk of open().
+ */
+#define MAX_OPEN	32
+
+static struct {
+	char path[96];
+	int fd;
+} opened[MAX_OPEN];
+static int nopened;
+
+static ssize_t read_cached(const char *path, char *buf, size_t cap)
+{
+	ssize_t n, len = 0;
+	int i, fd = -1;
+
+	for (i = 0; i < nopened; i++)
+		if (!strcmp(opened[i].path, path))
+			fd = opened[i].fd;
+	if (fd < 0) {
+		if (strlen(path) >= sizeof(opened[0].path) ||
+		    nopened >= MAX_OPEN)
+			return gu_read_file(path, buf, cap);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			return -errno;
+		strcpy(opened[nopened].path, path);
+		opened[nopened++].fd = fd;
+	}
+	while ((size_t)len < cap - 1) {
+		n = pread(fd, buf + len, cap - 1 - len, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			break;
+		len += n;
+	}
+	buf[len] = '\0';
+	return len;
+}
 
 static uint64_t cpu_ns(void)
 {
@@ -66,13 +112,23 @@ static void port_lost(const char *why)
 	to_console = true;
 }
 
+static void port_write(const char *line, size_t len);
+
 /* Write one complete line to the port (or the console). */
 static void out_raw(const char *line, size_t len)
+{
+	uint64_t t0 = cpu_ns();
+
+	bytes_sent += len;
+	port_write(line, len);
+	write_cpu_ns += cpu_ns() - t0;
+}
+
+static void port_write(const char *line, size_t len)
 {
 	size_t off = 0;
 	unsigned int stalled = 0;
 
-	bytes_sent += len;
 	if (to_console || port_fd < 0) {
 		gu_write_all(STDOUT_FILENO, line, len);
 		return;
@@ -162,10 +218,12 @@ static void send_cost(void)
 		memset(&ru, 0, sizeof(ru));
 	snprintf(msg, sizeof(msg),
 		 "agent: %" PRIu64 " samples, %" PRIu64 " lines, %" PRIu64
-		 " bytes, cpu %" PRIu64 " ms (user %ld ms, sys %ld ms)",
+		 " bytes, cpu %" PRIu64 " ms (user %ld ms, sys %ld ms; "
+		 "port writes %" PRIu64 " ms)",
 		 nsamples, next_seq + 1, bytes_sent, cpu_ns() / 1000000,
 		 ru.ru_utime.tv_sec * 1000L + ru.ru_utime.tv_usec / 1000,
-		 ru.ru_stime.tv_sec * 1000L + ru.ru_stime.tv_usec / 1000);
+		 ru.ru_stime.tv_sec * 1000L + ru.ru_stime.tv_usec / 1000,
+		 write_cpu_ns / 1000000);
 	head(&j, buf, sizeof(buf), "log");
 	gj_str(&j, "level", "info");
 	gj_str(&j, "msg", msg);
@@ -227,18 +285,18 @@ static void send_sample(void)
 	static char buf[GU_LINE_MAX];
 	struct gstat_swap sw[GSTAT_MAX_SWAPS];
 	const char *devs[GSTAT_MAX_SWAPS];
-	char text[1024], path[128];
+	char text[4096], path[128];
 	int nsw = 0, ndev = 0, i, k;
 	struct gj j;
 
 	head(&j, buf, sizeof(buf), "sample");
-	if (gu_read_file("/proc/vmstat", vmstat_text, sizeof(vmstat_text)) < 0)
+	if (read_cached("/proc/vmstat", vmstat_text, sizeof(vmstat_text)) < 0)
 		vmstat_text[0] = '\0';
 	gj_obj_open(&j, "vmstat");
 	gstat_vmstat_members(&j, vmstat_text);
 	gj_obj_close(&j);
 
-	if (gu_read_file("/proc/swaps", text, sizeof(text)) > 0)
+	if (read_cached("/proc/swaps", text, sizeof(text)) > 0)
 		nsw = gstat_parse_swaps(text, sw, GSTAT_MAX_SWAPS);
 	for (i = 0; i < nsw; i++) {
 		const char *d = dev_of_swap(sw[i].name);
@@ -255,7 +313,7 @@ static void send_sample(void)
 	for (k = 0; k < ndev; k++) {
 		snprintf(path, sizeof(path), "/sys/class/block/%s/stat",
 			 devs[k]);
-		if (gu_read_file(path, text, sizeof(text)) > 0)
+		if (read_cached(path, text, sizeof(text)) > 0)
 			gstat_blk_member(&j, devs[k], text);
 	}
 	gj_obj_close(&j);
@@ -268,7 +326,7 @@ static void send_sample(void)
 		if (strncmp(devs[k], "zram", 4))
 			continue;
 		snprintf(path, sizeof(path), "/sys/block/%s/mm_stat", devs[k]);
-		if (gu_read_file(path, text, sizeof(text)) > 0)
+		if (read_cached(path, text, sizeof(text)) > 0)
 			gstat_mmstat_member(&j, devs[k], text);
 	}
 	gj_obj_close(&j);
@@ -365,7 +423,7 @@ static int open_port(unsigned int wait_s)
 			return -1;
 		}
 		if (r > 0)
-			gu_sleep_ms(20);
+			gu_sleep_ms(50);
 	}
 }
 
@@ -385,6 +443,12 @@ int main(int argc, char **argv)
 		interval_ms = 10;
 	signal(SIGPIPE, SIG_IGN);
 	fcntl(STDIN_FILENO, F_SETFL, O_NONBLOCK);
+	/*
+	 * The observer must not be swapped out by what it observes: its
+	 * faults would cost it CPU time and delay samples.
+	 */
+	if (mlockall(MCL_CURRENT | MCL_FUTURE))
+		fprintf(stderr, "agent: mlockall: %s\n", strerror(errno));
 
 	port_fd = open_port(wait_s);
 	if (port_fd < 0)
