@@ -1315,7 +1315,7 @@ static int dry_run(struct run *r)
 	char *xml;
 	int k;
 
-	snprintf(r->id, sizeof(r->id), "<time>-%s", r->scn.name);
+	snprintf(r->id, sizeof(r->id), "YYYYmmdd-HHMMSS-%s", r->scn.name);
 	util_path(r->dir, sizeof(r->dir), "%s/runs/%s", r->cfg->workdir,
 		  r->id);
 	printf("# plan (%s/plan.txt and /swapctl/plan in each initrd)\n%s",
