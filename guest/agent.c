@@ -28,10 +28,11 @@
 #include <unistd.h>
 
 #include "json.h"
+#include "proto.h"
 #include "stats.h"
 #include "util.h"
 
-#define PROTO_VERSION	1
+#define PROTO_VERSION	GPROTO_VERSION
 #define VMSTAT_CAP	16384
 #define INBUF_CAP	(2 * GU_LINE_MAX)
 #define MAX_DEVS	GSTAT_MAX_SWAPS
@@ -340,38 +341,19 @@ static void send_sample(void)
  * Forward one producer line (without its '\n'). Returns true if it was
  * the result line.
  */
-static bool forward(char *line, size_t len)
+static bool forward(const char *line, size_t len)
 {
-	static char out[GU_LINE_MAX + 64];
-	static const char result_pfx[] = ",\"type\":\"result\"";
-	bool is_result = false;
-	char *p;
+	static char out[GPROTO_LINE_MAX + 1];
+	bool is_result;
 	int n;
 
-	while (len && (line[len - 1] == '\r' || line[len - 1] == ' '))
-		line[--len] = '\0';
-	if (len < 10 || strncmp(line, "{\"t_ns\":", 8) || line[len - 1] != '}') {
+	n = gproto_wrap(line, len, next_seq, cpu_ns(), out, sizeof(out),
+			&is_result);
+	if (n == GPROTO_MALFORMED) {
 		send_error("agent: malformed producer line dropped");
 		return false;
 	}
-	p = line + 8;
-	while (*p >= '0' && *p <= '9')
-		p++;
-	if (!strncmp(p, result_pfx, sizeof(result_pfx) - 1))
-		is_result = true;
-
-	n = snprintf(out, sizeof(out), "{\"v\":%d,\"seq\":%" PRIu64 ",",
-		     PROTO_VERSION, next_seq);
-	if (is_result) {
-		/* Insert the agent's CPU time before the closing brace. */
-		line[len - 1] = '\0';
-		n += snprintf(out + n, sizeof(out) - n,
-			      "%s,\"agent_cpu_ns\":%" PRIu64 "}\n", line + 1,
-			      cpu_ns());
-	} else {
-		n += snprintf(out + n, sizeof(out) - n, "%s\n", line + 1);
-	}
-	if (n > GU_LINE_MAX) {
+	if (n < 0) {
 		send_error("agent: producer line exceeds 8192 bytes, dropped");
 		return false;
 	}
