@@ -431,6 +431,8 @@ int main(int argc, char **argv)
 	 */
 	if (mlockall(MCL_CURRENT | MCL_FUTURE))
 		fprintf(stderr, "agent: mlockall: %s\n", strerror(errno));
+	/* Nor killed by it: the OOM killer must pick the workload. */
+	gu_write_file("/proc/self/oom_score_adj", "-1000");
 
 	port_fd = open_port(wait_s);
 	if (port_fd < 0)

@@ -566,9 +566,29 @@ static void send_swap_line(void)
 		gu_emit(out_fd, line, len);
 }
 
+/* A /proc/vmstat counter, 0 if absent. */
+static uint64_t vmstat_value(const char *name)
+{
+	static char text[16384];
+	size_t n = strlen(name);
+	char *p = text;
+
+	if (gu_read_file("/proc/vmstat", text, sizeof(text)) <= 0)
+		return 0;
+	while (p && *p) {
+		if (!strncmp(p, name, n) && p[n] == ' ')
+			return strtoull(p + n + 1, NULL, 10);
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	return 0;
+}
+
 /* Returns true if the workload sent the result itself. */
 static bool run_workload(char *reason)
 {
+	uint64_t oom0 = vmstat_value("oom_kill");
 	int status;
 	pid_t pid, w;
 
@@ -599,11 +619,11 @@ static bool run_workload(char *reason)
 	if (WIFEXITED(status) && WEXITSTATUS(status) <= 2)
 		return true;	/* 0 pass, 1 corrupt, 2 error: result sent */
 	if (WIFSIGNALED(status))
-		reasonf(reason,
-			 "workload killed by signal %d (%s)%s",
-			 WTERMSIG(status), strsignal(WTERMSIG(status)),
-			 WTERMSIG(status) == SIGKILL ?
-			 ": OOM killer? (swap too small for the workload)" : "");
+		reasonf(reason, "workload killed by signal %d (%s)%s",
+			WTERMSIG(status), strsignal(WTERMSIG(status)),
+			vmstat_value("oom_kill") > oom0 ?
+			" by the OOM killer: RAM + swap too small for the workload" :
+			"");
 	else
 		reasonf(reason, "workload exited with status %d",
 			 WEXITSTATUS(status));
