@@ -12,6 +12,7 @@
  *   trees/<v>/out/.swapctl-config the inputs the .config was made from
  *   trees/<v>/out/.swapctl-built  the inputs of the last good build
  */
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -32,6 +33,7 @@
 #include "util.h"
 
 #define TAIL_LINES 30
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 /* objects of a full build of guest/kernel.config (measured: 1461) */
 #define FIRST_ESTIMATE 1461
 
@@ -646,7 +648,8 @@ static int check_fragment(struct build_ctx *c, const char *dotconfig)
 		if (save)
 			*save++ = '\0';
 		lineno++;
-		if (!strncmp(line, "CONFIG_", 7) && (eq = strchr(line, '='))) {
+		eq = strchr(line, '=');
+		if (!strncmp(line, "CONFIG_", 7) && eq) {
 			/* the exact line must be in .config */
 			snprintf(want, sizeof(want), "\n%s\n", line);
 			ok = strstr(conf, want) ||
@@ -975,6 +978,45 @@ static int mark_built(const char *tree)
 	return r;
 }
 
+/*
+ * Without the lock: is everything about variant @name already built from
+ * the current inputs? Only reads stamps (written atomically), so a build
+ * running meanwhile can at worst make this say no.
+ */
+static bool variant_current(struct build_ctx *c, const char *name)
+{
+	char tree[PATH_MAX], p[PATH_MAX], err[1024], *patches, *stamp = NULL;
+	char *key = NULL;
+	json_t *m = NULL;
+	struct series s;
+	bool ok = false;
+
+	if (series_load(&s, c->patches_root, name, err, sizeof(err)))
+		return false;
+	util_path(tree, sizeof(tree), "%s/trees/%s", c->cfg->workdir, name);
+	patches = series_stamp(&s, s.n);
+	if (!patches || asprintf(&stamp, "pristine %s\n%s", c->pristine_id,
+				 patches) < 0)
+		goto out;
+	util_path(p, sizeof(p), "%s/.swapctl-stamp", tree);
+	if (!file_equals(p, stamp))
+		goto out;
+	key = config_key(c, tree);
+	util_path(p, sizeof(p), "%s/out/.swapctl-config", tree);
+	if (!key || !file_equals(p, key))
+		goto out;
+	if (up_to_date(c, &s, tree, &m)) {
+		json_array_append_new(c->kernels, m);
+		ok = true;
+	}
+out:
+	free(key);
+	free(stamp);
+	free(patches);
+	series_free(&s);
+	return ok;
+}
+
 static int build_variant(struct build_ctx *c, const char *name, bool each)
 {
 	char tree[PATH_MAX], label[400], err[1024], p[PATH_MAX];
@@ -1081,7 +1123,7 @@ static int build_initramfs(struct build_ctx *c, char *dst, size_t dstlen)
 		return EXIT_FAILURE_GENERIC;
 	}
 	cpio_init(&cp, f);
-	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(dirs); i++)
 		cpio_dir(&cp, dirs[i], 0755);
 	cpio_node(&cp, "dev/console", S_IFCHR | 0600, 5, 1);
 	cpio_file(&cp, "init", 0755, paths[0]);
@@ -1195,8 +1237,7 @@ static bool valid_name(const char *v)
 	if (!*v || *v == '.')
 		return false;
 	for (p = v; *p; p++)
-		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-			    "0123456789._-", *p))
+		if (!isalnum((unsigned char)*p) && !strchr("._-", *p))
 			return false;
 	return strlen(v) < 64;
 }
@@ -1252,6 +1293,7 @@ int cmd_build(int argc, char **argv, struct swapctl_config *cfg)
 	char lockpath[PATH_MAX], initramfs[PATH_MAX], *end;
 	int opt, nvar = 0, i, lockfd, ret = 0;
 	long jobs = -1;
+	double t0;
 
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, ":s:baej:p:CJh", opts, NULL)) !=
@@ -1357,6 +1399,22 @@ int cmd_build(int argc, char **argv, struct swapctl_config *cfg)
 	ret = check_inputs(&c, variants, nvar, clean);
 	if (ret)
 		return ret;
+	c.kernels = json_array();
+	if (!clean && !each && !tarball_sha(&c)) {
+		/* nothing to do needs no lock: a no-op build takes no time */
+		for (i = 0; i < nvar && variant_current(&c, variants[i]); i++)
+			;
+		if (i == nvar) {
+			ret = build_initramfs(&c, initramfs, sizeof(initramfs));
+			for (i = 0; i < nvar && !ret; i++)
+				info("%s: up to date", variants[i]);
+			if (!ret)
+				print_summary(&c, initramfs, json);
+			json_decref(c.kernels);
+			return ret;
+		}
+		json_array_clear(c.kernels);
+	}
 	util_path(lockpath, sizeof(lockpath), "%s/build.lock", cfg->workdir);
 	lockfd = util_lock(lockpath, "another kernel build");
 	if (lockfd < 0) {
@@ -1367,17 +1425,21 @@ int cmd_build(int argc, char **argv, struct swapctl_config *cfg)
 		for (i = 0; i < nvar && !ret; i++)
 			ret = clean_variant(&c, variants[i]);
 		close(lockfd);
+		json_decref(c.kernels);
 		return ret;
 	}
-	c.kernels = json_array();
+	t0 = util_now();
 	ret = build_initramfs(&c, initramfs, sizeof(initramfs));
 	if (!ret)
 		ret = extract(&c);
 	for (i = 0; i < nvar && !ret; i++)
 		ret = build_variant(&c, variants[i], each);
 	close(lockfd);
-	if (!ret)
+	if (!ret) {
+		info("done in %.1f s (after the lock was taken)",
+		     util_now() - t0);
 		print_summary(&c, initramfs, json);
+	}
 	json_decref(c.kernels);
 	return ret;
 }
