@@ -82,6 +82,8 @@ void usage_build(FILE *out)
 		"  --clean        remove the variants' trees and build directories\n"
 		"                 and exit (the next build starts from scratch)\n"
 		"  --json         print the manifests of the kernels as JSON\n"
+		"With -v (swapctl -v build), the output of make is shown instead\n"
+		"of the progress line.\n"
 		"\n"
 		"Kernels: <workdir>/kernels/<variant>/bzImage and manifest.json;\n"
 		"initramfs: <workdir>/kernels/initramfs.cpio; logs: <workdir>/logs/.\n"
@@ -279,7 +281,10 @@ static void on_line(const char *line, void *arg)
 	snprintf(c->tail[c->ntail % TAIL_LINES], sizeof(c->tail[0]), "%s",
 		 line);
 	c->ntail++;
-	progress_feed(&c->prog, line, util_now());
+	if (verbose)
+		fprintf(stderr, "%s\n", line);
+	else
+		progress_feed(&c->prog, line, util_now());
 }
 
 static void show_tail(struct build_ctx *c)
