@@ -95,12 +95,22 @@ static void logi(const char *level, const char *fmt, ...)
 		gu_log(out_fd, level, "%s", msg);
 }
 
-static void send_result_error(int fd, const char *reason)
+static void on_alarm(int sig)
+{
+	(void)sig;
+}
+
+/*
+ * @bounded: the watchdog's case. One write(2) that SIGALRM interrupts
+ * after 2 s, so that a full pipe (agent stuck) cannot stop the power-off.
+ */
+static void send_result_error(int fd, const char *reason, bool bounded)
 {
 	char line[GU_PIPE_LINE];
 	struct gj j;
 	int len;
 
+	fprintf(stderr, "swapctl-init: result error: %s\n", reason);
 	gj_init(&j, line, sizeof(line));
 	gj_line_start(&j, "result");
 	gj_str(&j, "status", "error");
@@ -111,9 +121,20 @@ static void send_result_error(int fd, const char *reason)
 	gj_str(&j, "reason", reason);
 	gj_obj_close(&j);
 	len = gj_finish(&j);
-	if (len > 0 && fd >= 0)
+	if (len <= 0 || fd < 0)
+		return;
+	if (bounded) {
+		struct sigaction sa = { .sa_handler = on_alarm };
+
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGALRM, &sa, NULL);	/* no SA_RESTART */
+		alarm(2);
+		if (write(fd, line, (size_t)len) != len)
+			fprintf(stderr, "swapctl-init: watchdog: result not sent\n");
+		alarm(0);
+	} else {
 		gu_emit(fd, line, len);
-	fprintf(stderr, "swapctl-init: result error: %s\n", reason);
+	}
 }
 
 static __noreturn void power_off(void)
@@ -186,7 +207,7 @@ static void start_watchdog(unsigned int timeout_s, int rfd)
 		snprintf(reason, sizeof(reason),
 			 "timeout: %u s elapsed (timeout_s) during: %s",
 			 timeout_s, step ? step : "?");
-		send_result_error(out_fd, reason);
+		send_result_error(out_fd, reason, true);
 	}
 	/* Give the agent a moment to forward it and send a last sample. */
 	gu_sleep_ms(3000);
@@ -221,16 +242,17 @@ static int apply_kv(const char *what, const char *dir,
 	int i, r;
 
 	for (i = 0; i < n; i++) {
-		if (dir)
+		if (dir) {
 			snprintf(path, sizeof(path), "%s/%s", dir, kv[i].key);
-		else if (gplan_sysctl_path(kv[i].key, path, sizeof(path)))
-			return reasonf(reason, "%s %s: bad key",
-					what, kv[i].key), -1;
+		} else if (gplan_sysctl_path(kv[i].key, path, sizeof(path))) {
+			reasonf(reason, "%s %s: bad key", what, kv[i].key);
+			return -1;
+		}
 		set_step("%s %s=%s", what, kv[i].key, kv[i].val);
 		r = gu_write_file(path, kv[i].val);
 		if (r) {
 			reasonf(reason, "%s %s=%s: %s: %s", what,
-				 kv[i].key, kv[i].val, path, strerror(-r));
+				kv[i].key, kv[i].val, path, strerror(-r));
 			return -1;
 		}
 		logi("info", "%s %s=%s", what, kv[i].key, kv[i].val);
@@ -248,7 +270,7 @@ static int do_swapon(const char *path, int prio, char *reason)
 	set_step("swapon %s", path);
 	if (swapon(path, flags)) {
 		reasonf(reason, "swapon %s: %s", path,
-			 strerror(errno));
+			strerror(errno));
 		return -1;
 	}
 	logi("info", "swapon %s prio=%d", path, prio);
@@ -264,12 +286,12 @@ static int do_mkswap(const char *path, uint64_t size, char *reason)
 	fd = open(path, O_RDWR | O_CLOEXEC);
 	if (fd < 0) {
 		reasonf(reason, "mkswap: open %s: %s", path,
-			 strerror(errno));
+			strerror(errno));
 		return -1;
 	}
 	if (!size && ioctl(fd, BLKGETSIZE64, &size)) {
 		reasonf(reason, "mkswap: %s: BLKGETSIZE64: %s",
-			 path, strerror(errno));
+			path, strerror(errno));
 		close(fd);
 		return -1;
 	}
@@ -277,8 +299,8 @@ static int do_mkswap(const char *path, uint64_t size, char *reason)
 	close(fd);
 	if (r) {
 		reasonf(reason, "mkswap %s (%" PRIu64 " bytes): %s",
-			 path, size, r == -EINVAL ? "area too small or too large" :
-			 strerror(-r));
+			path, size, r == -EINVAL ? "area too small or too large" :
+			strerror(-r));
 		return -1;
 	}
 	return 0;
@@ -289,7 +311,7 @@ static int wait_dev(const char *dev, char *reason)
 	set_step("waiting for %s", dev);
 	if (gu_wait_path(dev, DEV_WAIT_MS)) {
 		reasonf(reason, "%s: no such device after %d ms",
-			 dev, DEV_WAIT_MS);
+			dev, DEV_WAIT_MS);
 		return -1;
 	}
 	return 0;
@@ -317,14 +339,14 @@ static int setup_zram(const struct gplan_swap *s, struct backend *b,
 				      sizeof(buf));
 		if (r <= 0) {
 			reasonf(reason,
-				 "zram: /sys/class/zram-control/hot_add: %s",
-				 r < 0 ? strerror(-r) : "empty");
+				"zram: /sys/class/zram-control/hot_add: %s",
+				r < 0 ? strerror(-r) : "empty");
 			return -1;
 		}
 		id = strtol(buf, NULL, 10);
 	} else if (access("/sys/block/zram0", F_OK)) {
 		reasonf(reason,
-			 "zram: /sys/block/zram0 missing (CONFIG_ZRAM?)");
+			"zram: /sys/block/zram0 missing (CONFIG_ZRAM?)");
 		return -1;
 	}
 	snprintf(dev, sizeof(dev), "zram%ld", id);
@@ -338,8 +360,8 @@ static int setup_zram(const struct gplan_swap *s, struct backend *b,
 			gu_read_file(path, buf, sizeof(buf));
 			buf[strcspn(buf, "\n")] = '\0';
 			reasonf(reason,
-				 "zram: %s: comp=%s: %s (available: %s)", path,
-				 s->comp, strerror(-r), buf);
+				"zram: %s: comp=%s: %s (available: %s)", path,
+				s->comp, strerror(-r), buf);
 			return -1;
 		}
 	}
@@ -349,7 +371,7 @@ static int setup_zram(const struct gplan_swap *s, struct backend *b,
 	r = gu_write_file(path, buf);
 	if (r) {
 		reasonf(reason, "zram: %s=%s: %s", path, buf,
-			 strerror(-r));
+			strerror(-r));
 		return -1;
 	}
 	snprintf(b->name, sizeof(b->name), "/dev/%s", dev);
@@ -376,7 +398,7 @@ static int setup_ext4file(const struct gplan_swap *s, struct backend *b,
 	set_step("mount %s ext4 on %s", s->dev, dir);
 	if (mount(s->dev, dir, "ext4", 0, "")) {
 		reasonf(reason, "mount %s (ext4) on %s: %s",
-			 s->dev, dir, strerror(errno));
+			s->dev, dir, strerror(errno));
 		return -1;
 	}
 	snprintf(b->name, sizeof(b->name), "%s/swapfile", dir);
@@ -384,13 +406,13 @@ static int setup_ext4file(const struct gplan_swap *s, struct backend *b,
 	fd = open(b->name, O_CREAT | O_TRUNC | O_RDWR | O_CLOEXEC, 0600);
 	if (fd < 0) {
 		reasonf(reason, "create %s: %s", b->name,
-			 strerror(errno));
+			strerror(errno));
 		return -1;
 	}
 	if (fallocate(fd, 0, 0, (off_t)size)) {
 		reasonf(reason,
-			 "fallocate %s %" PRIu64 " MiB: %s", b->name,
-			 s->size_mb, strerror(errno));
+			"fallocate %s %" PRIu64 " MiB: %s", b->name,
+			s->size_mb, strerror(errno));
 		close(fd);
 		return -1;
 	}
@@ -417,8 +439,8 @@ static int write_zeroes(int fd, uint64_t size, char *reason,
 		r = gu_write_all(fd, zero, n);
 		if (r) {
 			reasonf(reason,
-				 "write %s at %" PRIu64 " MiB: %s", path,
-				 off >> 20, strerror(-r));
+				"write %s at %" PRIu64 " MiB: %s", path,
+				off >> 20, strerror(-r));
 			return -1;
 		}
 		off += n;
@@ -427,7 +449,7 @@ static int write_zeroes(int fd, uint64_t size, char *reason,
 	}
 	if (fsync(fd)) {
 		reasonf(reason, "fsync %s: %s", path,
-			 strerror(errno));
+			strerror(errno));
 		return -1;
 	}
 	return 0;
@@ -450,7 +472,7 @@ static int setup_nfsfile(const struct gplan_swap *s, struct backend *b,
 	logi("info", "mount %s type nfs4 data %s", src, data);
 	if (mount(src, nfs_dir, "nfs4", 0, data)) {
 		reasonf(reason, "mount %s (nfs4, %s) on %s: %s",
-			 src, data, nfs_dir, strerror(errno));
+			src, data, nfs_dir, strerror(errno));
 		nfs_dir[0] = '\0';
 		return -1;
 	}
@@ -465,7 +487,7 @@ static int setup_nfsfile(const struct gplan_swap *s, struct backend *b,
 	fd = open(b->name, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0600);
 	if (fd < 0) {
 		reasonf(reason, "create %s: %s", b->name,
-			 strerror(errno));
+			strerror(errno));
 		return -1;
 	}
 	if (strlen(b->name) < sizeof(nfs_file))
@@ -478,7 +500,7 @@ static int setup_nfsfile(const struct gplan_swap *s, struct backend *b,
 	}
 	if (fchmod(fd, 0600)) {
 		reasonf(reason, "chmod %s: %s", b->name,
-			 strerror(errno));
+			strerror(errno));
 		close(fd);
 		return -1;
 	}
@@ -596,7 +618,7 @@ static bool run_workload(char *reason)
 	pid = fork();
 	if (pid < 0) {
 		reasonf(reason, "fork workload: %s",
-			 strerror(errno));
+			strerror(errno));
 		return false;
 	}
 	if (pid == 0) {
@@ -613,7 +635,7 @@ static bool run_workload(char *reason)
 	} while (w < 0 && errno == EINTR);
 	if (w < 0) {
 		reasonf(reason, "waitpid workload: %s",
-			 strerror(errno));
+			strerror(errno));
 		return false;
 	}
 	if (WIFEXITED(status) && WEXITSTATUS(status) <= 2)
@@ -626,7 +648,7 @@ static bool run_workload(char *reason)
 			"");
 	else
 		reasonf(reason, "workload exited with status %d",
-			 WEXITSTATUS(status));
+			WEXITSTATUS(status));
 	return false;
 }
 
@@ -682,10 +704,10 @@ int main(void)
 	n = gu_read_file(PLAN_PATH, text, sizeof(text));
 	if (n < 0)
 		reasonf(reason, "%s: %s", PLAN_PATH,
-			 strerror((int)-n));
+			strerror((int)-n));
 	else if ((size_t)n >= sizeof(text) - 1)
 		reasonf(reason, "%s: larger than %zu bytes",
-			 PLAN_PATH, sizeof(text) - 2);
+			PLAN_PATH, sizeof(text) - 2);
 	else if (gplan_parse(text, &plan, perr, sizeof(perr)))
 		reasonf(reason, "%s: %s", PLAN_PATH, perr);
 	else
@@ -712,7 +734,8 @@ int main(void)
 		}
 	}
 	if (!sent)
-		send_result_error(out_fd, reason[0] ? reason : "unknown error");
+		send_result_error(out_fd, reason[0] ? reason : "unknown error",
+				  false);
 	wait_agent(agent);
 	cleanup();
 	power_off();
