@@ -107,17 +107,21 @@ static void on_alarm(int sig)
 static void send_result_error(int fd, const char *reason, bool bounded)
 {
 	char line[GU_PIPE_LINE];
+	struct gu_progress pr;
 	struct gj j;
 	int len;
 
 	fprintf(stderr, "swapctl-init: result error: %s\n", reason);
+	/* How far the workload got, if it ran: corrupt pages are not lost. */
+	gu_progress_read(GU_PROGRESS_PATH, &pr);
 	gj_init(&j, line, sizeof(line));
 	gj_line_start(&j, "result");
 	gj_str(&j, "status", "error");
-	gj_u64(&j, "pages_written", 0);
-	gj_u64(&j, "pages_verified", 0);
-	gj_u64(&j, "pages_corrupt", 0);
-	gj_i64(&j, "first_corrupt", -1);
+	gj_u64(&j, "pages_written", pr.pages_written);
+	gj_u64(&j, "pages_verified", pr.pages_verified);
+	gj_u64(&j, "pages_corrupt", pr.pages_corrupt);
+	gj_u64(&j, "pages_corrupt_distinct", pr.corrupt_distinct);
+	gj_i64(&j, "first_corrupt", pr.first_corrupt);
 	gj_str(&j, "reason", reason);
 	gj_obj_close(&j);
 	len = gj_finish(&j);

@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <time.h>
@@ -194,4 +195,45 @@ void gu_log(int fd, const char *level, const char *fmt, ...)
 	len = gj_finish(&j);
 	if (len > 0)
 		gu_emit(fd, line, len);
+}
+
+struct gu_progress *gu_progress_map(const char *path)
+{
+	static struct gu_progress fallback = { .first_corrupt = -1 };
+	struct gu_progress *p;
+	int fd;
+
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return &fallback;
+	if (ftruncate(fd, sizeof(*p))) {
+		close(fd);
+		return &fallback;
+	}
+	p = mmap(NULL, sizeof(*p), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	close(fd);
+	if (p == MAP_FAILED)
+		return &fallback;
+	p->first_corrupt = -1;
+	return p;
+}
+
+int gu_progress_read(const char *path, struct gu_progress *p)
+{
+	ssize_t n = -1;
+	int fd;
+
+	memset(p, 0, sizeof(*p));
+	p->first_corrupt = -1;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		n = pread(fd, p, sizeof(*p), 0);
+		close(fd);
+	}
+	if (n != (ssize_t)sizeof(*p)) {
+		memset(p, 0, sizeof(*p));
+		p->first_corrupt = -1;
+		return -1;
+	}
+	return 0;
 }

@@ -30,6 +30,26 @@ int gu_wait_path(const char *path, unsigned int ms);
  * Returns 0, or -1 when there is none (NFS, tmpfs).
  */
 int gu_blkdev_of(const char *path, char *name, size_t len);
+/*
+ * The workload's running totals, in a shared mapping of GU_PROGRESS_PATH
+ * (tmpfs), so that init and the watchdog can report how far it got (and any
+ * corrupt page it found) if it is killed or times out.
+ */
+#define GU_PROGRESS_PATH	"/run/swapctl-progress"
+
+struct gu_progress {
+	uint64_t pages_written;
+	uint64_t pages_verified;
+	uint64_t pages_corrupt;
+	uint64_t corrupt_distinct;
+	int64_t first_corrupt;
+};
+
+/* Map (creating) @path; on failure a private zeroed struct. Never NULL. */
+struct gu_progress *gu_progress_map(const char *path);
+/* Read a snapshot; 0, or -1 (then *@p is zeroed, first_corrupt -1). */
+int gu_progress_read(const char *path, struct gu_progress *p);
+
 /* "/dev/vportNpM" of the virtio-serial port named @name, or -ENOENT. */
 int gu_find_port(const char *name, char *dev, size_t len);
 

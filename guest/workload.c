@@ -41,9 +41,8 @@ static size_t nanon, nshm, npages;
 static uint8_t *gen;		/* per page: pattern seed = seed + gen[i] */
 static uint8_t *bad;		/* per page: found corrupt at least once */
 
-static uint64_t pages_written, pages_verified, pages_corrupt;
-static uint64_t corrupt_distinct;
-static int64_t first_corrupt = -1;
+/* Running totals, shared with init through GU_PROGRESS_PATH. */
+static struct gu_progress *prog;
 
 static char *page_at(size_t i)
 {
@@ -69,11 +68,11 @@ static void result(const char *status, const char *reason)
 	gj_line_start(&j, "result");
 	gj_str(&j, "status", status);
 	gj_u64(&j, "pages", npages);
-	gj_u64(&j, "pages_written", pages_written);
-	gj_u64(&j, "pages_verified", pages_verified);
-	gj_u64(&j, "pages_corrupt", pages_corrupt);
-	gj_u64(&j, "pages_corrupt_distinct", corrupt_distinct);
-	gj_i64(&j, "first_corrupt", first_corrupt);
+	gj_u64(&j, "pages_written", prog->pages_written);
+	gj_u64(&j, "pages_verified", prog->pages_verified);
+	gj_u64(&j, "pages_corrupt", prog->pages_corrupt);
+	gj_u64(&j, "pages_corrupt_distinct", prog->corrupt_distinct);
+	gj_i64(&j, "first_corrupt", prog->first_corrupt);
 	gj_u64(&j, "seed", plan.seed);
 	gj_u64(&j, "unique_words", plan.uniq_words);
 	if (plan.has_verify_seed)
@@ -147,17 +146,17 @@ static void phase_line(int idx, const struct gplan_phase *ph,
 static void verify_page(size_t i, struct phase_stat *st)
 {
 	st->pages++;
-	pages_verified++;
+	prog->pages_verified++;
 	if (gpat_check(page_at(i), expect_seed(i), i, plan.uniq_words))
 		return;
 	st->corrupt++;
-	pages_corrupt++;
+	prog->pages_corrupt++;
 	if (!bad[i]) {
 		bad[i] = 1;
-		corrupt_distinct++;
+		prog->corrupt_distinct++;
 	}
-	if (first_corrupt < 0)
-		first_corrupt = (int64_t)i;
+	if (prog->first_corrupt < 0)
+		prog->first_corrupt = (int64_t)i;
 }
 
 static void advise_all(int advice, const char *name)
@@ -213,7 +212,7 @@ static void do_rewrite(int idx, const struct gplan_phase *ph,
 		gen[i]++;
 		gpat_fill(page_at(i), plan.seed + gen[i], i,
 			  plan.uniq_words);
-		pages_written++;
+		prog->pages_written++;
 		st->pages++;
 	}
 	advise_all(MADV_PAGEOUT, "MADV_PAGEOUT");
@@ -233,7 +232,7 @@ static void run_phase(int idx, const struct gplan_phase *ph)
 		for (i = 0; i < npages; i++) {
 			gpat_fill(page_at(i), plan.seed + gen[i], i,
 				  plan.uniq_words);
-			pages_written++;
+			prog->pages_written++;
 			st.pages++;
 		}
 		break;
@@ -337,6 +336,7 @@ int main(int argc, char **argv)
 	int i;
 
 	signal(SIGPIPE, SIG_IGN);
+	prog = gu_progress_map(GU_PROGRESS_PATH);
 	if (argc != 2) {
 		fprintf(stderr, "usage: workload PLAN\n");
 		return 3;
@@ -349,7 +349,7 @@ int main(int argc, char **argv)
 	setup_area();
 	for (i = 0; i < plan.nphase; i++)
 		run_phase(i, &plan.phase[i]);
-	if (pages_corrupt) {
+	if (prog->pages_corrupt) {
 		result("corrupt", "");
 		return 1;
 	}

@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of the guest's I/O helpers (guest/util.c, guest/netcfg.c):
+ * the shared progress record init reads after a timeout, small file
+ * reads/writes, netmasks.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "../guest/netcfg.h"
+#include "../guest/util.h"
+
+static void test_progress_shared(void **state)
+{
+	char path[] = "/tmp/test_guest_progressXXXXXX";
+	struct gu_progress *w, r;
+	int fd = mkstemp(path);
+
+	(void)state;
+	assert_true(fd >= 0);
+	close(fd);
+	w = gu_progress_map(path);
+	assert_non_null(w);
+	assert_int_equal(w->first_corrupt, -1);
+	w->pages_written = 76800;
+	w->pages_verified = 1000;
+	w->pages_corrupt = 3;
+	w->corrupt_distinct = 2;
+	w->first_corrupt = 17;
+	/* Another process reads the file, not the mapping. */
+	assert_int_equal(gu_progress_read(path, &r), 0);
+	assert_int_equal(r.pages_written, 76800);
+	assert_int_equal(r.pages_verified, 1000);
+	assert_int_equal(r.pages_corrupt, 3);
+	assert_int_equal(r.corrupt_distinct, 2);
+	assert_int_equal(r.first_corrupt, 17);
+	unlink(path);
+	/* No file (the workload never ran): zeroes and -1. */
+	assert_int_equal(gu_progress_read(path, &r), -1);
+	assert_int_equal(r.pages_corrupt, 0);
+	assert_int_equal(r.first_corrupt, -1);
+	/* An unwritable place still gives a usable record. */
+	w = gu_progress_map("/nonexistent-dir/progress");
+	assert_non_null(w);
+	w->pages_verified++;
+}
+
+static void test_files(void **state)
+{
+	char path[] = "/tmp/test_guest_fileXXXXXX";
+	char buf[8];
+	int fd = mkstemp(path);
+
+	(void)state;
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(gu_write_file(path, "hello world"), 0);
+	/* Truncated to the buffer, always NUL-terminated. */
+	assert_int_equal(gu_read_file(path, buf, sizeof(buf)), 7);
+	assert_string_equal(buf, "hello w");
+	unlink(path);
+	assert_true(gu_read_file(path, buf, sizeof(buf)) < 0);
+	assert_true(gu_write_file(path, "x") < 0);	/* never creates */
+	assert_int_equal(gu_wait_path(path, 40), -2);
+}
+
+static void test_netmask(void **state)
+{
+	(void)state;
+	assert_int_equal(gnet_mask(24), 0xffffff00u);
+	assert_int_equal(gnet_mask(32), 0xffffffffu);
+	assert_int_equal(gnet_mask(1), 0x80000000u);
+	assert_int_equal(gnet_mask(0), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_progress_shared),
+		cmocka_unit_test(test_files),
+		cmocka_unit_test(test_netmask),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
