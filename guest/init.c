@@ -321,10 +321,35 @@ static int wait_dev(const char *dev, char *reason)
 	return 0;
 }
 
+/*
+ * virtio-blk disks say they are rotational.  Swap only allocates whole
+ * clusters, which THP swap-out needs, on non-rotational devices.
+ */
+static int set_nonrot(const char *dev, char *reason)
+{
+	char path[128];
+	const char *base = strrchr(dev, '/');
+	int r;
+
+	snprintf(path, sizeof(path), "/sys/block/%s/queue/rotational",
+		 base ? base + 1 : dev);
+	set_step("writing %s", path);
+	r = gu_write_file(path, "0");
+	if (r) {
+		reasonf(reason, "%s: %s", path, strerror(-r));
+		return -1;
+	}
+	return 0;
+}
+
 static int setup_blk(const struct gplan_swap *s, struct backend *b,
 		     char *reason)
 {
-	if (wait_dev(s->dev, reason) || do_mkswap(s->dev, 0, reason))
+	if (wait_dev(s->dev, reason))
+		return -1;
+	if (s->nonrot && set_nonrot(s->dev, reason))
+		return -1;
+	if (do_mkswap(s->dev, 0, reason))
 		return -1;
 	snprintf(b->name, sizeof(b->name), "%s", s->dev);
 	return do_swapon(s->dev, s->prio, reason);

@@ -284,6 +284,10 @@ static int parse_swap(struct line_ctx *c, struct gplan *p, int nw, char **w)
 					    val);
 			if (copy_val(c, key, val, s->dev, sizeof(s->dev)))
 				return -1;
+		} else if (!strcmp(key, "nonrot") && s->type == GSWAP_BLK) {
+			if (parse_u64(c, key, val, 0, 1, &v))
+				return -1;
+			s->nonrot = v;
 		} else if (!strcmp(key, "comp") && s->type == GSWAP_ZRAM) {
 			if (!safe_name(val))
 				return fail(c, "comp: bad value '%s'", val);

@@ -47,6 +47,7 @@ struct gplan_swap {
 	char export[GPLAN_PATH_LEN];	/* nfsfile */
 	char vers[16];			/* nfsfile */
 	unsigned int port;		/* nfsfile */
+	bool nonrot;			/* blk: mark the disk non-rotational */
 };
 
 enum gplan_phase_type {

@@ -28,7 +28,7 @@ static const char full[] =
 	"sysctl vm.page-cluster=3\n"
 	"thp enabled=always defrag=never\n"
 	"zswap enabled=0\n"
-	"swap type=blk dev=/dev/vda prio=10\n"
+	"swap type=blk dev=/dev/vda prio=10 nonrot=1\n"
 	"swap type=zram size_mb=512 comp=lzo-rle prio=10\n"
 	"swap type=ext4file dev=/dev/vdb size_mb=512 prio=10\n"
 	"swap type=nfsfile server=10.0.2.2 port=20490 export=/export vers=4.1 size_mb=512 prio=10\n"
@@ -67,6 +67,8 @@ static void test_full_example(void **state)
 	assert_int_equal(p.swap[0].type, GSWAP_BLK);
 	assert_string_equal(p.swap[0].dev, "/dev/vda");
 	assert_int_equal(p.swap[0].prio, 10);
+	assert_true(p.swap[0].nonrot);
+	assert_false(p.swap[2].nonrot);
 	assert_int_equal(p.swap[1].type, GSWAP_ZRAM);
 	assert_int_equal(p.swap[1].size_mb, 512);
 	assert_string_equal(p.swap[1].comp, "lzo-rle");
@@ -189,6 +191,10 @@ static const struct bad bad[] = {
 	  "line 2: size_mb: 0 out of range" },
 	{ "version 1\nswap type=zram size_mb=8 comp=lz4;rm\n" W,
 	  "line 2: comp: bad value 'lz4;rm'" },
+	{ "version 1\nswap type=blk dev=/dev/vda nonrot=2\n" W,
+	  "line 2: nonrot: 2 out of range" },
+	{ "version 1\nswap type=zram size_mb=8 nonrot=1\n" W,
+	  "line 2: swap type=zram: unknown key 'nonrot'" },
 	{ "version 1\nswap type=zram size_mb=8 dev=/dev/vda\n" W,
 	  "line 2: swap type=zram: unknown key 'dev'" },
 	{ "version 1\nswap type=ext4file dev=/dev/vdb\n" W,
