@@ -33,6 +33,8 @@ static void swap_line(FILE *f, const struct scn_swap *sw,
 	switch (sw->type) {
 	case SWAP_BLK:
 		fprintf(f, " dev=/dev/%s", sw->dev);
+		if (sw->nonrot)
+			fprintf(f, " nonrot=1");
 		break;
 	case SWAP_ZRAM:
 		fprintf(f, " size_mb=%u", sw->size_mb);

@@ -624,7 +624,8 @@ static int parse_swap_one(struct pctx *c, struct scenario *s, json_t *o,
 			  bool *seen_zram, bool *seen_nfs)
 {
 	static const char *const keys[] = {
-		"type", "size_mb", "prio", "comp", "vers", "disk_mb", NULL };
+		"type", "size_mb", "prio", "comp", "vers", "disk_mb", "nonrot",
+		NULL };
 	static const char *const types[] = {
 		"blk", "zram", "ext4file", "nfsfile", NULL };
 	static const char *const vers[] = { "4.0", "4.1", "4.2", NULL };
@@ -667,6 +668,12 @@ static int parse_swap_one(struct pctx *c, struct scenario *s, json_t *o,
 		push_key(c, "vers");
 		return fail(c, "only nfsfile has an NFS version");
 	}
+	if (json_object_get(o, "nonrot") && sw->type != SWAP_BLK) {
+		push_key(c, "nonrot");
+		return fail(c, "only blk disks can be marked non-rotational");
+	}
+	if (get_bool(c, o, "nonrot", &sw->nonrot))
+		return -1;
 	if (json_object_get(o, "disk_mb") && sw->type != SWAP_EXT4FILE) {
 		push_key(c, "disk_mb");
 		return fail(c, "only ext4file has a disk_mb (blk disks are size_mb)");

@@ -28,6 +28,7 @@ struct scn_swap {
 	char comp[32];		/* zram compressor, "" = kernel default */
 	char vers[8];		/* nfsfile: "4.0", "4.1" or "4.2" */
 	char dev[16];		/* blk/ext4file: "vda", "vdb"... (derived) */
+	bool nonrot;		/* blk: tell the guest the disk is not rotational */
 };
 
 struct scn_sysctl {
