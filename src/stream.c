@@ -14,6 +14,7 @@
 
 enum str_mode {
 	STR_NAME,	/* [A-Za-z0-9_.:-]+, must fit */
+	STR_NAME0,	/* [A-Za-z0-9_.:-]*: a name or nothing */
 	STR_PATH,	/* printable ASCII, non-empty, must fit */
 	STR_TEXT,	/* anything; unprintable -> '?', truncated to fit */
 };
@@ -112,6 +113,10 @@ static int copy_str(struct stream_state *st, const char *where,
 {
 	size_t i;
 
+	if (mode == STR_NAME0 && n == 0) {
+		buf[0] = '\0';
+		return 1;
+	}
 	if (mode != STR_TEXT) {
 		if (n == 0)
 			return fail(st, STREAM_E_FIELD, "%s%s: empty",
@@ -126,7 +131,7 @@ static int copy_str(struct stream_state *st, const char *where,
 	for (i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)s[i];
 
-		if (mode == STR_NAME && !name_char(c))
+		if ((mode == STR_NAME || mode == STR_NAME0) && !name_char(c))
 			return fail(st, STREAM_E_FIELD,
 				    "%s%s: bad character 0x%02x", where, key,
 				    c);
@@ -282,8 +287,9 @@ static int parse_swaps(struct stream_state *st, json_t *arr, bool backends,
 		if (backends) {
 			if (get_str(st, val, w, "type", true, s.type,
 				    sizeof(s.type), STR_NAME) < 0 ||
+			    /* "": a backend without a block device (NFS) */
 			    get_str(st, val, w, "dev", false, s.dev,
-				    sizeof(s.dev), STR_NAME) < 0 ||
+				    sizeof(s.dev), STR_NAME0) < 0 ||
 			    get_u64(st, val, w, "size_kb", false,
 				    &s.size_kb) < 0)
 				return -1;

@@ -31,6 +31,24 @@ static int setup(void **state)
 	"{\"v\":1,\"seq\":" #seq ",\"t_ns\":1" #seq ",\"type\":\"sample\"," \
 	"\"vmstat\":{\"pswpout\":" #out ",\"nrswpout\":1}}"
 
+/* An NFS swap file has no block device: the guest sends "dev":"". */
+static void test_backend_without_dev(void **state)
+{
+	(void)state;
+	assert_int_equal(parse("{\"v\":1,\"seq\":0,\"t_ns\":6,\"type\":\"swap\","
+			       "\"backends\":[{\"type\":\"nfsfile\",\"name\":"
+			       "\"/mnt/nfs0/swapfile\",\"dev\":\"\","
+			       "\"size_kb\":262140,\"prio\":10}]}"), STREAM_OK);
+	assert_int_equal(l.nswaps, 1);
+	assert_string_equal(l.swaps[0].dev, "");
+	assert_int_equal(st.seq_gaps, 0);
+	/* but a dev that is not a name is still refused */
+	assert_int_equal(parse("{\"v\":1,\"seq\":1,\"t_ns\":7,\"type\":\"swap\","
+			       "\"backends\":[{\"type\":\"blk\",\"name\":"
+			       "\"/dev/vda\",\"dev\":\"v da\"}]}"),
+			 STREAM_E_FIELD);
+}
+
 static void test_all_types(void **state)
 {
 	uint64_t v;
@@ -272,6 +290,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(test_all_types, setup),
+		cmocka_unit_test_setup(test_backend_without_dev, setup),
 		cmocka_unit_test_setup(test_seq_gap_dup, setup),
 		cmocka_unit_test_setup(test_reset, setup),
 		cmocka_unit_test_setup(test_bad_lines, setup),
