@@ -401,8 +401,12 @@ static int run_patch(struct build_ctx *c, const char *dir,
 		     struct patch_out *po)
 {
 	char strip[16];
+	/*
+	 * --fuzz=0: with GNU patch's default fuzz of 2, a hunk whose context
+	 * matches nothing can still "apply" at a wrong place.
+	 */
 	const char *argv[] = { "patch", strip, "-d", dir, "-i", p->path,
-			       "--force", "--no-backup-if-mismatch",
+			       "--force", "--fuzz=0", "--no-backup-if-mismatch",
 			       "--quoting-style=literal", "--reject-file=-",
 			       dry ? "--dry-run" : NULL, NULL };
 	static const char *const env[] = { "LC_ALL=C", NULL };
