@@ -447,6 +447,41 @@ static int refresh_file(const char *path)
 	return util_copy_file(path, path, st.st_mode & 07777);
 }
 
+static bool same_content(const char *a, const char *b)
+{
+	size_t la, lb;
+	char *da, *db;
+	bool same;
+
+	da = util_read_file(a, &la);
+	db = da ? util_read_file(b, &lb) : NULL;
+	same = da && db && la == lb && !memcmp(da, db, la);
+	free(da);
+	free(db);
+	return same;
+}
+
+/*
+ * @newf is a file of the new tree, @oldf the same file in the old one;
+ * @patched: the new series changed @newf (so it is a private copy).
+ */
+static int sync_mtime(const char *newf, const char *oldf, bool patched)
+{
+	struct timespec ts[2];
+	struct stat st;
+
+	if (lstat(newf, &st) || !S_ISREG(st.st_mode))
+		return 0;		/* deleted by the new series */
+	if (same_content(newf, oldf)) {
+		if (!patched || lstat(oldf, &st))
+			return 0;	/* unchanged link, or nothing to copy */
+		ts[0] = st.st_atim;
+		ts[1] = st.st_mtim;
+		return utimensat(AT_FDCWD, newf, ts, AT_SYMLINK_NOFOLLOW);
+	}
+	return patched ? 0 : refresh_file(newf);
+}
+
 /*
  * Make trees/<variant> hold the pristine source plus the first @count
  * patches of @s. Nothing is changed when it already does. Otherwise a new
@@ -458,6 +493,7 @@ static int prepare_tree(struct build_ctx *c, const struct series *s,
 {
 	char stamp_path[PATH_MAX], touched_path[PATH_MAX], newt[PATH_MAX];
 	char oldt[PATH_MAX], out[PATH_MAX], newout[PATH_MAX], f[PATH_MAX];
+	char oldf[PATH_MAX];
 	char *stamp = NULL, *patches, *old_touched = NULL, *line, *save;
 	char *old_stamp = NULL;
 	const char *cp_argv[] = { "cp", "-al", c->pristine, newt, NULL };
@@ -532,14 +568,23 @@ static int prepare_tree(struct build_ctx *c, const struct series *s,
 		touched = line;
 		strcat(touched, po->touched);
 	}
-	/* files the old series changed and the new one does not */
+	/*
+	 * Timestamps: make must rebuild exactly what changed since the old
+	 * tree was built. A file both trees have with the same content keeps
+	 * the old tree's mtime (patch gave it a new one); a file the old
+	 * series changed that now differs gets a new mtime even where it
+	 * went back to pristine (a private copy, not the shared link).
+	 */
 	old_touched = util_read_file(touched_path, NULL);
+	if (old_touched && asprintf(&line, "%s%s", old_touched, touched) > 0) {
+		free(old_touched);
+		old_touched = line;
+	}
 	for (line = old_touched ? strtok_r(old_touched, "\n", &save) : NULL;
 	     line; line = strtok_r(NULL, "\n", &save)) {
-		if (in_list(touched, line))
-			continue;
 		if (util_path(f, sizeof(f), "%s/%s", newt, line) ||
-		    refresh_file(f)) {
+		    util_path(oldf, sizeof(oldf), "%s/%s", tree, line) ||
+		    sync_mtime(f, oldf, in_list(touched, line))) {
 			fail("%s: %s", f, strerror(errno));
 			ret = EXIT_SETUP;
 			goto undo;
