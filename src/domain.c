@@ -21,19 +21,6 @@
 #include "domain.h"
 #include "util.h"
 
-static void seterr(char *err, size_t errlen, const char *fmt, ...)
-	__printf(3, 4);
-
-/* vsnprintf: messages may be cut, which is fine for one line */
-static void seterr(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
-
 size_t domain_xml_escape(char *buf, size_t len, const char *s)
 {
 	size_t off = 0, n;
@@ -294,25 +281,25 @@ static int prepare_embed(const char *uri, char *err, size_t errlen)
 	if (!domain_embed_root(uri, root, sizeof(root)))
 		return 0;
 	if (as_root && !getpwnam("libvirt-qemu")) {
-		seterr(err, errlen,
+		util_seterr(err, errlen,
 			"user libvirt-qemu is missing: Debian's libvirt needs it even as root ('make deps' creates it)");
 		return -1;
 	}
 	snprintf(etc, sizeof(etc), "%s/etc", root);
 	snprintf(conf, sizeof(conf), "%s/qemu.conf", etc);
 	if (util_mkdir_p(etc, 0755)) {
-		seterr(err, errlen, "%s: %s", etc, strerror(errno));
+		util_seterr(err, errlen, "%s: %s", etc, strerror(errno));
 		return -1;
 	}
 	text = domain_qemu_conf(as_root);
 	if (!text) {
-		seterr(err, errlen, "out of memory");
+		util_seterr(err, errlen, "out of memory");
 		return -1;
 	}
 	ret = util_write_file_atomic(conf, text, strlen(text), 0644);
 	free(text);
 	if (ret) {
-		seterr(err, errlen, "%s: %s", conf, strerror(errno));
+		util_seterr(err, errlen, "%s: %s", conf, strerror(errno));
 		return -1;
 	}
 	return 0;
@@ -409,19 +396,19 @@ struct vmconn *vm_open(const char *uri, vm_leftover_fn fn, void *arg,
 	set_log_file(uri);	/* before libvirt initializes */
 	pthread_once(&event_once, event_init);
 	if (!event_ok) {
-		seterr(err, errlen, "libvirt: cannot start the event loop");
+		util_seterr(err, errlen, "libvirt: cannot start the event loop");
 		return NULL;
 	}
 	if (prepare_embed(uri, err, errlen))
 		return NULL;
 	c = calloc(1, sizeof(*c));
 	if (!c) {
-		seterr(err, errlen, "out of memory");
+		util_seterr(err, errlen, "out of memory");
 		return NULL;
 	}
 	c->conn = virConnectOpen(uri);
 	if (!c->conn) {
-		seterr(err, errlen, "libvirt: cannot connect to %s: %s", uri,
+		util_seterr(err, errlen, "libvirt: cannot connect to %s: %s", uri,
 			 lverr());
 		free(c);
 		return NULL;
@@ -444,7 +431,7 @@ int vm_start(struct vmconn *c, const char *xml, char *err, size_t errlen)
 	vm_destroy(c);
 	c->dom = virDomainCreateXML(c->conn, xml, 0);
 	if (!c->dom) {
-		seterr(err, errlen, "libvirt: cannot start the guest: %s",
+		util_seterr(err, errlen, "libvirt: cannot start the guest: %s",
 			 lverr());
 		return -1;
 	}

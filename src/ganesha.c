@@ -18,19 +18,6 @@
 #include "ganesha.h"
 #include "util.h"
 
-static void seterr(char *err, size_t errlen, const char *fmt, ...)
-	__printf(3, 4);
-
-/* vsnprintf: messages may be cut, which is fine for one line */
-static void seterr(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
-
 #define GANESHA_BIN "ganesha.nfsd"
 #define START_TIMEOUT_S 15.0
 #define STOP_TIMEOUT_S 8.0
@@ -131,7 +118,7 @@ int ganesha_start(struct ganesha *g, const char *dir, unsigned int port,
 	g->port = port;
 	snprintf(g->dir, sizeof(g->dir), "%s", dir);
 	if (ganesha_port_open(port) == 1) {
-		seterr(err, errlen,
+		util_seterr(err, errlen,
 			"nfs_port %u: something already listens on 127.0.0.1:%u (a stray ganesha.nfsd? set nfs_port in swapctl.conf)",
 			 port, port);
 		return -1;
@@ -141,18 +128,18 @@ int ganesha_start(struct ganesha *g, const char *dir, unsigned int port,
 	    util_path(conf, sizeof(conf), "%s/ganesha.conf", dir) ||
 	    util_path(log, sizeof(log), "%s/ganesha.log", dir) ||
 	    util_path(pidf, sizeof(pidf), "%s/ganesha.pid", dir)) {
-		seterr(err, errlen, "%s: path too long", dir);
+		util_seterr(err, errlen, "%s: path too long", dir);
 		return -1;
 	}
 	util_rm_rf(exp);
 	util_rm_rf(rec);
 	if (util_mkdir_p(exp, 0755) || util_mkdir_p(rec, 0755)) {
-		seterr(err, errlen, "%s: %s", dir, strerror(errno));
+		util_seterr(err, errlen, "%s: %s", dir, strerror(errno));
 		return -1;
 	}
 	text = ganesha_config(exp, rec, port);
 	if (!text || util_write_file_atomic(conf, text, strlen(text), 0644)) {
-		seterr(err, errlen, "%s: %s", conf, strerror(errno));
+		util_seterr(err, errlen, "%s: %s", conf, strerror(errno));
 		free(text);
 		return -1;
 	}
@@ -173,7 +160,7 @@ int ganesha_start(struct ganesha *g, const char *dir, unsigned int port,
 
 	pid = fork();
 	if (pid < 0) {
-		seterr(err, errlen, "fork: %s", strerror(errno));
+		util_seterr(err, errlen, "fork: %s", strerror(errno));
 		return -1;
 	}
 	if (!pid) {
@@ -197,13 +184,13 @@ int ganesha_start(struct ganesha *g, const char *dir, unsigned int port,
 		if (waitpid(pid, &st, WNOHANG) == pid) {
 			g->pid = 0;
 			if (WIFEXITED(st) && WEXITSTATUS(st) == 127) {
-				seterr(err, errlen,
+				util_seterr(err, errlen,
 					"%s not found: install nfs-ganesha and nfs-ganesha-vfs ('make deps')",
 					 GANESHA_BIN);
 				return -1;
 			}
 			log_tail(log, tail, sizeof(tail));
-			seterr(err, errlen, "%s exited at start (see %s): %s",
+			util_seterr(err, errlen, "%s exited at start (see %s): %s",
 				 GANESHA_BIN, log, tail);
 			return -1;
 		}
@@ -212,7 +199,7 @@ int ganesha_start(struct ganesha *g, const char *dir, unsigned int port,
 		sleep_ms(20);
 	}
 	ganesha_stop(g);
-	seterr(err, errlen, "%s: not listening on 127.0.0.1:%u after %.0f s (see %s)",
+	util_seterr(err, errlen, "%s: not listening on 127.0.0.1:%u after %.0f s (see %s)",
 		 GANESHA_BIN, port, START_TIMEOUT_S, log);
 	return -1;
 }

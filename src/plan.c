@@ -13,19 +13,6 @@
 #include "plan.h"
 #include "util.h"
 
-static void seterr(char *err, size_t errlen, const char *fmt, ...)
-	__printf(3, 4);
-
-/* vsnprintf: messages may be cut, which is fine for one line */
-static void seterr(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
-
 static void swap_line(FILE *f, const struct scn_swap *sw,
 		      unsigned int nfs_port)
 {
@@ -154,19 +141,19 @@ int plan_make_initrd(const char *base, const char *plan, const char *out,
 
 	in = open(base, O_RDONLY | O_CLOEXEC);
 	if (in < 0) {
-		seterr(err, errlen, "%s: %s (run 'swapctl build' first)",
+		util_seterr(err, errlen, "%s: %s (run 'swapctl build' first)",
 			 base, strerror(errno));
 		return -1;
 	}
 	snprintf(tmp, sizeof(tmp), "%s.tmp", out);
 	f = fopen(tmp, "we");
 	if (!f) {
-		seterr(err, errlen, "%s: %s", tmp, strerror(errno));
+		util_seterr(err, errlen, "%s: %s", tmp, strerror(errno));
 		close(in);
 		return -1;
 	}
 	if (copy_fd(in, f)) {
-		seterr(err, errlen, "%s: copy from %s failed: %s", tmp,
+		util_seterr(err, errlen, "%s: copy from %s failed: %s", tmp,
 			 base, strerror(errno));
 		goto fail;
 	}
@@ -182,17 +169,17 @@ int plan_make_initrd(const char *base, const char *plan, const char *out,
 	if (cpio_dir(&c, "swapctl", 0755) ||
 	    cpio_data(&c, "swapctl/plan", 0644, plan, strlen(plan)) ||
 	    cpio_finish(&c)) {
-		seterr(err, errlen, "%s: writing the plan archive failed",
+		util_seterr(err, errlen, "%s: writing the plan archive failed",
 			 tmp);
 		goto fail;
 	}
 	if (fflush(f) || fsync(fileno(f)) || ferror(f)) {
-		seterr(err, errlen, "%s: %s", tmp, strerror(errno));
+		util_seterr(err, errlen, "%s: %s", tmp, strerror(errno));
 		goto fail;
 	}
 	fclose(f);
 	if (rename(tmp, out)) {
-		seterr(err, errlen, "%s: %s", out, strerror(errno));
+		util_seterr(err, errlen, "%s: %s", out, strerror(errno));
 		unlink(tmp);
 		return -1;
 	}

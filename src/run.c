@@ -37,19 +37,6 @@
 #include "swapctl.h"
 #include "util.h"
 
-static void seterr(char *err, size_t errlen, const char *fmt, ...)
-	__printf(3, 4);
-
-/* vsnprintf: messages may be cut, which is fine for one line */
-static void seterr(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
-
 #define MAX_REPEAT	100
 #define BOOT_MARGIN_S	60	/* host limit = timeout_s + this */
 #define POWEROFF_WAIT_S	20	/* after the result, for the power-off */
@@ -222,16 +209,16 @@ static int write_run_files(struct run *r, char *err, size_t errlen)
 
 	snprintf(path, sizeof(path), "%s/scenario.json", r->dir);
 	if (util_copy_file(r->scn.file, path, 0644)) {
-		seterr(err, errlen, "%s: %s", path, strerror(errno));
+		util_seterr(err, errlen, "%s: %s", path, strerror(errno));
 		return -1;
 	}
 	snprintf(path, sizeof(path), "%s/plan.txt", r->dir);
 	if (util_write_file_atomic(path, r->plan, strlen(r->plan), 0644)) {
-		seterr(err, errlen, "%s: %s", path, strerror(errno));
+		util_seterr(err, errlen, "%s: %s", path, strerror(errno));
 		return -1;
 	}
 	if (write_state(r, "running")) {
-		seterr(err, errlen, "%s/state: %s", r->dir, strerror(errno));
+		util_seterr(err, errlen, "%s/state: %s", r->dir, strerror(errno));
 		return -1;
 	}
 	return 0;
@@ -411,7 +398,7 @@ static int make_disks(struct run *r, struct guest_res *g, char *err,
 		mb = sw->type == SWAP_EXT4FILE ? sw->disk_mb : sw->size_mb;
 		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 		if (fd < 0 || ftruncate(fd, mb << 20)) {
-			seterr(err, errlen, "%s: %s", path, strerror(errno));
+			util_seterr(err, errlen, "%s: %s", path, strerror(errno));
 			if (fd >= 0)
 				close(fd);
 			return -1;
@@ -428,7 +415,7 @@ static int make_disks(struct run *r, struct guest_res *g, char *err,
 
 			rc = util_run(argv, &o);
 			if (rc) {
-				seterr(err, errlen, rc < 0 ?
+				util_seterr(err, errlen, rc < 0 ?
 					 "mke2fs not found (install e2fsprogs)" :
 					 "mke2fs -t ext4 %s failed (exit %d)",
 					 path, rc);

@@ -12,18 +12,6 @@
 #include "rundir.h"
 #include "util.h"
 
-static void seterr(char *err, size_t errlen, const char *fmt, ...)
-	__printf(3, 4);
-
-static void seterr(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
-
 int rundir_create(const char *workdir, const char *name, time_t now,
 		  char *id, size_t idlen, char *dir, size_t dirlen,
 		  char *err, size_t errlen)
@@ -34,7 +22,7 @@ int rundir_create(const char *workdir, const char *name, time_t now,
 
 	if (util_path(runs, sizeof(runs), "%s/runs", workdir) ||
 	    util_mkdir_p(runs, 0755)) {
-		seterr(err, errlen, "%s/runs: %s", workdir, strerror(errno));
+		util_seterr(err, errlen, "%s/runs: %s", workdir, strerror(errno));
 		return -1;
 	}
 	localtime_r(&now, &tm);
@@ -43,18 +31,18 @@ int rundir_create(const char *workdir, const char *name, time_t now,
 		if ((i == 1 ? util_path(id, idlen, "%s-%s", base, name) :
 		     util_path(id, idlen, "%s-%s-%d", base, name, i)) ||
 		    util_path(dir, dirlen, "%s/%s", runs, id)) {
-			seterr(err, errlen, "%s: path too long", runs);
+			util_seterr(err, errlen, "%s: path too long", runs);
 			return -1;
 		}
 		if (!mkdir(dir, 0755))
 			break;
 		if (errno != EEXIST) {
-			seterr(err, errlen, "%s: %s", dir, strerror(errno));
+			util_seterr(err, errlen, "%s: %s", dir, strerror(errno));
 			return -1;
 		}
 	}
 	if (i == 100) {
-		seterr(err, errlen, "%s: too many runs this second", runs);
+		util_seterr(err, errlen, "%s: too many runs this second", runs);
 		return -1;
 	}
 	/* runs/latest is replaced atomically: top never sees it missing */
@@ -62,7 +50,7 @@ int rundir_create(const char *workdir, const char *name, time_t now,
 	util_path(latest, sizeof(latest), "%s/latest", runs);
 	unlink(tmp);
 	if (symlink(id, tmp) || rename(tmp, latest)) {
-		seterr(err, errlen, "%s: %s", latest, strerror(errno));
+		util_seterr(err, errlen, "%s: %s", latest, strerror(errno));
 		unlink(tmp);
 		return -1;
 	}

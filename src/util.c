@@ -652,3 +652,12 @@ int util_path(char *buf, size_t len, const char *fmt, ...)
 	}
 	return 0;
 }
+
+void util_seterr(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+}

@@ -121,6 +121,10 @@ const char *util_data_dir(void);
 #define __printf(a, b) __attribute__((format(printf, a, b)))
 #endif
 
+/* One-line error message into @err (cut to @errlen, which is fine). */
+__printf(3, 4)
+void util_seterr(char *err, size_t errlen, const char *fmt, ...);
+
 /* snprintf into @buf, returning -1 (errno ENAMETOOLONG) on truncation. */
 __printf(3, 4)
 int util_path(char *buf, size_t len, const char *fmt, ...);
