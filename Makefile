@@ -101,6 +101,8 @@ check: all unit fuzz
 	tests/run-integration
 
 # Quiet when everything is there; apt-get runs only for what is missing.
+# Recommended packages are installed too: the QEMU, libvirt and ganesha
+# set-up that the tests passed on was installed with them.
 # As non-root, apt-get and useradd go through sudo.
 deps:
 	@sudo=; [ "$$(id -u)" = 0 ] || sudo=sudo; \
@@ -110,7 +112,7 @@ deps:
 	if [ -n "$$missing" ]; then \
 		echo "make deps: installing" $$missing; \
 		$$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
-			$$sudo apt-get install -y -qq --no-install-recommends \
+			$$sudo apt-get install -y -qq \
 			$$missing >/dev/null || exit 1; \
 	fi; \
 	getent passwd libvirt-qemu >/dev/null || { \
