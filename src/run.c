@@ -51,6 +51,17 @@ static void on_signal(int sig)
 	interrupted = sig;
 }
 
+static void catch_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+}
+
 struct phase_res {
 	char name[32];
 	double seconds;
@@ -683,18 +694,10 @@ static void run_guest(struct run *r, struct guest_res *g)
 
 interrupted:
 	g->interrupted = true;
-	if (fd >= 0)
-		close(fd);
-	guest_cleanup(r);
-	if (fc.samples)
-		fclose(fc.samples);
-	close_rejected(&fc, g);
-	remove_disks(r, g);
-	free(xml);
-	classify(r, g);
-	return;
+	goto failed;
 setup_fail:
 	g->setup_failed = true;
+failed:
 	if (fd >= 0)
 		close(fd);
 	guest_cleanup(r);
@@ -704,7 +707,8 @@ setup_fail:
 	remove_disks(r, g);
 	free(xml);
 	classify(r, g);
-	msg(r, "%s: %s", gname, g->why);
+	if (g->setup_failed)
+		msg(r, "%s: %s", gname, g->why);
 }
 
 /* ---- results ---- */
@@ -1347,7 +1351,6 @@ int cmd_run(int argc, char **argv, struct swapctl_config *cfg)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *kernels_opt = NULL, *bk = NULL, *pk = NULL, *ird = NULL;
-	struct sigaction sa = { .sa_handler = on_signal };
 	long repeat = 0, timeout = 0;
 	struct run *r;
 	char err[1024], lockpath[4200], *end;
@@ -1480,11 +1483,7 @@ int cmd_run(int argc, char **argv, struct swapctl_config *cfg)
 		goto out_free;
 	}
 
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
+	catch_signals();
 
 	/*
 	 * One run at a time per work directory: the embedded driver allows
@@ -1512,6 +1511,12 @@ int cmd_run(int argc, char **argv, struct swapctl_config *cfg)
 	config_libvirt_uri(cfg, r->uri, sizeof(r->uri));
 	msg(r, "run %s: connecting to %s", r->id, r->uri);
 	r->vm = vm_open(r->uri, leftover, r, err, sizeof(err));
+	/*
+	 * Opening the embedded driver resets SIGTERM to its default (a
+	 * SIGTERM during a run killed swapctl with the guest and ganesha
+	 * still running): take the signals back.
+	 */
+	catch_signals();
 	if (!r->vm) {
 		fprintf(stderr, "swapctl run: %s\n", err);
 		write_state(r, "done");
