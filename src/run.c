@@ -637,6 +637,7 @@ static void run_guest(struct run *r, struct guest_res *g)
 		set_why(g, "%s", err);
 		goto setup_fail;
 	}
+	catch_signals();	/* the driver may have reset them again */
 	g->started = true;
 	fd = connect_agent(spec.agent_socket, fc.t_create + CONNECT_WAIT_S);
 	if (fd < 0) {
