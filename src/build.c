@@ -82,6 +82,8 @@ void usage_build(FILE *out)
 		"  --clean        remove the variants' trees and build directories\n"
 		"                 and exit (the next build starts from scratch)\n"
 		"  --json         print the manifests of the kernels as JSON\n"
+		"  --initramfs-only  write only <workdir>/kernels/initramfs.cpio\n"
+		"                 from the guest programs, build no kernel\n"
 		"With -v (swapctl -v build), the output of make is shown instead\n"
 		"of the progress line.\n"
 		"\n"
@@ -1337,20 +1339,21 @@ int cmd_build(int argc, char **argv, struct swapctl_config *cfg)
 		{ "patches", required_argument, NULL, 'p' },
 		{ "clean", no_argument, NULL, 'C' },
 		{ "json", no_argument, NULL, 'J' },
+		{ "initramfs-only", no_argument, NULL, 'I' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct build_ctx c = { .cfg = cfg, .logfd = -1 };
 	const char *variants[2], *series = NULL, *patches = NULL;
 	bool each = false, clean = false, json = false, all = false;
-	bool baseline = false;
+	bool baseline = false, initramfs_only = false;
 	char lockpath[PATH_MAX], initramfs[PATH_MAX], *end;
 	int opt, nvar = 0, i, lockfd, ret = 0;
 	long jobs = -1;
 	double t0;
 
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":s:baej:p:CJh", opts, NULL)) !=
+	while ((opt = getopt_long(argc, argv, ":s:baej:p:CJIh", opts, NULL)) !=
 	       -1) {
 		switch (opt) {
 		case 's':
@@ -1381,6 +1384,9 @@ int cmd_build(int argc, char **argv, struct swapctl_config *cfg)
 			break;
 		case 'J':
 			json = true;
+			break;
+		case 'I':
+			initramfs_only = true;
 			break;
 		case 'h':
 			usage_build(stdout);
@@ -1449,6 +1455,13 @@ int cmd_build(int argc, char **argv, struct swapctl_config *cfg)
 	ret = check_workdir(&c);
 	if (ret)
 		return ret;
+	if (initramfs_only) {
+		/* the guest programs only: no kernel, no lock */
+		ret = build_initramfs(&c, initramfs, sizeof(initramfs));
+		if (!ret)
+			info("initramfs: %s", initramfs);
+		return ret;
+	}
 	/* fail on bad inputs before waiting for the lock */
 	ret = check_inputs(&c, variants, nvar, clean);
 	if (ret)
