@@ -21,7 +21,7 @@ SRCS := $(wildcard src/*.c)
 OBJS := $(SRCS:src/%.c=build/%.o)
 LIBOBJS := $(filter-out build/main.o,$(OBJS))
 
-GUEST_PROGS := init agent workload
+GUEST_PROGS := init agent workload command usemem
 GUEST_BINS := $(GUEST_PROGS:%=guest/build/%)
 GUEST_COMMON := $(filter-out $(GUEST_PROGS:%=guest/%.c),$(wildcard guest/*.c))
 GUEST_CFLAGS := -std=gnu11 $(WARN) -O2 -static -D_GNU_SOURCE
@@ -45,7 +45,7 @@ DEB_PKGS := linux-source-6.1 build-essential bc bison flex libelf-dev \
 	qemu-system-x86 qemu-utils libvirt-dev libvirt-daemon \
 	libvirt-daemon-driver-qemu libvirt-clients libjansson-dev \
 	libncurses-dev libcmocka-dev e2fsprogs nfs-ganesha nfs-ganesha-vfs \
-	tmux man-db clang libclang-rt-14-dev patch tar
+	tmux man-db clang libclang-rt-14-dev patch tar stress-ng
 
 all: swapctl guest
 
