@@ -37,7 +37,6 @@ int cmd_report(int argc, char **argv, struct swapctl_config *cfg);
 int cmd_validate(int argc, char **argv, struct swapctl_config *cfg);
 
 void usage_run(FILE *out);
-void usage_report(FILE *out);
 
 extern int verbose;
 
