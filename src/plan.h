@@ -18,6 +18,13 @@ char *plan_text(const struct scenario *s, unsigned int memory_mb,
 		unsigned int nfs_port);
 
 /*
+ * %XX-escape @s for a plan word (guest/plan.c decodes it): everything but
+ * letters, digits and "._,/:+@=-". Bounded like snprintf: returns the
+ * length needed.
+ */
+size_t plan_escape(char *buf, size_t len, const char *s);
+
+/*
  * Write @out: a copy of the initramfs @base followed by a newc archive
  * holding /swapctl/plan with @plan. Written to a temporary name and
  * renamed. Returns 0, or -1 with a one-line message in @err.
