@@ -84,6 +84,8 @@ struct guest_res {
 	enum stream_status status;
 	uint64_t pages_written, pages_verified, pages_corrupt;
 	int64_t first_corrupt;
+	uint64_t pages_failed, pages_failed_distinct;	/* SIGBUS */
+	int swap_read_errors, swap_write_errors;	/* console */
 	bool has_agent_cpu;
 	uint64_t agent_cpu_ns;		/* the agent's own CPU time */
 	char reason[STREAM_MSG_MAX];
@@ -309,6 +311,8 @@ static void on_line(void *arg, const struct stream_line *l,
 		g->pages_verified = l->pages_verified;
 		g->pages_corrupt = l->pages_corrupt;
 		g->first_corrupt = l->first_corrupt;
+		g->pages_failed = l->pages_failed;
+		g->pages_failed_distinct = l->pages_failed_distinct;
 		g->has_agent_cpu = l->has_agent_cpu;
 		g->agent_cpu_ns = l->agent_cpu_ns;
 		snprintf(g->reason, sizeof(g->reason), "%s", l->msg);
@@ -408,6 +412,8 @@ static void check_console(const char *path, struct guest_res *g)
 	console_scan_file(path, &cs);
 	g->console_problems = cs.problems;
 	g->oom_kills = cs.oom_kills;
+	g->swap_read_errors = cs.swap_read_errors;
+	g->swap_write_errors = cs.swap_write_errors;
 	snprintf(g->console_first, sizeof(g->console_first), "%s", cs.first);
 }
 
@@ -770,6 +776,14 @@ static bool guest_metric(const struct guest_res *g, const char *m,
 		*out = m[6] == 'v' ? g->pages_verified : g->pages_corrupt;
 		return g->have_result;
 	}
+	if (!strcmp(m, "pages_failed") || !strcmp(m, "pages_failed_distinct")) {
+		*out = m[12] ? g->pages_failed_distinct : g->pages_failed;
+		return g->have_result;
+	}
+	if (!strcmp(m, "swap_read_errors") || !strcmp(m, "swap_write_errors")) {
+		*out = m[5] == 'r' ? g->swap_read_errors : g->swap_write_errors;
+		return g->started;
+	}
 	if (!strcmp(m, "boot_seconds")) {
 		*out = g->boot_s;
 		return g->have_hello;
@@ -991,6 +1005,15 @@ static json_t *guest_json(const struct run *r, const struct guest_res *g)
 			    json_integer(g->pages_verified) : json_null());
 	json_object_set_new(o, "pages_corrupt", g->have_result ?
 			    json_integer(g->pages_corrupt) : json_null());
+	json_object_set_new(o, "pages_failed", g->have_result ?
+			    json_integer(g->pages_failed) : json_null());
+	json_object_set_new(o, "pages_failed_distinct", g->have_result ?
+			    json_integer(g->pages_failed_distinct) :
+			    json_null());
+	json_object_set_new(o, "swap_read_errors",
+			    json_integer(g->swap_read_errors));
+	json_object_set_new(o, "swap_write_errors",
+			    json_integer(g->swap_write_errors));
 	json_object_set_new(o, "boot_seconds", g->have_hello ?
 			    json_real(g->boot_s) : json_null());
 	json_object_set_new(o, "guest_uptime_at_hello_seconds",
@@ -1040,7 +1063,8 @@ static const char *const table_metrics[] = {
 	"pswpout", "nrswpout", "write_pages_per_io", "pswpin", "nrswpin",
 	"read_pages_per_io", "device_write_ios", "device_read_ios",
 	"host_write_requests", "host_read_requests", "pages_verified",
-	"pages_corrupt", "boot_seconds", "workload_seconds", NULL,
+	"pages_corrupt", "pages_failed", "boot_seconds", "workload_seconds",
+	NULL,
 };
 
 static json_t *summary_json(struct run *r, const struct expect_res *xr,
@@ -1118,7 +1142,8 @@ static void print_table(struct run *r, const struct expect_res *xr,
 		"pages swapped in", "swap read I/Os", "read pages/I/O",
 		"device write I/Os", "device read I/Os",
 		"host write requests", "host read requests",
-		"pages verified", "pages corrupt", "boot s (to hello)",
+		"pages verified", "pages corrupt", "pages failed (SIGBUS)",
+		"boot s (to hello)",
 		"workload s",
 	};
 	const char *const *m;

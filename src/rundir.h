@@ -44,6 +44,14 @@ struct console_scan {
 	int oom_kills;		/* OOM killer reports (not problems) */
 	int nsplats;		/* reports found (may exceed the quoted) */
 	struct console_splat splat[CONSOLE_MAX_SPLATS];
+	/*
+	 * The kernel's swap I/O error lines (not problems: a fault
+	 * scenario injects them), plus what its rate limit suppressed
+	 * ("end_swap_bio_read: N callbacks suppressed"). Still a lower
+	 * bound: suppressed lines are only reported by a later one.
+	 */
+	int swap_write_errors;	/* "Write-error on swap-device" */
+	int swap_read_errors;	/* "Read-error on swap-device" */
 };
 
 /*
@@ -53,6 +61,7 @@ struct console_scan {
  * function called from invalid context", "Bad page", list corruption,
  * Oops, panic, general protection fault, hung tasks, RCU stalls and a
  * Call Trace outside an OOM killer report (which is not a problem).
+ * Swap I/O error lines are counted apart.
  */
 void console_scan_text(char *text, struct console_scan *cs);
 
