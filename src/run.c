@@ -10,7 +10,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <math.h>
 #include <poll.h>
 #include <signal.h>
@@ -29,6 +28,7 @@
 
 #include "domain.h"
 #include "ganesha.h"
+#include "parse-options.h"
 #include "plan.h"
 #include "rundir.h"
 #include "scenario.h"
@@ -125,34 +125,6 @@ struct run {
 	struct ganesha nfs;
 	char sock[4200];
 };
-
-void usage_run(FILE *out)
-{
-	fprintf(out,
-		"usage: swapctl run [OPTIONS] SCENARIO.json\n"
-		"\n"
-		"Boot the scenario's kernels (baseline, patched or both) in QEMU\n"
-		"through libvirt, stream the guest's swap counters, record them\n"
-		"under <workdir>/runs/<time>-<name>/ and compare the kernels.\n"
-		"\n"
-		"options:\n"
-		"  --json             print the results as one JSON object\n"
-		"  --dry-run          print the plan and the domain XML, start nothing\n"
-		"  --repeat N         run each kernel N times, interleaved (A B A B)\n"
-		"  --kernels LIST     baseline, patched or baseline,patched\n"
-		"  --timeout S        host time limit per guest in seconds\n"
-		"                     (default: the scenario's timeout_s + %d)\n"
-		"  --baseline-kernel FILE, --patched-kernel FILE\n"
-		"                     boot this bzImage instead of the built one\n"
-		"  --initramfs FILE   use this initramfs instead of the built one\n"
-		"  --keep-images      keep the swap disk images of each guest\n"
-		"  -h, --help         this help\n"
-		"\n"
-		"exit codes: 0 all passed, 3 bad scenario, 4 setup error,\n"
-		"7 an expectation failed, 8 corrupt pages, 9 guest panic/BUG/\n"
-		"timeout/error, 130 interrupted. See swapctl(1) and\n"
-		"swapctl-scenario(5).\n", BOOT_MARGIN_S);
-}
 
 /* ---- small helpers ---- */
 
@@ -1377,90 +1349,64 @@ static int dry_run(struct run *r)
 	return EXIT_OK;
 }
 
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
 int cmd_run(int argc, char **argv, struct swapctl_config *cfg)
 {
-	enum { O_JSON = 256, O_DRY, O_REPEAT, O_KERNELS, O_TIMEOUT, O_BK,
-	       O_PK, O_INITRAMFS, O_KEEP };
-	static const struct option opts[] = {
-		{ "json", no_argument, NULL, O_JSON },
-		{ "dry-run", no_argument, NULL, O_DRY },
-		{ "repeat", required_argument, NULL, O_REPEAT },
-		{ "kernels", required_argument, NULL, O_KERNELS },
-		{ "timeout", required_argument, NULL, O_TIMEOUT },
-		{ "baseline-kernel", required_argument, NULL, O_BK },
-		{ "patched-kernel", required_argument, NULL, O_PK },
-		{ "initramfs", required_argument, NULL, O_INITRAMFS },
-		{ "keep-images", no_argument, NULL, O_KEEP },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *kernels_opt = NULL, *bk = NULL, *pk = NULL, *ird = NULL;
-	long repeat = 0, timeout = 0;
+	bool json = false, dry = false, keep = false;
+	int repeat = 0, timeout = 0;
+	struct popt opts[] = {
+		OPT_BOOL(0, "json", &json, "print the results as one JSON object"),
+		OPT_BOOL(0, "dry-run", &dry,
+			 "print the plan and the domain XML, start nothing"),
+		OPT_INT(0, "repeat", &repeat, "N",
+			"run each kernel N times, interleaved (A B A B)", 1,
+			MAX_REPEAT),
+		OPT_STRING(0, "kernels", &kernels_opt, "LIST",
+			   "baseline, patched or baseline,patched"),
+		OPT_INT(0, "timeout", &timeout, "S",
+			"host time limit per guest in seconds (default: the scenario's timeout_s + "
+			STR(BOOT_MARGIN_S) ")", 1, 86400),
+		OPT_STRING(0, "baseline-kernel", &bk, "FILE",
+			   "boot this bzImage instead of the built baseline"),
+		OPT_STRING(0, "patched-kernel", &pk, "FILE",
+			   "boot this bzImage instead of the built patched kernel"),
+		OPT_STRING(0, "initramfs", &ird, "FILE",
+			   "use this initramfs instead of the built one"),
+		OPT_BOOL(0, "keep-images", &keep,
+			 "keep the swap disk images of each guest"),
+		OPT_END(),
+	};
+	struct popt_cmd cmd = {
+		.name = "run", .args = "SCENARIO.json", .min_args = 1,
+		.max_args = 1, .opts = opts,
+		.desc =
+		"Boot the scenario's kernels (baseline, patched or both) in QEMU\n"
+		"through libvirt, stream the guest's swap counters, record them\n"
+		"under <workdir>/runs/<time>-<name>/ and compare the kernels.\n",
+		.epilog =
+		"exit codes: 0 all passed, 3 bad scenario, 4 setup error,\n"
+		"7 an expectation failed, 8 corrupt pages, 9 guest panic/BUG/\n"
+		"timeout/error, 130 interrupted. See swapctl(1) and\n"
+		"swapctl-scenario(5).\n",
+	};
 	struct run *r;
-	char err[1024], lockpath[4200], *end;
-	int opt, k, rep, code, lockfd = -1;
+	char err[1024], lockpath[4200];
+	int n, k, rep, code, lockfd = -1;
 
+	n = parse_options(&cmd, argc, argv);
+	if (n < 0)
+		return parse_options_exit(n);
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		return EXIT_FAILURE_GENERIC;
 	r->cfg = cfg;
-	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		switch (opt) {
-		case O_JSON:
-			r->json = true;
-			break;
-		case O_DRY:
-			r->dry_run = true;
-			break;
-		case O_REPEAT:
-			repeat = strtol(optarg, &end, 10);
-			if (*end || repeat < 1 || repeat > MAX_REPEAT) {
-				fprintf(stderr, "swapctl run: --repeat: '%s' is not a number from 1 to %d\n",
-					optarg, MAX_REPEAT);
-				free(r);
-				return EXIT_USAGE;
-			}
-			break;
-		case O_KERNELS:
-			kernels_opt = optarg;
-			break;
-		case O_TIMEOUT:
-			timeout = strtol(optarg, &end, 10);
-			if (*end || timeout < 1 || timeout > 86400) {
-				fprintf(stderr, "swapctl run: --timeout: '%s' is not a number of seconds (1-86400)\n",
-					optarg);
-				free(r);
-				return EXIT_USAGE;
-			}
-			break;
-		case O_BK:
-			bk = optarg;
-			break;
-		case O_PK:
-			pk = optarg;
-			break;
-		case O_INITRAMFS:
-			ird = optarg;
-			break;
-		case O_KEEP:
-			r->keep_images = true;
-			break;
-		case 'h':
-			usage_run(stdout);
-			free(r);
-			return EXIT_OK;
-		default:
-			usage_run(stderr);
-			free(r);
-			return EXIT_USAGE;
-		}
-	}
-	if (optind != argc - 1) {
-		fprintf(stderr, "swapctl run: give exactly one scenario file (see 'swapctl run --help')\n");
-		free(r);
-		return EXIT_USAGE;
-	}
-	if (scenario_load(&r->scn, scenario_find(argv[optind], lockpath,
+	r->json = json;
+	r->dry_run = dry;
+	r->keep_images = keep;
+	if (scenario_load(&r->scn, scenario_find(argv[0], lockpath,
 						 sizeof(lockpath)),
 			  err, sizeof(err))) {
 		fprintf(stderr, "swapctl run: %s\n", err);
@@ -1468,10 +1414,9 @@ int cmd_run(int argc, char **argv, struct swapctl_config *cfg)
 		return EXIT_CONFIG;
 	}
 	if (kernels_opt && parse_kernels_opt(r, kernels_opt)) {
-		fprintf(stderr, "swapctl run: --kernels: '%s' is not baseline, patched or baseline,patched\n",
-			kernels_opt);
 		free(r);
-		return EXIT_USAGE;
+		return popt_error(&cmd, "option '--kernels': '%s' is not baseline, patched or baseline,patched",
+				  kernels_opt);
 	}
 	r->memory_mb = r->scn.memory_mb ? r->scn.memory_mb :
 		cfg->guest_memory_mb ? cfg->guest_memory_mb : 256;
@@ -1482,8 +1427,8 @@ int cmd_run(int argc, char **argv, struct swapctl_config *cfg)
 		free(r);
 		return EXIT_CONFIG;
 	}
-	r->repeat = repeat ? repeat : r->scn.repeat;
-	r->host_timeout_s = timeout ? timeout :
+	r->repeat = repeat ? (unsigned int)repeat : r->scn.repeat;
+	r->host_timeout_s = timeout ? (unsigned int)timeout :
 		r->scn.timeout_s + BOOT_MARGIN_S;
 	r->kvm = read_cpuinfo_kvm(cfg->accel);
 	snprintf(r->kernel_path[KERNEL_BASELINE], 4096, "%s",

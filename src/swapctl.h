@@ -36,7 +36,6 @@ int cmd_top(int argc, char **argv, struct swapctl_config *cfg);
 int cmd_report(int argc, char **argv, struct swapctl_config *cfg);
 int cmd_validate(int argc, char **argv, struct swapctl_config *cfg);
 
-void usage_run(FILE *out);
 
 extern int verbose;
 
