@@ -42,10 +42,10 @@
 #include <unistd.h>
 
 #include "compiler.h"
+#include "gplan.h"
+#include "gutil.h"
 #include "json.h"
-#include "plan.h"
 #include "sha256.h"
-#include "util.h"
 
 #define HOST		"/host"
 #define RUN_BASE	"/run/swapctl"
