@@ -1,6 +1,7 @@
 # swapctl: see README.md. `make deps` installs what the project needs,
 # `make` builds the tool and the static guest programs, `make check` runs
-# the unit tests, the fuzzers briefly and the QEMU integration tests.
+# the unit tests, the fuzzers briefly and the QEMU integration tests
+# (pytest, tests/integration).
 
 SHELL := /bin/bash
 VERSION := 0.1
@@ -45,7 +46,7 @@ DEB_PKGS := linux-source-6.1 build-essential bc bison flex libelf-dev \
 	qemu-system-x86 qemu-utils libvirt-dev libvirt-daemon \
 	libvirt-daemon-driver-qemu libvirt-clients libjansson-dev \
 	libncurses-dev libcmocka-dev e2fsprogs nfs-ganesha nfs-ganesha-vfs \
-	tmux man-db clang libclang-rt-14-dev patch tar
+	tmux man-db clang libclang-rt-14-dev patch tar python3-pytest
 
 all: swapctl guest
 
@@ -97,8 +98,17 @@ fuzz: $(FUZZERS)
 			tests/fuzz-seeds/$$n 2>&1 | tail -n 12; \
 		test $${PIPESTATUS[0]} -eq 0; done
 
-check: all unit fuzz
-	tests/run-integration
+# Integration tests: pytest driving ./swapctl (tests/integration/, see
+# doc/HACKING.md "Integration tests"), e.g.
+#   make integration PYTEST_ARGS='-m "not slow"'
+#   make integration PYTEST_ARGS='tests/integration/test_run.py -k bdev'
+PYTEST ?= pytest-3
+PYTEST_ARGS ?=
+integration: all
+	$(PYTEST) $(if $(filter tests/%,$(PYTEST_ARGS)),,tests/integration) \
+		$(PYTEST_ARGS)
+
+check: all unit fuzz integration
 
 # Quiet when everything is there; apt-get runs only for what is missing.
 # Recommended packages are installed too: the QEMU, libvirt and ganesha
@@ -140,5 +150,5 @@ install: all
 clean:
 	rm -rf build guest/build tests/bin swapctl
 
-.PHONY: all guest unit fuzz check deps install clean
+.PHONY: all guest unit fuzz integration check deps install clean
 -include $(OBJS:.o=.d)
