@@ -5,7 +5,9 @@
  * One file per subcommand (build.c, run.c, top.c, report.c, validate.c),
  * one cmd_* entry each, dispatched from the table below.
  */
+#include <errno.h>
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,7 +84,35 @@ static int cmd_help(int argc, char **argv, struct swapctl_config *cfg)
 	return EXIT_OK;
 }
 
+/*
+ * Every command's standard output is checked once it is done: a table
+ * written to a full disk or a closed pipe is a failure, not exit 0.
+ */
+static int close_stdout(int code)
+{
+	bool bad = fflush(stdout) == EOF || ferror(stdout);
+	int err = errno;
+
+	if (fclose(stdout) && errno != EBADF && !bad) {
+		bad = true;
+		err = errno;
+	}
+	/* a command that failed has said why already */
+	if (!bad || code)
+		return code;
+	fprintf(stderr, "swapctl: <stdout>: write failed: %s\n",
+		strerror(err));
+	return EXIT_OUTPUT;
+}
+
+static int run_main(int argc, char **argv);
+
 int main(int argc, char **argv)
+{
+	return close_stdout(run_main(argc, argv));
+}
+
+static int run_main(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "config", required_argument, NULL, 'c' },

@@ -5,7 +5,9 @@
  * with two runs, their comparison. The numbers come from the same
  * stream/stats code as swapctl top.
  */
+#include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +19,7 @@
 #include "stats.h"
 #include "svg.h"
 #include "swapctl.h"
+#include "util.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define MAX_KERNELS 8
@@ -157,6 +160,19 @@ static int parse_args(int argc, char **argv, struct report_opts *o)
 		o->dir[o->ndirs++] = argv[optind++];
 	if (!fmt_given && o->svg)
 		o->fmt = F_NONE;
+	if (o->svg && !strcmp(o->svg, "-") && o->fmt != F_NONE) {
+		fprintf(stderr, "swapctl report: --svg -: standard output already has the table (drop --text/--json/--csv or name a file)\n");
+		return EXIT_USAGE;
+	}
+	if (o->svg && strcmp(o->svg, "-")) {
+		char target[PATH_MAX];
+
+		if (util_output_target(o->svg, target, sizeof(target))) {
+			fprintf(stderr, "swapctl report: --svg %s: %s\n", o->svg,
+				util_output_strerror(errno));
+			return EXIT_OUTPUT;
+		}
+	}
 	return 0;
 }
 
@@ -820,12 +836,12 @@ int cmd_report(int argc, char **argv, struct swapctl_config *cfg)
 	}
 	if (fflush(stdout) || r) {
 		fprintf(stderr, "swapctl report: <stdout>: write failed\n");
-		r = EXIT_FAILURE_GENERIC;
+		r = EXIT_OUTPUT;
 	}
 	if (!r && o.svg && svg_out(&runs[0], n > 1 ? &runs[1] : NULL, o.svg,
 				   err, sizeof(err))) {
 		fprintf(stderr, "swapctl report: %s\n", err);
-		r = EXIT_FAILURE_GENERIC;
+		r = EXIT_OUTPUT;
 	}
 	for (i = 0; i < n; i++)
 		source_close(&runs[i].src);

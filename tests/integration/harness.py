@@ -7,6 +7,7 @@ import contextlib
 import fcntl
 import json
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -17,17 +18,12 @@ REPO = Path(__file__).resolve().parents[2]
 SWAPCTL = Path(os.environ.get("SWAPCTL", REPO / "swapctl")).resolve()
 SESSION = None          # the session's Swapctl, for the terminal summary
 
-# Exit codes: enum swapctl_exit in src/swapctl.h, swapctl(1).
-EXIT_OK = 0
-EXIT_USAGE = 2
-EXIT_CONFIG = 3
-EXIT_SETUP = 4
-EXIT_PATCH = 5
-EXIT_BUILD = 6
-EXIT_EXPECT = 7
-EXIT_CORRUPT = 8
-EXIT_GUEST = 9
-EXIT_INTERRUPTED = 130
+# Exit codes: EXIT_* of enum swapctl_exit, read from src/swapctl.h so
+# that the tests and the code cannot disagree (swapctl(1) documents them).
+EXIT_CODES = {m.group(1): int(m.group(2)) for m in re.finditer(
+    r"^\s*(EXIT_[A-Z_]+)\s*=\s*(\d+)",
+    (REPO / "src" / "swapctl.h").read_text(), re.M)}
+globals().update(EXIT_CODES)
 
 
 def cache_home():
