@@ -18,13 +18,19 @@ PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
 LDLIBS += $(PKG_LIBS) -lm -lpthread
 
+# guest/ sources the host links too (as build/guest-<name>.o): validate
+# and run check each plan with the guest's own parser, so that what the
+# guest would refuse is refused before it boots.
+HOST_GUEST := guest/plan.c
 SRCS := $(wildcard src/*.c)
-OBJS := $(SRCS:src/%.c=build/%.o)
+OBJS := $(SRCS:src/%.c=build/%.o) $(HOST_GUEST:guest/%.c=build/guest-%.o)
 LIBOBJS := $(filter-out build/main.o,$(OBJS))
 
 GUEST_PROGS := init agent workload
 GUEST_BINS := $(GUEST_PROGS:%=guest/build/%)
 GUEST_COMMON := $(filter-out $(GUEST_PROGS:%=guest/%.c),$(wildcard guest/*.c))
+# what the unit tests and fuzzers link beside LIBOBJS
+TEST_GUEST := $(filter-out $(HOST_GUEST),$(GUEST_COMMON))
 GUEST_CFLAGS := -std=gnu11 $(WARN) -O2 -static -D_GNU_SOURCE
 
 TESTS := $(patsubst tests/%.c,tests/bin/%,$(wildcard tests/test_*.c))
@@ -56,6 +62,9 @@ swapctl: $(OBJS)
 build/%.o: src/%.c | build
 	$(CC) $(CFLAGS) $(PKG_CFLAGS) -c -o $@ $<
 
+build/guest-%.o: guest/%.c | build
+	$(CC) $(CFLAGS) -c -o $@ $<
+
 build:
 	mkdir -p build
 
@@ -69,7 +78,7 @@ guest/build:
 
 tests/bin/%: tests/%.c $(LIBOBJS) | tests/bin
 	$(CC) $(CFLAGS) $(PKG_CFLAGS) -Isrc -Iguest -o $@ $< $(LIBOBJS) \
-		$(GUEST_COMMON) $(LDLIBS) -lcmocka
+		$(TEST_GUEST) $(LDLIBS) -lcmocka
 
 tests/bin:
 	mkdir -p tests/bin
@@ -82,10 +91,14 @@ build/fuzz/%.o: src/%.c
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link $(PKG_CFLAGS) \
 		-c -o $@ $<
 
+build/fuzz/guest-%.o: guest/%.c
+	@mkdir -p build/fuzz
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+
 build/fuzz/bin/%: tests/%.c $(FUZZ_OBJS)
 	@mkdir -p build/fuzz/bin
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $(PKG_CFLAGS) -Isrc \
-		-Iguest -o $@ $< $(FUZZ_OBJS) $(GUEST_COMMON) $(LDLIBS)
+		-Iguest -o $@ $< $(FUZZ_OBJS) $(TEST_GUEST) $(LDLIBS)
 
 .SECONDARY: $(FUZZ_OBJS)
 

@@ -1434,7 +1434,9 @@ int cmd_run(int argc, char **argv, struct swapctl_config *cfg)
 		cfg->guest_memory_mb ? cfg->guest_memory_mb : 256;
 	r->cpus = r->scn.cpus ? r->scn.cpus :
 		cfg->guest_cpus ? cfg->guest_cpus : 1;
-	if (scenario_check_fit(&r->scn, r->memory_mb, err, sizeof(err))) {
+	if (scenario_check_fit(&r->scn, r->memory_mb, err, sizeof(err)) ||
+	    scenario_check_host(&r->scn, r->memory_mb, r->cpus, cfg->source,
+				err, sizeof(err))) {
 		fprintf(stderr, "swapctl run: %s\n", err);
 		free(r);
 		return EXIT_CONFIG;
@@ -1462,6 +1464,12 @@ int cmd_run(int argc, char **argv, struct swapctl_config *cfg)
 	if (!r->plan) {
 		free(r);
 		return EXIT_FAILURE_GENERIC;
+	}
+	if (plan_check(r->scn.file, r->plan, err, sizeof(err))) {
+		fprintf(stderr, "swapctl run: %s\n", err);
+		free(r->plan);
+		free(r);
+		return EXIT_CONFIG;
 	}
 	if (r->dry_run) {
 		code = dry_run(r);
