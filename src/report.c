@@ -324,6 +324,26 @@ static void fmt_val(char *buf, size_t len, struct stats_val v, int dec)
 
 /* ---- text ---- */
 
+/*
+ * Counters that went backwards are taken as restarts from 0, which
+ * inflates the totals when they were not: say so under the table.
+ */
+static void warn_resets(const struct run *r, const char *which, FILE *f)
+{
+	unsigned int i;
+
+	for (i = 0; i < r->src.ng; i++) {
+		const struct stream_state *st = r->src.g[i]->st;
+
+		if (!st->resets)
+			continue;
+		fprintf(f, "warning: %s%s: counters went backwards on %llu line%s of samples.jsonl, taken as restarts from 0: the totals may be inflated\n",
+			which, r->src.g[i]->name,
+			(unsigned long long)st->resets,
+			st->resets == 1 ? "" : "s");
+	}
+}
+
 static void text_run(const struct run *r, FILE *f)
 {
 	const struct kagg *base = find_kernel(r, "baseline");
@@ -385,6 +405,7 @@ static void text_run(const struct run *r, FILE *f)
 		fprintf(f, " %16s", buf);
 	}
 	fputc('\n', f);
+	warn_resets(r, "", f);
 
 	for (kk = 0; kk < r->nk; kk++)
 		if (r->k[kk].n > 1)
@@ -454,6 +475,8 @@ static void text_compare(const struct run *a, const struct run *b, FILE *f)
 		}
 		fputc('\n', f);
 	}
+	warn_resets(a, "A ", f);
+	warn_resets(b, "B ", f);
 }
 
 /* ---- JSON ---- */
