@@ -199,7 +199,8 @@ void gu_log(int fd, const char *level, const char *fmt, ...)
 
 struct gu_progress *gu_progress_map(const char *path)
 {
-	static struct gu_progress fallback = { .first_corrupt = -1 };
+	static struct gu_progress fallback = { .first_corrupt = -1,
+					       .phase = -1 };
 	struct gu_progress *p;
 	int fd;
 
@@ -215,6 +216,7 @@ struct gu_progress *gu_progress_map(const char *path)
 	if (p == MAP_FAILED)
 		return &fallback;
 	p->first_corrupt = -1;
+	p->phase = -1;
 	return p;
 }
 
@@ -225,6 +227,7 @@ int gu_progress_read(const char *path, struct gu_progress *p)
 
 	memset(p, 0, sizeof(*p));
 	p->first_corrupt = -1;
+	p->phase = -1;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd >= 0) {
 		n = pread(fd, p, sizeof(*p), 0);
@@ -233,6 +236,7 @@ int gu_progress_read(const char *path, struct gu_progress *p)
 	if (n != (ssize_t)sizeof(*p)) {
 		memset(p, 0, sizeof(*p));
 		p->first_corrupt = -1;
+		p->phase = -1;
 		return -1;
 	}
 	return 0;

@@ -10,7 +10,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <math.h>
 #include <poll.h>
 #include <signal.h>
@@ -29,6 +28,7 @@
 
 #include "domain.h"
 #include "ganesha.h"
+#include "parse-options.h"
 #include "plan.h"
 #include "rundir.h"
 #include "scenario.h"
@@ -84,6 +84,8 @@ struct guest_res {
 	enum stream_status status;
 	uint64_t pages_written, pages_verified, pages_corrupt;
 	int64_t first_corrupt;
+	uint64_t pages_failed, pages_failed_distinct;	/* SIGBUS */
+	int swap_read_errors, swap_write_errors;	/* console */
 	bool has_agent_cpu;
 	uint64_t agent_cpu_ns;		/* the agent's own CPU time */
 	char reason[STREAM_MSG_MAX];
@@ -123,34 +125,6 @@ struct run {
 	struct ganesha nfs;
 	char sock[4200];
 };
-
-void usage_run(FILE *out)
-{
-	fprintf(out,
-		"usage: swapctl run [OPTIONS] SCENARIO.json\n"
-		"\n"
-		"Boot the scenario's kernels (baseline, patched or both) in QEMU\n"
-		"through libvirt, stream the guest's swap counters, record them\n"
-		"under <workdir>/runs/<time>-<name>/ and compare the kernels.\n"
-		"\n"
-		"options:\n"
-		"  --json             print the results as one JSON object\n"
-		"  --dry-run          print the plan and the domain XML, start nothing\n"
-		"  --repeat N         run each kernel N times, interleaved (A B A B)\n"
-		"  --kernels LIST     baseline, patched or baseline,patched\n"
-		"  --timeout S        host time limit per guest in seconds\n"
-		"                     (default: the scenario's timeout_s + %d)\n"
-		"  --baseline-kernel FILE, --patched-kernel FILE\n"
-		"                     boot this bzImage instead of the built one\n"
-		"  --initramfs FILE   use this initramfs instead of the built one\n"
-		"  --keep-images      keep the swap disk images of each guest\n"
-		"  -h, --help         this help\n"
-		"\n"
-		"exit codes: 0 all passed, 3 bad scenario, 4 setup error,\n"
-		"7 an expectation failed, 8 corrupt pages, 9 guest panic/BUG/\n"
-		"timeout/error, 130 interrupted. See swapctl(1) and\n"
-		"swapctl-scenario(5).\n", BOOT_MARGIN_S);
-}
 
 /* ---- small helpers ---- */
 
@@ -309,6 +283,8 @@ static void on_line(void *arg, const struct stream_line *l,
 		g->pages_verified = l->pages_verified;
 		g->pages_corrupt = l->pages_corrupt;
 		g->first_corrupt = l->first_corrupt;
+		g->pages_failed = l->pages_failed;
+		g->pages_failed_distinct = l->pages_failed_distinct;
 		g->has_agent_cpu = l->has_agent_cpu;
 		g->agent_cpu_ns = l->agent_cpu_ns;
 		snprintf(g->reason, sizeof(g->reason), "%s", l->msg);
@@ -390,6 +366,8 @@ static void check_console(const char *path, struct guest_res *g)
 	console_scan_file(path, &cs);
 	g->console_problems = cs.problems;
 	g->oom_kills = cs.oom_kills;
+	g->swap_read_errors = cs.swap_read_errors;
+	g->swap_write_errors = cs.swap_write_errors;
 	snprintf(g->console_first, sizeof(g->console_first), "%s", cs.first);
 }
 
@@ -752,6 +730,14 @@ static bool guest_metric(const struct guest_res *g, const char *m,
 		*out = m[6] == 'v' ? g->pages_verified : g->pages_corrupt;
 		return g->have_result;
 	}
+	if (!strcmp(m, "pages_failed") || !strcmp(m, "pages_failed_distinct")) {
+		*out = m[12] ? g->pages_failed_distinct : g->pages_failed;
+		return g->have_result;
+	}
+	if (!strcmp(m, "swap_read_errors") || !strcmp(m, "swap_write_errors")) {
+		*out = m[5] == 'r' ? g->swap_read_errors : g->swap_write_errors;
+		return g->started;
+	}
 	if (!strcmp(m, "boot_seconds")) {
 		*out = g->boot_s;
 		return g->have_hello;
@@ -973,6 +959,15 @@ static json_t *guest_json(const struct run *r, const struct guest_res *g)
 			    json_integer(g->pages_verified) : json_null());
 	json_object_set_new(o, "pages_corrupt", g->have_result ?
 			    json_integer(g->pages_corrupt) : json_null());
+	json_object_set_new(o, "pages_failed", g->have_result ?
+			    json_integer(g->pages_failed) : json_null());
+	json_object_set_new(o, "pages_failed_distinct", g->have_result ?
+			    json_integer(g->pages_failed_distinct) :
+			    json_null());
+	json_object_set_new(o, "swap_read_errors",
+			    json_integer(g->swap_read_errors));
+	json_object_set_new(o, "swap_write_errors",
+			    json_integer(g->swap_write_errors));
 	json_object_set_new(o, "boot_seconds", g->have_hello ?
 			    json_real(g->boot_s) : json_null());
 	json_object_set_new(o, "guest_uptime_at_hello_seconds",
@@ -1022,7 +1017,8 @@ static const char *const table_metrics[] = {
 	"pswpout", "nrswpout", "write_pages_per_io", "pswpin", "nrswpin",
 	"read_pages_per_io", "device_write_ios", "device_read_ios",
 	"host_write_requests", "host_read_requests", "pages_verified",
-	"pages_corrupt", "boot_seconds", "workload_seconds", NULL,
+	"pages_corrupt", "pages_failed", "boot_seconds", "workload_seconds",
+	NULL,
 };
 
 static json_t *summary_json(struct run *r, const struct expect_res *xr,
@@ -1100,7 +1096,8 @@ static void print_table(struct run *r, const struct expect_res *xr,
 		"pages swapped in", "swap read I/Os", "read pages/I/O",
 		"device write I/Os", "device read I/Os",
 		"host write requests", "host read requests",
-		"pages verified", "pages corrupt", "boot s (to hello)",
+		"pages verified", "pages corrupt", "pages failed (SIGBUS)",
+		"boot s (to hello)",
 		"workload s",
 	};
 	const char *const *m;
@@ -1334,90 +1331,64 @@ static int dry_run(struct run *r)
 	return EXIT_OK;
 }
 
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
 int cmd_run(int argc, char **argv, struct swapctl_config *cfg)
 {
-	enum { O_JSON = 256, O_DRY, O_REPEAT, O_KERNELS, O_TIMEOUT, O_BK,
-	       O_PK, O_INITRAMFS, O_KEEP };
-	static const struct option opts[] = {
-		{ "json", no_argument, NULL, O_JSON },
-		{ "dry-run", no_argument, NULL, O_DRY },
-		{ "repeat", required_argument, NULL, O_REPEAT },
-		{ "kernels", required_argument, NULL, O_KERNELS },
-		{ "timeout", required_argument, NULL, O_TIMEOUT },
-		{ "baseline-kernel", required_argument, NULL, O_BK },
-		{ "patched-kernel", required_argument, NULL, O_PK },
-		{ "initramfs", required_argument, NULL, O_INITRAMFS },
-		{ "keep-images", no_argument, NULL, O_KEEP },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *kernels_opt = NULL, *bk = NULL, *pk = NULL, *ird = NULL;
-	long repeat = 0, timeout = 0;
+	bool json = false, dry = false, keep = false;
+	int repeat = 0, timeout = 0;
+	struct popt opts[] = {
+		OPT_BOOL(0, "json", &json, "print the results as one JSON object"),
+		OPT_BOOL(0, "dry-run", &dry,
+			 "print the plan and the domain XML, start nothing"),
+		OPT_INT(0, "repeat", &repeat, "N",
+			"run each kernel N times, interleaved (A B A B)", 1,
+			MAX_REPEAT),
+		OPT_STRING(0, "kernels", &kernels_opt, "LIST",
+			   "baseline, patched or baseline,patched"),
+		OPT_INT(0, "timeout", &timeout, "S",
+			"host time limit per guest in seconds (default: the scenario's timeout_s + "
+			STR(BOOT_MARGIN_S) ")", 1, 86400),
+		OPT_STRING(0, "baseline-kernel", &bk, "FILE",
+			   "boot this bzImage instead of the built baseline"),
+		OPT_STRING(0, "patched-kernel", &pk, "FILE",
+			   "boot this bzImage instead of the built patched kernel"),
+		OPT_STRING(0, "initramfs", &ird, "FILE",
+			   "use this initramfs instead of the built one"),
+		OPT_BOOL(0, "keep-images", &keep,
+			 "keep the swap disk images of each guest"),
+		OPT_END(),
+	};
+	struct popt_cmd cmd = {
+		.name = "run", .args = "SCENARIO.json", .min_args = 1,
+		.max_args = 1, .opts = opts,
+		.desc =
+		"Boot the scenario's kernels (baseline, patched or both) in QEMU\n"
+		"through libvirt, stream the guest's swap counters, record them\n"
+		"under <workdir>/runs/<time>-<name>/ and compare the kernels.\n",
+		.epilog =
+		"exit codes: 0 all passed, 3 bad scenario, 4 setup error,\n"
+		"7 an expectation failed, 8 corrupt pages, 9 guest panic/BUG/\n"
+		"timeout/error, 130 interrupted. See swapctl(1) and\n"
+		"swapctl-scenario(5).\n",
+	};
 	struct run *r;
-	char err[1024], lockpath[4200], *end;
-	int opt, k, rep, code, lockfd = -1;
+	char err[1024], lockpath[4200];
+	int n, k, rep, code, lockfd = -1;
 
+	n = parse_options(&cmd, argc, argv);
+	if (n < 0)
+		return parse_options_exit(n);
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		return EXIT_FAILURE_GENERIC;
 	r->cfg = cfg;
-	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		switch (opt) {
-		case O_JSON:
-			r->json = true;
-			break;
-		case O_DRY:
-			r->dry_run = true;
-			break;
-		case O_REPEAT:
-			repeat = strtol(optarg, &end, 10);
-			if (*end || repeat < 1 || repeat > MAX_REPEAT) {
-				fprintf(stderr, "swapctl run: --repeat: '%s' is not a number from 1 to %d\n",
-					optarg, MAX_REPEAT);
-				free(r);
-				return EXIT_USAGE;
-			}
-			break;
-		case O_KERNELS:
-			kernels_opt = optarg;
-			break;
-		case O_TIMEOUT:
-			timeout = strtol(optarg, &end, 10);
-			if (*end || timeout < 1 || timeout > 86400) {
-				fprintf(stderr, "swapctl run: --timeout: '%s' is not a number of seconds (1-86400)\n",
-					optarg);
-				free(r);
-				return EXIT_USAGE;
-			}
-			break;
-		case O_BK:
-			bk = optarg;
-			break;
-		case O_PK:
-			pk = optarg;
-			break;
-		case O_INITRAMFS:
-			ird = optarg;
-			break;
-		case O_KEEP:
-			r->keep_images = true;
-			break;
-		case 'h':
-			usage_run(stdout);
-			free(r);
-			return EXIT_OK;
-		default:
-			usage_run(stderr);
-			free(r);
-			return EXIT_USAGE;
-		}
-	}
-	if (optind != argc - 1) {
-		fprintf(stderr, "swapctl run: give exactly one scenario file (see 'swapctl run --help')\n");
-		free(r);
-		return EXIT_USAGE;
-	}
-	if (scenario_load(&r->scn, scenario_find(argv[optind], lockpath,
+	r->json = json;
+	r->dry_run = dry;
+	r->keep_images = keep;
+	if (scenario_load(&r->scn, scenario_find(argv[0], lockpath,
 						 sizeof(lockpath)),
 			  err, sizeof(err))) {
 		fprintf(stderr, "swapctl run: %s\n", err);
@@ -1425,10 +1396,9 @@ int cmd_run(int argc, char **argv, struct swapctl_config *cfg)
 		return EXIT_CONFIG;
 	}
 	if (kernels_opt && parse_kernels_opt(r, kernels_opt)) {
-		fprintf(stderr, "swapctl run: --kernels: '%s' is not baseline, patched or baseline,patched\n",
-			kernels_opt);
 		free(r);
-		return EXIT_USAGE;
+		return popt_error(&cmd, "option '--kernels': '%s' is not baseline, patched or baseline,patched",
+				  kernels_opt);
 	}
 	r->memory_mb = r->scn.memory_mb ? r->scn.memory_mb :
 		cfg->guest_memory_mb ? cfg->guest_memory_mb : 256;
@@ -1441,8 +1411,8 @@ int cmd_run(int argc, char **argv, struct swapctl_config *cfg)
 		free(r);
 		return EXIT_CONFIG;
 	}
-	r->repeat = repeat ? repeat : r->scn.repeat;
-	r->host_timeout_s = timeout ? timeout :
+	r->repeat = repeat ? (unsigned int)repeat : r->scn.repeat;
+	r->host_timeout_s = timeout ? (unsigned int)timeout :
 		r->scn.timeout_s + BOOT_MARGIN_S;
 	r->kvm = read_cpuinfo_kvm(cfg->accel);
 	snprintf(r->kernel_path[KERNEL_BASELINE], 4096, "%s",

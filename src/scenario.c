@@ -24,7 +24,8 @@
 const char *const scn_metrics[] = {
 	"write_pages_per_io", "read_pages_per_io", "pswpout", "pswpin",
 	"nrswpout", "nrswpin", "pages_verified", "pages_corrupt",
-	"boot_seconds", "workload_seconds", "device_write_ios",
+	"pages_failed", "pages_failed_distinct", "swap_read_errors",
+	"swap_write_errors", "boot_seconds", "workload_seconds", "device_write_ios",
 	"device_read_ios", "host_write_requests", "host_read_requests",
 	NULL,
 };

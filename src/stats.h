@@ -71,12 +71,22 @@ struct stats_host_point {
 
 #define STATS_MAX_POINTS	(1u << 20)
 #define STATS_MAX_PHASES	32
+#define STATS_MAX_FAULTS	16
 #define STATS_HIST_BUCKETS	8	/* 1, 2, 3-4, 5-8, ..., 65+ */
 
 struct stats_phase {
 	char name[32];
 	uint64_t start_ns, end_ns;	/* guest t_ns; end 0: running */
 	bool ended;
+};
+
+/* A fault event of the stream (guest or host), in arrival order. */
+struct stats_fault {
+	char name[32];
+	bool end;			/* state "end", else "start" */
+	bool host;			/* t_ns is host monotonic */
+	uint64_t t_ns;
+	char detail[STREAM_MSG_MAX];
 };
 
 /* Everything kept about one guest's stream. */
@@ -114,8 +124,12 @@ struct stats_track {
 	enum stream_status status;
 	uint64_t pages_written, pages_verified, pages_corrupt;
 	int64_t first_corrupt;
+	uint64_t pages_failed;		/* SIGBUS: failed loudly */
 	char reason[STREAM_MSG_MAX];
 	char last_log[STREAM_MSG_MAX];
+	/* fault events: the newest STATS_MAX_FAULTS, nfaults_seen in all */
+	struct stats_fault faults[STATS_MAX_FAULTS];
+	unsigned int nfaults, nfaults_seen;
 };
 
 void stats_track_init(struct stats_track *t);

@@ -29,7 +29,6 @@ struct cmd {
 	const char *name;
 	int (*fn)(int argc, char **argv, struct swapctl_config *cfg);
 	const char *summary;
-	void (*usage)(FILE *out);
 };
 
 int cmd_build(int argc, char **argv, struct swapctl_config *cfg);
@@ -38,11 +37,6 @@ int cmd_top(int argc, char **argv, struct swapctl_config *cfg);
 int cmd_report(int argc, char **argv, struct swapctl_config *cfg);
 int cmd_validate(int argc, char **argv, struct swapctl_config *cfg);
 
-void usage_build(FILE *out);
-void usage_run(FILE *out);
-void usage_top(FILE *out);
-void usage_report(FILE *out);
-void usage_validate(FILE *out);
 
 extern int verbose;
 

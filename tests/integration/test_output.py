@@ -39,10 +39,10 @@ def test_report_svg_refuses_what_is_not_a_regular_file(sw, demo_run,
     assert not list(tmp_path.glob("target.tmp*"))
 
 
-def test_report_svg_dash_is_standard_output(sw, demo_run):
-    r = sw.expect(0, "report", "--svg", "-", demo_run)
+def test_report_svg_dash_is_standard_output(sw, demo_run, tmp_path):
+    r = sw.expect(0, "report", "--svg", "-", demo_run, cwd=tmp_path)
     assert r.out.startswith("<?xml") and "<svg" in r.out
-    assert not (REPO / "-").exists()
+    assert not (tmp_path / "-").exists()
 
 
 def test_report_svg_dash_with_a_table_is_refused(sw, demo_run):
