@@ -31,8 +31,8 @@
 #include "compiler.h"
 #include "json.h"
 #include "pattern.h"
-#include "plan.h"
-#include "util.h"
+#include "gplan.h"
+#include "gutil.h"
 
 #ifndef MADV_PAGEOUT
 #define MADV_PAGEOUT 21
