@@ -12,7 +12,7 @@
 #include "cpio.h"
 #include "plan.h"
 #include "util.h"
-#include "../guest/plan.h"
+#include "../guest/gplan.h"
 
 static void swap_line(FILE *f, const struct scn_swap *sw,
 		      unsigned int nfs_port)

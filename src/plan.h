@@ -19,7 +19,7 @@ char *plan_text(const struct scenario *s, unsigned int memory_mb,
 
 /*
  * Check @plan (for the scenario file @file) with the guest's own parser
- * (guest/plan.c, linked into the host): what the guest would refuse after
+ * (guest/gplan.c, linked into the host): what the guest would refuse after
  * booting is refused here. Returns 0, or -1 with "FILE: the guest would
  * refuse the plan: line N: ..." in @err.
  */

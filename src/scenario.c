@@ -377,7 +377,7 @@ static int get_bool(struct pctx *c, json_t *obj, const char *key, bool *out)
 }
 
 /*
- * Words that go into the plan: no spaces, no '=', and what guest/plan.c
+ * Words that go into the plan: no spaces, no '=', and what guest/gplan.c
  * accepts. NAME_CHARS for names (sysctl keys, compressors, values of
  * fixed lists), VALUE_CHARS for values written to /proc or /sys.
  */
