@@ -13,6 +13,7 @@
 #include "domain.h"
 #include "plan.h"
 #include "util.h"
+#include "../guest/gplan.h"
 
 static void swap_line(FILE *f, const struct scn_swap *sw,
 		      unsigned int nfs_port)
@@ -89,7 +90,11 @@ size_t plan_escape(char *buf, size_t len, const char *s)
 	return off;
 }
 
-/* @in with @KBUILD_SRC@ and @KBUILD_OUT@ replaced, into @out. */
+/*
+ * @in with @KBUILD_SRC@ and @KBUILD_OUT@ replaced, into @out; a token
+ * stays as it is while its path is unknown (validate, before the tree is
+ * prepared).
+ */
 static void substitute(const struct scenario *s, const char *in, char *out,
 		       size_t len)
 {
@@ -107,7 +112,7 @@ static void substitute(const struct scenario *s, const char *in, char *out,
 			rep = s->kbuild_out;
 			skip = sizeof(out_tok) - 1;
 		}
-		if (rep) {
+		if (rep && *rep) {
 			off += snprintf(out + off, len - off, "%s", rep);
 			if (off >= len)
 				off = len - 1;
@@ -300,4 +305,23 @@ fail:
 	fclose(f);
 	unlink(tmp);
 	return -1;
+}
+
+int plan_check(const char *file, const char *plan, char *err, size_t errlen)
+{
+	char gerr[GPLAN_ERR_LEN];
+	struct gplan *g;
+	int ret;
+
+	g = malloc(sizeof(*g));
+	if (!g) {
+		snprintf(err, errlen, "%s: out of memory", file);
+		return -1;
+	}
+	ret = gplan_parse(plan, g, gerr, sizeof(gerr));
+	if (ret)
+		snprintf(err, errlen, "%s: the guest would refuse the plan: %s",
+			 file, gerr);
+	free(g);
+	return ret ? -1 : 0;
 }
