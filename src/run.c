@@ -543,7 +543,9 @@ static void classify(struct run *r, struct guest_res *g)
 			 g->last_error_log);
 	} else if (g->status == STREAM_CORRUPT) {
 		g->exit_class = EXIT_CORRUPT;
-		set_why(g, "result: corrupt");
+		/* a command workload says which outputs differ */
+		set_why(g, "result: corrupt%s%s", g->reason[0] ? ": " : "",
+			g->reason);
 	} else if (g->status == STREAM_ERROR) {
 		g->exit_class = EXIT_GUEST;
 		set_why(g, "guest error: %s",
