@@ -28,6 +28,7 @@
 #include <jansson.h>
 
 #include "domain.h"
+#include "faults.h"
 #include "ganesha.h"
 #include "plan.h"
 #include "rundir.h"
@@ -86,6 +87,8 @@ struct guest_res {
 	int64_t first_corrupt;
 	uint64_t pages_failed, pages_failed_distinct;	/* SIGBUS */
 	int swap_read_errors, swap_write_errors;	/* console */
+	int fault_failures;		/* host fault actions that failed */
+	char fault_error[256];
 	bool has_agent_cpu;
 	uint64_t agent_cpu_ns;		/* the agent's own CPU time */
 	char reason[STREAM_MSG_MAX];
@@ -245,6 +248,7 @@ struct feed_ctx {
 	FILE *samples;
 	FILE *rejected;		/* bad lines, with the reason */
 	double t_create;
+	struct faults faults;	/* the host's faults (src/faults.c) */
 };
 
 static void on_line(void *arg, const struct stream_line *l,
@@ -274,6 +278,7 @@ static void on_line(void *arg, const struct stream_line *l,
 	fwrite(raw, 1, len, fc->samples);
 	fputc('\n', fc->samples);
 	fflush(fc->samples);
+	faults_line(&fc->faults, l, util_now());
 	switch (l->type) {
 	case STREAM_T_HELLO:
 		if (!g->have_hello) {
@@ -545,10 +550,20 @@ static void classify(struct run *r, struct guest_res *g)
 	} else if (g->status == STREAM_CORRUPT) {
 		g->exit_class = EXIT_CORRUPT;
 		set_why(g, "result: corrupt");
+	} else if (g->status == STREAM_OOM && !scn_expects_oom(&r->scn)) {
+		g->exit_class = EXIT_GUEST;
+		set_why(g, "the OOM killer took the workload: %s", g->reason);
 	} else if (g->status == STREAM_ERROR) {
 		g->exit_class = EXIT_GUEST;
 		set_why(g, "guest error: %s",
 			 g->reason[0] ? g->reason : "(no reason given)");
+	} else if (g->status != STREAM_OOM && scn_expects_oom(&r->scn)) {
+		g->exit_class = EXIT_GUEST;
+		set_why(g, "an oom fault expects the OOM killer to take the workload; it finished");
+	} else if (g->fault_failures) {
+		g->exit_class = EXIT_GUEST;
+		set_why(g, "%d host fault actions failed, last: %s",
+			g->fault_failures, g->fault_error);
 	} else {
 		g->exit_class = EXIT_OK;
 		g->pass = true;
@@ -630,6 +645,7 @@ static void run_guest(struct run *r, struct guest_res *g)
 			 strerror(errno));
 		goto setup_fail;
 	}
+	faults_init(&fc.faults, &r->scn, NULL, &r->nfs, fc.samples);
 	unlink(spec.console_log);
 	unlink(spec.agent_socket);
 	snprintf(r->sock, sizeof(r->sock), "%s", spec.agent_socket);
@@ -668,6 +684,7 @@ static void run_guest(struct run *r, struct guest_res *g)
 			host_line(r, g, fc.samples);
 			next_host = now + r->scn.interval_ms / 1000.0;
 		}
+		faults_tick(&fc.faults, now);
 		if (now > deadline ||
 		    (!g->have_hello && now > fc.t_create + HELLO_WAIT_S) ||
 		    (t_result && now > t_result + POWEROFF_WAIT_S)) {
@@ -688,6 +705,10 @@ static void run_guest(struct run *r, struct guest_res *g)
 	stream_finish(&g->st, on_line, &fc);
 	g->run_s = util_now() - fc.t_create;
 	close(fd);
+	faults_finish(&fc.faults, util_now());
+	g->fault_failures = fc.faults.failures;
+	snprintf(g->fault_error, sizeof(g->fault_error), "%s",
+		 fc.faults.last_error);
 	guest_cleanup(r);
 	fclose(fc.samples);
 	close_rejected(&fc, g);
@@ -707,6 +728,7 @@ setup_fail:
 failed:
 	if (fd >= 0)
 		close(fd);
+	faults_finish(&fc.faults, util_now());
 	guest_cleanup(r);
 	if (fc.samples)
 		fclose(fc.samples);
