@@ -369,6 +369,17 @@ static void text_run(const struct run *r, FILE *f)
 		fprintf(f, " %16s", buf);
 	}
 	fputc('\n', f);
+	/* the events: faults injected into each guest, in order */
+	for (i = 0; i < r->src.ng; i++) {
+		const struct stats_track *t = &r->src.g[i]->track;
+
+		for (kk = 0; kk < t->nfaults; kk++)
+			fprintf(f, "%s: fault %s %s%s%s\n", r->src.g[i]->name,
+				t->faults[kk].name,
+				t->faults[kk].end ? "end" : "start",
+				t->faults[kk].detail[0] ? ": " : "",
+				t->faults[kk].detail);
+	}
 
 	for (kk = 0; kk < r->nk; kk++)
 		if (r->k[kk].n > 1)
