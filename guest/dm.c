@@ -13,7 +13,7 @@
 
 #include "compiler.h"
 #include "dm.h"
-#include "util.h"
+#include "gutil.h"
 
 #define DM_CONTROL	"/dev/mapper/control"
 #define DM_BUF		8192

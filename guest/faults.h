@@ -10,8 +10,8 @@
 
 #include <sys/types.h>
 
-#include "plan.h"
-#include "util.h"
+#include "gplan.h"
+#include "gutil.h"
 
 /* dm device of backend @i: "swapctl<i>". */
 #define GFAULT_DM_FMT	"swapctl%d"

@@ -33,9 +33,9 @@
 #include "json.h"
 #include "mkswap.h"
 #include "netcfg.h"
-#include "plan.h"
-#include "stats.h"
-#include "util.h"
+#include "gplan.h"
+#include "gstat.h"
+#include "gutil.h"
 
 #define PLAN_PATH	"/swapctl/plan"
 #define AGENT_PATH	"/bin/agent"

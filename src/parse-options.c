@@ -194,7 +194,8 @@ static void print_option(const struct popt *o, FILE *out)
 	fprintf(out, "%*s", HELP_COL - col, "");
 	if (o->type == POPT_INT || o->type == POPT_DOUBLE) {
 		/* the range as an interval: [0-256], (0-10000] */
-		snprintf(range, sizeof(range), "%c%g-%g]",
+		snprintf(range, sizeof(range),
+			 o->type == POPT_INT ? "%c%.0f-%.0f]" : "%c%g-%g]",
 			 o->flags & POPT_MIN_EXCLUSIVE ? '(' : '[', o->min,
 			 o->max);
 		snprintf(help, sizeof(help), "%s %s", o->help ? o->help : "",

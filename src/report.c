@@ -5,7 +5,8 @@
  * with two runs, their comparison. The numbers come from the same
  * stream/stats code as swapctl top.
  */
-#include <getopt.h>
+#include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,10 +14,12 @@
 
 #include <jansson.h>
 
+#include "parse-options.h"
 #include "source.h"
 #include "stats.h"
 #include "svg.h"
 #include "swapctl.h"
+#include "util.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define MAX_KERNELS 8
@@ -85,78 +88,55 @@ struct report_opts {
 	unsigned int ndirs;
 };
 
-void usage_report(FILE *out)
+static int parse_args(int argc, char **argv, struct report_opts *o)
 {
-	fprintf(out,
-		"usage: swapctl report [--text|--json|--csv] [--svg FILE] "
-		"[RUN_DIR [RUN_DIR_B]]\n"
-		"\n"
+	/* 0: not given, else 1 + enum fmt */
+	int mode = 0, n;
+	struct popt opts[] = {
+		OPT_CMDMODE(0, "text", &mode, 1 + F_TEXT, "aligned table (default)"),
+		OPT_CMDMODE(0, "json", &mode, 1 + F_JSON, "one JSON object"),
+		OPT_CMDMODE(0, "csv", &mode, 1 + F_CSV, "one row per guest"),
+		OPT_STRING(0, "svg", &o->svg, "FILE",
+			   "also write a plot over time of pages per I/O and swap throughput for each kernel (only the plot when no table format is given)"),
+		OPT_END(),
+	};
+	struct popt_cmd cmd = {
+		.name = "report", .args = "[RUN_DIR [RUN_DIR_B]]", .max_args = 2,
+		.opts = opts,
+		.desc =
 		"Summarise a recorded run (default <workdir>/runs/latest; a run\n"
 		"id under <workdir>/runs works too): per guest the swap counters,\n"
 		"pages per write and read I/O (pswpout/nrswpout, pswpin/nrswpin),\n"
 		"device and host I/Os, major faults, the workload's verdict, and\n"
-		"per kernel the mean with its 95%% confidence interval over the\n"
+		"per kernel the mean with its 95% confidence interval over the\n"
 		"repetitions and the ratio patched/baseline. With two runs, compare\n"
-		"them kernel by kernel (B/A).\n"
-		"\n"
-		"  --text       aligned table (default)\n"
-		"  --json       one JSON object\n"
-		"  --csv        one row per guest\n"
-		"  --svg FILE   also write a plot over time of pages per I/O and\n"
-		"               swap throughput for each kernel (only the plot\n"
-		"               when no table format is given)\n"
-		"\n"
+		"them kernel by kernel (B/A).\n",
+		.epilog =
 		"A value that cannot be computed is \"n/a\" (nothing to divide:\n"
 		"no I/O) or \"missing\" (the kernel lacks the counter, e.g. no\n"
-		"nrswp* counters), never a number.\n");
-}
-
-static int parse_args(int argc, char **argv, struct report_opts *o)
-{
-	static const struct option opts[] = {
-		{ "text", no_argument, NULL, 't' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "csv", no_argument, NULL, 'c' },
-		{ "svg", required_argument, NULL, 's' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		"nrswp* counters), never a number.\n",
 	};
-	bool fmt_given = false;
-	int c;
 
 	memset(o, 0, sizeof(*o));
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		switch (c) {
-		case 't':
-		case 'j':
-		case 'c':
-			if (fmt_given) {
-				fprintf(stderr,
-					"swapctl report: one of --text, --json, --csv\n");
-				return EXIT_USAGE;
-			}
-			fmt_given = true;
-			o->fmt = c == 't' ? F_TEXT : c == 'j' ? F_JSON : F_CSV;
-			break;
-		case 's':
-			o->svg = optarg;
-			break;
-		case 'h':
-			usage_report(stdout);
-			return -1;
-		default:
-			usage_report(stderr);
-			return EXIT_USAGE;
-		}
-	}
-	if (argc - optind > 2) {
-		fprintf(stderr, "swapctl report: two RUN_DIRs at most\n");
+	n = parse_options(&cmd, argc, argv);
+	if (n < 0)
+		return n == PARSE_OPT_HELP ? -1 : EXIT_USAGE;
+	for (o->ndirs = 0; o->ndirs < (unsigned int)n; o->ndirs++)
+		o->dir[o->ndirs] = argv[o->ndirs];
+	o->fmt = mode ? (enum fmt)(mode - 1) : o->svg ? F_NONE : F_TEXT;
+	if (o->svg && !strcmp(o->svg, "-") && o->fmt != F_NONE) {
+		fprintf(stderr, "swapctl report: --svg -: standard output already has the table (drop --text/--json/--csv or name a file)\n");
 		return EXIT_USAGE;
 	}
-	while (optind < argc)
-		o->dir[o->ndirs++] = argv[optind++];
-	if (!fmt_given && o->svg)
-		o->fmt = F_NONE;
+	if (o->svg && strcmp(o->svg, "-")) {
+		char target[PATH_MAX];
+
+		if (util_output_target(o->svg, target, sizeof(target))) {
+			fprintf(stderr, "swapctl report: --svg %s: %s\n", o->svg,
+				util_output_strerror(errno));
+			return EXIT_OUTPUT;
+		}
+	}
 	return 0;
 }
 
@@ -308,6 +288,26 @@ static void fmt_val(char *buf, size_t len, struct stats_val v, int dec)
 
 /* ---- text ---- */
 
+/*
+ * Counters that went backwards are taken as restarts from 0, which
+ * inflates the totals when they were not: say so under the table.
+ */
+static void warn_resets(const struct run *r, const char *which, FILE *f)
+{
+	unsigned int i;
+
+	for (i = 0; i < r->src.ng; i++) {
+		const struct stream_state *st = r->src.g[i]->st;
+
+		if (!st->resets)
+			continue;
+		fprintf(f, "warning: %s%s: counters went backwards on %llu line%s of samples.jsonl, taken as restarts from 0: the totals may be inflated\n",
+			which, r->src.g[i]->name,
+			(unsigned long long)st->resets,
+			st->resets == 1 ? "" : "s");
+	}
+}
+
 static void text_run(const struct run *r, FILE *f)
 {
 	const struct kagg *base = find_kernel(r, "baseline");
@@ -369,6 +369,7 @@ static void text_run(const struct run *r, FILE *f)
 		fprintf(f, " %16s", buf);
 	}
 	fputc('\n', f);
+	warn_resets(r, "", f);
 	/* the events: faults injected into each guest, in order */
 	for (i = 0; i < r->src.ng; i++) {
 		const struct stats_track *t = &r->src.g[i]->track;
@@ -449,6 +450,8 @@ static void text_compare(const struct run *a, const struct run *b, FILE *f)
 		}
 		fputc('\n', f);
 	}
+	warn_resets(a, "A ", f);
+	warn_resets(b, "B ", f);
 }
 
 /* ---- JSON ---- */
@@ -831,12 +834,12 @@ int cmd_report(int argc, char **argv, struct swapctl_config *cfg)
 	}
 	if (fflush(stdout) || r) {
 		fprintf(stderr, "swapctl report: <stdout>: write failed\n");
-		r = EXIT_FAILURE_GENERIC;
+		r = EXIT_OUTPUT;
 	}
 	if (!r && o.svg && svg_out(&runs[0], n > 1 ? &runs[1] : NULL, o.svg,
 				   err, sizeof(err))) {
 		fprintf(stderr, "swapctl report: %s\n", err);
-		r = EXIT_FAILURE_GENERIC;
+		r = EXIT_OUTPUT;
 	}
 	for (i = 0; i < n; i++)
 		source_close(&runs[i].src);

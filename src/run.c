@@ -10,7 +10,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <math.h>
 #include <poll.h>
 #include <signal.h>
@@ -30,6 +29,7 @@
 #include "domain.h"
 #include "faults.h"
 #include "ganesha.h"
+#include "parse-options.h"
 #include "plan.h"
 #include "rundir.h"
 #include "scenario.h"
@@ -100,6 +100,7 @@ struct guest_res {
 	bool have_host;
 	int console_problems;
 	char console_first[200];
+	struct console_scan console;	/* the reports, quoted */
 	int oom_kills;			/* OOM killer reports on the console */
 	struct stream_state st;		/* validation counters */
 	bool pass;
@@ -115,6 +116,7 @@ struct run {
 	unsigned int repeat;
 	double host_timeout_s;
 	bool json, dry_run, keep_images;
+	bool debug;			/* boot kernels/<variant>-debug/ */
 	char kernel_path[KERNEL_COUNT][4096];
 	char initramfs[4096];
 	char uri[4200];
@@ -128,34 +130,6 @@ struct run {
 	struct ganesha nfs;
 	char sock[4200];
 };
-
-void usage_run(FILE *out)
-{
-	fprintf(out,
-		"usage: swapctl run [OPTIONS] SCENARIO.json\n"
-		"\n"
-		"Boot the scenario's kernels (baseline, patched or both) in QEMU\n"
-		"through libvirt, stream the guest's swap counters, record them\n"
-		"under <workdir>/runs/<time>-<name>/ and compare the kernels.\n"
-		"\n"
-		"options:\n"
-		"  --json             print the results as one JSON object\n"
-		"  --dry-run          print the plan and the domain XML, start nothing\n"
-		"  --repeat N         run each kernel N times, interleaved (A B A B)\n"
-		"  --kernels LIST     baseline, patched or baseline,patched\n"
-		"  --timeout S        host time limit per guest in seconds\n"
-		"                     (default: the scenario's timeout_s + %d)\n"
-		"  --baseline-kernel FILE, --patched-kernel FILE\n"
-		"                     boot this bzImage instead of the built one\n"
-		"  --initramfs FILE   use this initramfs instead of the built one\n"
-		"  --keep-images      keep the swap disk images of each guest\n"
-		"  -h, --help         this help\n"
-		"\n"
-		"exit codes: 0 all passed, 3 bad scenario, 4 setup error,\n"
-		"7 an expectation failed, 8 corrupt pages, 9 guest panic/BUG/\n"
-		"timeout/error, 130 interrupted. See swapctl(1) and\n"
-		"swapctl-scenario(5).\n", BOOT_MARGIN_S);
-}
 
 /* ---- small helpers ---- */
 
@@ -339,7 +313,8 @@ static void on_line(void *arg, const struct stream_line *l,
 static void host_line(struct run *r, struct guest_res *g, FILE *samples)
 {
 	struct vm_blkstats bs;
-	json_t *o, *blk;
+	struct vm_cpustats cs;
+	json_t *o, *blk, *cpu = NULL;
 	char *s;
 	int i, n = 0;
 
@@ -356,13 +331,30 @@ static void host_line(struct run *r, struct guest_res *g, FILE *samples)
 				  "rd_bytes", (json_int_t)bs.rd_bytes,
 				  "wr_bytes", (json_int_t)bs.wr_bytes));
 	}
-	if (!n) {
+	if (!vm_cpustats(r->vm, &cs)) {
+		cpu = json_pack("{sI}", "total", (json_int_t)cs.cpu_ns);
+		if (cpu && cs.has_split) {
+			json_object_set_new(cpu, "user",
+					    json_integer((json_int_t)cs.user_ns));
+			json_object_set_new(cpu, "system",
+					    json_integer((json_int_t)cs.system_ns));
+		}
+	}
+	if (!n && !cpu) {
 		json_decref(blk);
 		return;
 	}
-	g->have_host = true;
-	o = json_pack("{sssIso}", "type", "host", "t_ns",
-		      (json_int_t)host_ns(), "blk", blk);
+	if (n)
+		g->have_host = true;
+	o = json_pack("{sssI}", "type", "host", "t_ns", (json_int_t)host_ns());
+	if (o && n)
+		json_object_set_new(o, "blk", blk);
+	else
+		json_decref(blk);
+	if (o && cpu)
+		json_object_set_new(o, "cpu_ns", cpu);
+	else
+		json_decref(cpu);
 	s = o ? json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
 	if (s) {
 		fprintf(samples, "%s\n", s);
@@ -402,6 +394,7 @@ static void check_console(const char *path, struct guest_res *g)
 	g->swap_read_errors = cs.swap_read_errors;
 	g->swap_write_errors = cs.swap_write_errors;
 	snprintf(g->console_first, sizeof(g->console_first), "%s", cs.first);
+	g->console = cs;
 }
 
 static int make_disks(struct run *r, struct guest_res *g, char *err,
@@ -485,7 +478,10 @@ static void fill_spec(struct run *r, struct guest_res *g,
 	d->console_log = paths[1];
 	d->agent_socket = paths[2];
 	/* loglevel=5: warnings and worse reach the console log */
-	d->cmdline = "console=ttyS0 panic=-1 loglevel=5";
+	/* page_owner=on: a debug kernel's Bad page report names the owner */
+	d->cmdline = r->debug ?
+		"console=ttyS0 panic=-1 loglevel=5 page_owner=on" :
+		"console=ttyS0 panic=-1 loglevel=5";
 	for (i = 0; i < r->scn.nswap && n < DOMAIN_MAX_DISKS; i++) {
 		if (!r->scn.swap[i].dev[0])
 			continue;
@@ -1046,6 +1042,9 @@ static json_t *guest_json(const struct run *r, const struct guest_res *g)
 	json_object_set_new(o, "console_first_problem",
 			    g->console_problems ?
 			    json_string(g->console_first) : json_null());
+	json_object_set_new(o, "console_splats",
+			    console_scan_json(&g->console));
+	json_object_set_new(o, "debug", json_boolean(r->debug));
 	json_object_set_new(o, "oom_kills", json_integer(g->oom_kills));
 	json_object_set_new(o, "timeout", json_boolean(g->timeout));
 	stj = json_pack("{sIsIsIsIsIsIsIsIss}",
@@ -1082,6 +1081,7 @@ static json_t *summary_json(struct run *r, const struct expect_res *xr,
 	o = json_pack("{sssssssi}", "scenario", r->scn.name, "run_id", r->id,
 		      "dir", r->dir, "repeat", (int)r->repeat);
 	json_object_set_new(o, "accel", json_string(r->kvm ? "kvm" : "tcg"));
+	json_object_set_new(o, "debug", json_boolean(r->debug));
 	json_object_set_new(o, "guest", json_pack("{sisi}", "memory_mb",
 		(int)r->memory_mb, "cpus", (int)r->cpus));
 	arr = json_array();
@@ -1212,6 +1212,7 @@ static void print_table(struct run *r, const struct expect_res *xr,
 		printf("%s-%d: %s%s%s\n", scn_kernel_name(g->kernel), g->rep,
 		       g->pass ? "pass" : "FAIL", g->why[0] ? ": " : "",
 		       g->why);
+		console_scan_print(stdout, &g->console, "  ");
 		if (g->st.malformed || g->st.seq_gaps || g->st.absurd ||
 		    g->st.too_long)
 			printf("  stream: %llu malformed, %llu too long, %llu absurd, %llu seq gaps (%llu lines lost)\n",
@@ -1381,90 +1382,67 @@ static int dry_run(struct run *r)
 	return EXIT_OK;
 }
 
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
 int cmd_run(int argc, char **argv, struct swapctl_config *cfg)
 {
-	enum { O_JSON = 256, O_DRY, O_REPEAT, O_KERNELS, O_TIMEOUT, O_BK,
-	       O_PK, O_INITRAMFS, O_KEEP };
-	static const struct option opts[] = {
-		{ "json", no_argument, NULL, O_JSON },
-		{ "dry-run", no_argument, NULL, O_DRY },
-		{ "repeat", required_argument, NULL, O_REPEAT },
-		{ "kernels", required_argument, NULL, O_KERNELS },
-		{ "timeout", required_argument, NULL, O_TIMEOUT },
-		{ "baseline-kernel", required_argument, NULL, O_BK },
-		{ "patched-kernel", required_argument, NULL, O_PK },
-		{ "initramfs", required_argument, NULL, O_INITRAMFS },
-		{ "keep-images", no_argument, NULL, O_KEEP },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *kernels_opt = NULL, *bk = NULL, *pk = NULL, *ird = NULL;
-	long repeat = 0, timeout = 0;
+	bool json = false, dry = false, keep = false, debug = false;
+	int repeat = 0, timeout = 0;
+	struct popt opts[] = {
+		OPT_BOOL(0, "json", &json, "print the results as one JSON object"),
+		OPT_BOOL(0, "dry-run", &dry,
+			 "print the plan and the domain XML, start nothing"),
+		OPT_INT(0, "repeat", &repeat, "N",
+			"run each kernel N times, interleaved (A B A B)", 1,
+			MAX_REPEAT),
+		OPT_STRING(0, "kernels", &kernels_opt, "LIST",
+			   "baseline, patched or baseline,patched"),
+		OPT_INT(0, "timeout", &timeout, "S",
+			"host time limit per guest in seconds (default: the scenario's timeout_s + "
+			STR(BOOT_MARGIN_S) ")", 1, 86400),
+		OPT_STRING(0, "baseline-kernel", &bk, "FILE",
+			   "boot this bzImage instead of the built baseline"),
+		OPT_STRING(0, "patched-kernel", &pk, "FILE",
+			   "boot this bzImage instead of the built patched kernel"),
+		OPT_STRING(0, "initramfs", &ird, "FILE",
+			   "use this initramfs instead of the built one"),
+		OPT_BOOL(0, "keep-images", &keep,
+			 "keep the swap disk images of each guest"),
+		OPT_BOOL(0, "debug", &debug,
+			 "boot the debug kernels (<workdir>/kernels/<variant>-debug/, from 'swapctl build --debug'); any splat fails"),
+		OPT_END(),
+	};
+	struct popt_cmd cmd = {
+		.name = "run", .args = "SCENARIO.json", .min_args = 1,
+		.max_args = 1, .opts = opts,
+		.desc =
+		"Boot the scenario's kernels (baseline, patched or both) in QEMU\n"
+		"through libvirt, stream the guest's swap counters, record them\n"
+		"under <workdir>/runs/<time>-<name>/ and compare the kernels.\n",
+		.epilog =
+		"exit codes: 0 all passed, 3 bad scenario, 4 setup error,\n"
+		"7 an expectation failed, 8 corrupt pages, 9 guest panic/BUG/\n"
+		"timeout/error, 130 interrupted. See swapctl(1) and\n"
+		"swapctl-scenario(5).\n",
+	};
 	struct run *r;
-	char err[1024], lockpath[4200], *end;
-	int opt, k, rep, code, lockfd = -1;
+	char err[1024], lockpath[4200];
+	int n, k, rep, code, lockfd = -1;
 
+	n = parse_options(&cmd, argc, argv);
+	if (n < 0)
+		return parse_options_exit(n);
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		return EXIT_FAILURE_GENERIC;
 	r->cfg = cfg;
-	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		switch (opt) {
-		case O_JSON:
-			r->json = true;
-			break;
-		case O_DRY:
-			r->dry_run = true;
-			break;
-		case O_REPEAT:
-			repeat = strtol(optarg, &end, 10);
-			if (*end || repeat < 1 || repeat > MAX_REPEAT) {
-				fprintf(stderr, "swapctl run: --repeat: '%s' is not a number from 1 to %d\n",
-					optarg, MAX_REPEAT);
-				free(r);
-				return EXIT_USAGE;
-			}
-			break;
-		case O_KERNELS:
-			kernels_opt = optarg;
-			break;
-		case O_TIMEOUT:
-			timeout = strtol(optarg, &end, 10);
-			if (*end || timeout < 1 || timeout > 86400) {
-				fprintf(stderr, "swapctl run: --timeout: '%s' is not a number of seconds (1-86400)\n",
-					optarg);
-				free(r);
-				return EXIT_USAGE;
-			}
-			break;
-		case O_BK:
-			bk = optarg;
-			break;
-		case O_PK:
-			pk = optarg;
-			break;
-		case O_INITRAMFS:
-			ird = optarg;
-			break;
-		case O_KEEP:
-			r->keep_images = true;
-			break;
-		case 'h':
-			usage_run(stdout);
-			free(r);
-			return EXIT_OK;
-		default:
-			usage_run(stderr);
-			free(r);
-			return EXIT_USAGE;
-		}
-	}
-	if (optind != argc - 1) {
-		fprintf(stderr, "swapctl run: give exactly one scenario file (see 'swapctl run --help')\n");
-		free(r);
-		return EXIT_USAGE;
-	}
-	if (scenario_load(&r->scn, scenario_find(argv[optind], lockpath,
+	r->json = json;
+	r->dry_run = dry;
+	r->keep_images = keep;
+	r->debug = debug;
+	if (scenario_load(&r->scn, scenario_find(argv[0], lockpath,
 						 sizeof(lockpath)),
 			  err, sizeof(err))) {
 		fprintf(stderr, "swapctl run: %s\n", err);
@@ -1472,33 +1450,35 @@ int cmd_run(int argc, char **argv, struct swapctl_config *cfg)
 		return EXIT_CONFIG;
 	}
 	if (kernels_opt && parse_kernels_opt(r, kernels_opt)) {
-		fprintf(stderr, "swapctl run: --kernels: '%s' is not baseline, patched or baseline,patched\n",
-			kernels_opt);
 		free(r);
-		return EXIT_USAGE;
+		return popt_error(&cmd, "option '--kernels': '%s' is not baseline, patched or baseline,patched",
+				  kernels_opt);
 	}
 	r->memory_mb = r->scn.memory_mb ? r->scn.memory_mb :
 		cfg->guest_memory_mb ? cfg->guest_memory_mb : 256;
 	r->cpus = r->scn.cpus ? r->scn.cpus :
 		cfg->guest_cpus ? cfg->guest_cpus : 1;
-	if (scenario_check_fit(&r->scn, r->memory_mb, err, sizeof(err))) {
+	if (scenario_check_fit(&r->scn, r->memory_mb, err, sizeof(err)) ||
+	    scenario_check_host(&r->scn, r->memory_mb, r->cpus, cfg->source,
+				err, sizeof(err))) {
 		fprintf(stderr, "swapctl run: %s\n", err);
 		free(r);
 		return EXIT_CONFIG;
 	}
-	r->repeat = repeat ? repeat : r->scn.repeat;
-	r->host_timeout_s = timeout ? timeout :
+	r->repeat = repeat ? (unsigned int)repeat : r->scn.repeat;
+	r->host_timeout_s = timeout ? (unsigned int)timeout :
 		r->scn.timeout_s + BOOT_MARGIN_S;
 	r->kvm = read_cpuinfo_kvm(cfg->accel);
 	snprintf(r->kernel_path[KERNEL_BASELINE], 4096, "%s",
 		 bk ? bk : "");
 	snprintf(r->kernel_path[KERNEL_PATCHED], 4096, "%s", pk ? pk : "");
 	if (!bk && util_path(r->kernel_path[KERNEL_BASELINE], 4096,
-			     "%s/kernels/baseline/bzImage", cfg->workdir))
+			     "%s/kernels/baseline%s/bzImage", cfg->workdir,
+			     debug ? "-debug" : ""))
 		goto toolong;
 	if (!pk && util_path(r->kernel_path[KERNEL_PATCHED], 4096,
-			     "%s/kernels/%s/bzImage", cfg->workdir,
-			     cfg->series))
+			     "%s/kernels/%s%s/bzImage", cfg->workdir,
+			     cfg->series, debug ? "-debug" : ""))
 		goto toolong;
 	if (ird)
 		snprintf(r->initramfs, sizeof(r->initramfs), "%s", ird);
@@ -1510,6 +1490,12 @@ int cmd_run(int argc, char **argv, struct swapctl_config *cfg)
 		free(r);
 		return EXIT_FAILURE_GENERIC;
 	}
+	if (plan_check(r->scn.file, r->plan, err, sizeof(err))) {
+		fprintf(stderr, "swapctl run: %s\n", err);
+		free(r->plan);
+		free(r);
+		return EXIT_CONFIG;
+	}
 	if (r->dry_run) {
 		code = dry_run(r);
 		free(r->plan);
@@ -1518,8 +1504,9 @@ int cmd_run(int argc, char **argv, struct swapctl_config *cfg)
 	}
 	for (k = 0; k < KERNEL_COUNT; k++) {
 		if (r->scn.kernel[k] && access(r->kernel_path[k], R_OK)) {
-			fprintf(stderr, "swapctl run: %s: %s (run 'swapctl build --all' first)\n",
-				r->kernel_path[k], strerror(errno));
+			fprintf(stderr, "swapctl run: %s: %s (run 'swapctl build --all%s' first)\n",
+				r->kernel_path[k], strerror(errno),
+				debug ? " --debug" : "");
 			code = EXIT_SETUP;
 			goto out_free;
 		}

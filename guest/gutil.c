@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * I/O helpers for the guest programs (see util.h).
+ * I/O helpers for the guest programs (see gutil.h).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "json.h"
-#include "util.h"
+#include "gutil.h"
 
 ssize_t gu_read_file(const char *path, char *buf, size_t cap)
 {

@@ -3,8 +3,8 @@
  * Small I/O helpers shared by the guest programs. Nothing here runs at
  * load time.
  */
-#ifndef GUEST_UTIL_H
-#define GUEST_UTIL_H
+#ifndef GUEST_GUTIL_H
+#define GUEST_GUTIL_H
 
 #include <stddef.h>
 #include <stdint.h>
