@@ -61,7 +61,7 @@ static void phase_line(FILE *f, const struct scn_phase *ph)
 	fputc('\n', f);
 }
 
-/* A guest fault (guest/plan.c parse_fault); host faults are not sent. */
+/* A guest fault (guest/gplan.c parse_fault); host faults are not sent. */
 static void fault_line(FILE *f, int idx, const struct scn_fault *ft)
 {
 	fprintf(f, "fault index=%d kind=%s", idx, scn_fault_name(ft->kind));
