@@ -28,6 +28,8 @@ static const struct cmd commands[] = {
 	  usage_report },
 	{ "validate", cmd_validate, "check scenario files without running",
 	  usage_validate },
+	{ "metrics", cmd_metrics, "list the metrics swapctl measures",
+	  usage_metrics },
 	{ "help", cmd_help, "show help for a command", usage_help },
 };
 

@@ -21,6 +21,9 @@ enum swapctl_exit {
 	EXIT_EXPECT = 7,	/* a scenario expectation was not met */
 	EXIT_CORRUPT = 8,	/* the workload found corrupt pages */
 	EXIT_GUEST = 9,		/* guest panic, BUG/Oops, or timeout */
+	EXIT_REGRESSION = 10,	/* a no_regression metric got significantly
+				 * worse
+				 */
 	EXIT_INTERRUPTED = 130,	/* SIGINT/SIGTERM */
 };
 
@@ -36,12 +39,14 @@ int cmd_run(int argc, char **argv, struct swapctl_config *cfg);
 int cmd_top(int argc, char **argv, struct swapctl_config *cfg);
 int cmd_report(int argc, char **argv, struct swapctl_config *cfg);
 int cmd_validate(int argc, char **argv, struct swapctl_config *cfg);
+int cmd_metrics(int argc, char **argv, struct swapctl_config *cfg);
 
 void usage_build(FILE *out);
 void usage_run(FILE *out);
 void usage_top(FILE *out);
 void usage_report(FILE *out);
 void usage_validate(FILE *out);
+void usage_metrics(FILE *out);
 
 extern int verbose;
 
