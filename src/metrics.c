@@ -2,6 +2,7 @@
 /*
  * metrics: the registry. See metrics.h and doc/HACKING.md "Metrics".
  */
+#include <stddef.h>
 #include <string.h>
 
 #include "metrics.h"
@@ -154,37 +155,37 @@ static struct stats_val pageout_evicted(const struct metric_in *in)
 
 const struct metric_def metric_defs[] = {
 	{
-		.key = "pswpout", .label = "pages swapped out",
+		.key = "pswpout", .live = true, .label = "pages swapped out",
 		.unit = "pages", .vmstat = "pswpout",
 		.how = "vmstat pswpout since boot; the workload asks for a fixed set of pages to be pushed out, so fewer means pages stayed in memory",
 		.dir = METRIC_HIGHER_BETTER, .min_effect = 0.05,
 		.deterministic = true,
 	}, {
-		.key = "nrswpout", .label = "swap write I/Os",
+		.key = "nrswpout", .live = true, .label = "swap write I/Os",
 		.unit = "I/Os", .vmstat = "nrswpout",
 		.how = "vmstat nrswpout (swap write I/Os submitted) since boot",
 		.dir = METRIC_LOWER_BETTER, .min_effect = 0.05,
 		.deterministic = true,
 	}, {
-		.key = "write_pages_per_io", .label = "write pages/I/O",
+		.key = "write_pages_per_io", .live = true, .label = "write pages/I/O",
 		.unit = "pages/I/O", .num = "pswpout", .den = "nrswpout",
 		.how = "pswpout / nrswpout",
 		.dir = METRIC_HIGHER_BETTER, .decimals = 2,
 		.min_effect = 0.01, .deterministic = true,
 	}, {
-		.key = "pswpin", .label = "pages swapped in",
+		.key = "pswpin", .live = true, .label = "pages swapped in",
 		.unit = "pages", .vmstat = "pswpin",
 		.how = "vmstat pswpin since boot; the workload reads every page back, so fewer means fewer pages had reached swap",
 		.dir = METRIC_HIGHER_BETTER, .min_effect = 0.05,
 		.deterministic = true,
 	}, {
-		.key = "nrswpin", .label = "swap read I/Os",
+		.key = "nrswpin", .live = true, .label = "swap read I/Os",
 		.unit = "I/Os", .vmstat = "nrswpin",
 		.how = "vmstat nrswpin (swap read I/Os submitted) since boot",
 		.dir = METRIC_LOWER_BETTER, .min_effect = 0.05,
 		.deterministic = true,
 	}, {
-		.key = "read_pages_per_io", .label = "read pages/I/O",
+		.key = "read_pages_per_io", .live = true, .label = "read pages/I/O",
 		.unit = "pages/I/O", .num = "pswpin", .den = "nrswpin",
 		.how = "pswpin / nrswpin",
 		.dir = METRIC_HIGHER_BETTER, .decimals = 2,
@@ -202,17 +203,17 @@ const struct metric_def metric_defs[] = {
 		.dir = METRIC_NEUTRAL, .min_effect = 0.05,
 		.deterministic = true,
 	}, {
-		.key = "device_write_ios", .label = "device write I/Os",
+		.key = "device_write_ios", .live = true, .label = "device write I/Os",
 		.unit = "I/Os", .eval = dev_write_ios,
 		.how = "wr_ios of the swap devices' guest blk stats since boot (after the block layer's merging)",
 		.dir = METRIC_LOWER_BETTER, .min_effect = 0.05,
 	}, {
-		.key = "device_read_ios", .label = "device read I/Os",
+		.key = "device_read_ios", .live = true, .label = "device read I/Os",
 		.unit = "I/Os", .eval = dev_read_ios,
 		.how = "rd_ios of the swap devices' guest blk stats since boot",
 		.dir = METRIC_LOWER_BETTER, .min_effect = 0.05,
 	}, {
-		.key = "device_write_pages_per_io",
+		.key = "device_write_pages_per_io", .live = true,
 		.label = "device wr pages/I/O", .unit = "pages/I/O",
 		.eval = dev_write_ppio,
 		.how = "(wr_sectors / 8) / wr_ios of the swap devices' guest blk stats",
@@ -229,7 +230,7 @@ const struct metric_def metric_defs[] = {
 		.how = "rd_req of the swap disks from virDomainBlockStats (host lines), last value",
 		.dir = METRIC_LOWER_BETTER, .min_effect = 0.05,
 	}, {
-		.key = "pgmajfault", .label = "major faults",
+		.key = "pgmajfault", .live = true, .label = "major faults",
 		.unit = "faults", .vmstat = "pgmajfault",
 		.how = "vmstat pgmajfault since boot",
 		.dir = METRIC_LOWER_BETTER, .min_effect = 0.05,
@@ -299,7 +300,39 @@ const struct metric_def *metric_find(const char *key)
 void metric_in_init(struct metric_in *in, const struct stats_track *t)
 {
 	in->t = t;
+	in->window = false;
 	stats_track_total(t, &in->total);
+}
+
+void metric_in_window(struct metric_in *in, const struct stats_track *t,
+		      uint64_t window_ns)
+{
+	in->t = t;
+	in->window = true;
+	stats_track_window(t, window_ns, &in->total);
+}
+
+/* A window has deltas of the fields stats_point keeps, no others. */
+static struct stats_val window_counter(const struct metric_in *in,
+				       const char *name)
+{
+	static const struct {
+		const char *name;
+		size_t off;
+	} f[] = {
+		{ "pswpout", offsetof(struct stats_interval, pswpout) },
+		{ "nrswpout", offsetof(struct stats_interval, nrswpout) },
+		{ "pswpin", offsetof(struct stats_interval, pswpin) },
+		{ "nrswpin", offsetof(struct stats_interval, nrswpin) },
+		{ "pgmajfault", offsetof(struct stats_interval, majflt) },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(f) / sizeof(f[0]); i++)
+		if (!strcmp(f[i].name, name))
+			return *(const struct stats_val *)
+				((const char *)&in->total + f[i].off);
+	return na();
 }
 
 static struct stats_val eval_depth(const struct metric_def *m,
@@ -310,6 +343,8 @@ static struct stats_val eval_depth(const struct metric_def *m,
 
 	if (m->eval)
 		return m->eval(in);
+	if (m->vmstat && in->window)
+		return window_counter(in, m->vmstat);
 	if (m->vmstat) {
 		if (!in->t->npts)
 			return na();

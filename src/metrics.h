@@ -26,7 +26,8 @@ enum metric_dir {
 /* What one guest's metrics are computed from. */
 struct metric_in {
 	const struct stats_track *t;
-	struct stats_interval total;	/* stats_track_total(t) */
+	struct stats_interval total;	/* stats_track_total(t), or a window */
+	bool window;			/* total is a window (top) */
 };
 
 struct metric_def {
@@ -48,6 +49,11 @@ struct metric_def {
 	 * "Verdicts").
 	 */
 	bool deterministic;
+	/*
+	 * Shown by top over its refresh interval too (counts as rates per
+	 * second): the metric can be computed between any two samples.
+	 */
+	bool live;
 	/* exactly one of: */
 	const char *vmstat;	/* this counter since boot */
 	const char *num, *den;	/* the ratio of two other metrics */
@@ -61,6 +67,9 @@ extern const unsigned int metric_count;
 int metric_index(const char *key);
 const struct metric_def *metric_find(const char *key);
 void metric_in_init(struct metric_in *in, const struct stats_track *t);
+/* The last @window_ns of @t instead (only .live metrics make sense). */
+void metric_in_window(struct metric_in *in, const struct stats_track *t,
+		      uint64_t window_ns);
 struct stats_val metric_eval(const struct metric_def *m,
 			     const struct metric_in *in);
 /* "higher", "lower", "neutral" */

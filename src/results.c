@@ -558,8 +558,13 @@ static void fmt_desc(char *buf, size_t len, enum stats_state st,
 
 static void fmt_cmp(char *buf, size_t len, const struct res_cmp *c)
 {
-	const char *v = c->verdict == V_NO_CHANGE ? "same" :
-			results_verdict_name(c->verdict);
+	const char *v = results_verdict_name(c->verdict);
+
+	/* in the table: say why there is no verdict */
+	if (c->verdict == V_NO_CHANGE && !c->has_p && !c->m->deterministic)
+		v = "1 run: no test";
+	else if (c->verdict == V_NO_CHANGE)
+		v = "no change";
 
 	if (c->verdict == V_NOT_MEASURED)
 		snprintf(buf, len, "-");
