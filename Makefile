@@ -73,8 +73,9 @@ tests/bin/%: tests/%.c $(LIBOBJS) | tests/bin
 tests/bin:
 	mkdir -p tests/bin
 
-unit: $(TESTS)
+unit: $(TESTS) swapctl
 	@set -e; for t in $(TESTS); do echo "== $$t"; $$t; done
+	@echo "== tests/check-help-man"; tests/check-help-man
 
 build/fuzz/%.o: src/%.c
 	@mkdir -p build/fuzz

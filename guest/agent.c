@@ -29,8 +29,8 @@
 
 #include "json.h"
 #include "proto.h"
-#include "stats.h"
-#include "util.h"
+#include "gstat.h"
+#include "gutil.h"
 
 #define PROTO_VERSION	GPROTO_VERSION
 #define VMSTAT_CAP	16384

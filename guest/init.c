@@ -31,9 +31,9 @@
 #include "json.h"
 #include "mkswap.h"
 #include "netcfg.h"
-#include "plan.h"
-#include "stats.h"
-#include "util.h"
+#include "gplan.h"
+#include "gstat.h"
+#include "gutil.h"
 
 #define PLAN_PATH	"/swapctl/plan"
 #define AGENT_PATH	"/bin/agent"
@@ -122,6 +122,8 @@ static void send_result_error(int fd, const char *reason, bool bounded)
 	gj_u64(&j, "pages_corrupt", pr.pages_corrupt);
 	gj_u64(&j, "pages_corrupt_distinct", pr.corrupt_distinct);
 	gj_i64(&j, "first_corrupt", pr.first_corrupt);
+	gj_u64(&j, "pages_failed", pr.pages_failed);
+	gj_u64(&j, "pages_failed_distinct", pr.failed_distinct);
 	gj_str(&j, "reason", reason);
 	gj_obj_close(&j);
 	len = gj_finish(&j);

@@ -9,9 +9,16 @@
  * and result lines go to stdout (the pipe to the agent). Exit status: 0 pass,
  * 1 corrupt pages found, 2 error (a result line with the reason was sent);
  * anything else means no result was sent and init reports the failure.
+ *
+ * Every page access ends in one of three outcomes: verified (the pattern
+ * is there), failed (SIGBUS: the kernel could not swap the page in and
+ * said so; the page is dropped and filled again so that later phases see
+ * it) or corrupt (wrong contents, silently). Failed pages are counted, not
+ * fatal; a corrupt page fails the run.
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -24,8 +31,8 @@
 #include "compiler.h"
 #include "json.h"
 #include "pattern.h"
-#include "plan.h"
-#include "util.h"
+#include "gplan.h"
+#include "gutil.h"
 
 #ifndef MADV_PAGEOUT
 #define MADV_PAGEOUT 21
@@ -40,6 +47,11 @@ static char *shm;		/* nshm pages */
 static size_t nanon, nshm, npages;
 static uint8_t *gen;		/* per page: pattern seed = seed + gen[i] */
 static uint8_t *bad;		/* per page: found corrupt at least once */
+static uint8_t *lost;		/* per page: failed (SIGBUS) at least once */
+
+/* SIGBUS while touching a page: where to go back to, and whether armed. */
+static sigjmp_buf bus_jmp;
+static volatile sig_atomic_t bus_armed;
 
 /* Running totals, shared with init through GU_PROGRESS_PATH. */
 static struct gu_progress *prog;
@@ -73,6 +85,8 @@ static void result(const char *status, const char *reason)
 	gj_u64(&j, "pages_corrupt", prog->pages_corrupt);
 	gj_u64(&j, "pages_corrupt_distinct", prog->corrupt_distinct);
 	gj_i64(&j, "first_corrupt", prog->first_corrupt);
+	gj_u64(&j, "pages_failed", prog->pages_failed);
+	gj_u64(&j, "pages_failed_distinct", prog->failed_distinct);
 	gj_u64(&j, "seed", plan.seed);
 	gj_u64(&j, "unique_words", plan.uniq_words);
 	if (plan.has_verify_seed)
@@ -112,6 +126,7 @@ static uint64_t mem_total_bytes(void)
 struct phase_stat {
 	uint64_t pages;
 	uint64_t corrupt;
+	uint64_t failed;
 	uint64_t advise_ns;
 };
 
@@ -134,6 +149,7 @@ static void phase_line(int idx, const struct gplan_phase *ph,
 		gj_u64(&j, "pages", st->pages);
 		gj_u64(&j, "ns", ns);
 		gj_u64(&j, "corrupt", st->corrupt);
+		gj_u64(&j, "failed", st->failed);
 		if (ph->type == GPHASE_WILLNEED)
 			gj_u64(&j, "advise_ns", st->advise_ns);
 	}
@@ -143,11 +159,84 @@ static void phase_line(int idx, const struct gplan_phase *ph,
 		gu_emit(STDOUT_FILENO, line, len);
 }
 
+static void on_sigbus(int sig, siginfo_t *si, void *uc)
+{
+	(void)si;
+	(void)uc;
+	if (bus_armed) {
+		bus_armed = 0;
+		siglongjmp(bus_jmp, 1);
+	}
+	/* not while touching a workload page: die of it */
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void catch_sigbus(void)
+{
+	/* SA_NODEFER: SIGBUS stays unblocked after the siglongjmp */
+	struct sigaction sa = {
+		.sa_sigaction = on_sigbus,
+		.sa_flags = SA_SIGINFO | SA_NODEFER,
+	};
+
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGBUS, &sa, NULL))
+		fatal("sigaction(SIGBUS): %s", strerror(errno));
+}
+
+/*
+ * Page @i failed loudly: count it, then drop it and write its pattern
+ * again, as a program that lost a page would, so that later phases
+ * verify it instead of failing on it again.
+ */
+static void page_failed(size_t i, struct phase_stat *st)
+{
+	char *p = page_at(i);
+
+	st->failed++;
+	prog->pages_failed++;
+	if (!lost[i]) {
+		lost[i] = 1;
+		prog->failed_distinct++;
+	}
+	if (madvise(p, GPAT_PAGE, i < nanon ? MADV_DONTNEED : MADV_REMOVE))
+		fatal("page %zu failed (SIGBUS) and cannot be dropped: %s", i,
+		      strerror(errno));
+	if (sigsetjmp(bus_jmp, 0))
+		fatal("page %zu: SIGBUS again on a fresh page", i);
+	bus_armed = 1;
+	gpat_fill(p, plan.seed + gen[i], i, plan.uniq_words);
+	bus_armed = 0;
+}
+
+/* Write generation @g of page @i; false if the page failed (SIGBUS). */
+static bool fill_page(size_t i, unsigned int g, struct phase_stat *st)
+{
+	if (sigsetjmp(bus_jmp, 0)) {
+		page_failed(i, st);
+		return false;
+	}
+	bus_armed = 1;
+	gpat_fill(page_at(i), plan.seed + g, i, plan.uniq_words);
+	bus_armed = 0;
+	return true;
+}
+
 static void verify_page(size_t i, struct phase_stat *st)
 {
+	bool ok;
+
 	st->pages++;
+	if (sigsetjmp(bus_jmp, 0)) {
+		page_failed(i, st);
+		return;
+	}
+	bus_armed = 1;
+	ok = gpat_check(page_at(i), expect_seed(i), i, plan.uniq_words);
+	bus_armed = 0;
 	prog->pages_verified++;
-	if (gpat_check(page_at(i), expect_seed(i), i, plan.uniq_words))
+	if (ok)
 		return;
 	st->corrupt++;
 	prog->pages_corrupt++;
@@ -209,11 +298,11 @@ static void do_rewrite(int idx, const struct gplan_phase *ph,
 			continue;
 		if (gen[i] == UINT8_MAX)
 			fatal("rewrite: page %zu rewritten 255 times", i);
-		gen[i]++;
-		gpat_fill(page_at(i), plan.seed + gen[i], i,
-			  plan.uniq_words);
-		prog->pages_written++;
 		st->pages++;
+		if (!fill_page(i, gen[i] + 1u, st))
+			continue;	/* refilled with its old generation */
+		gen[i]++;
+		prog->pages_written++;
 	}
 	advise_all(MADV_PAGEOUT, "MADV_PAGEOUT");
 }
@@ -225,13 +314,13 @@ static void run_phase(int idx, const struct gplan_phase *ph)
 	uint64_t t0, t1;
 	size_t i;
 
+	prog->phase = idx;
 	phase_line(idx, ph, "start", NULL, 0);
 	t0 = gj_now_ns();
 	switch (ph->type) {
 	case GPHASE_FILL:
 		for (i = 0; i < npages; i++) {
-			gpat_fill(page_at(i), plan.seed + gen[i], i,
-				  plan.uniq_words);
+			fill_page(i, gen[i], &st);
 			prog->pages_written++;
 			st.pages++;
 		}
@@ -324,7 +413,8 @@ static void setup_area(void)
 	}
 	gen = calloc(npages, 1);
 	bad = calloc(npages, 1);
-	if (!gen || !bad)
+	lost = calloc(npages, 1);
+	if (!gen || !bad || !lost)
 		fatal("no memory for %zu page states", npages);
 }
 
@@ -346,6 +436,7 @@ int main(int argc, char **argv)
 		fatal("%s: %s", argv[1], strerror((int)-n));
 	if (gplan_parse(text, &plan, err, sizeof(err)))
 		fatal("%s: %s", argv[1], err);
+	catch_sigbus();
 	setup_area();
 	for (i = 0; i < plan.nphase; i++)
 		run_phase(i, &plan.phase[i]);

@@ -232,6 +232,9 @@ static void check_console(const char *path, struct guest *g)
 	console_scan_file(path, &cs);
 	g->console_problems = cs.problems;
 	g->oom_kills = cs.oom_kills;
+	g->track.console_scanned = true;
+	g->track.swap_read_errors = cs.swap_read_errors;
+	g->track.swap_write_errors = cs.swap_write_errors;
 	snprintf(g->console_first, sizeof(g->console_first), "%s", cs.first);
 }
 

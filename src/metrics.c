@@ -83,6 +83,34 @@ static struct stats_val pages_corrupt(const struct metric_in *in)
 	return stats_ok((double)in->t->pages_corrupt);
 }
 
+static struct stats_val pages_failed(const struct metric_in *in)
+{
+	if (!in->t->have_result)
+		return na();
+	return stats_ok((double)in->t->pages_failed);
+}
+
+static struct stats_val pages_failed_distinct(const struct metric_in *in)
+{
+	if (!in->t->have_result)
+		return na();
+	return stats_ok((double)in->t->pages_failed_distinct);
+}
+
+static struct stats_val swap_read_errors(const struct metric_in *in)
+{
+	if (!in->t->console_scanned)
+		return na();
+	return stats_ok((double)in->t->swap_read_errors);
+}
+
+static struct stats_val swap_write_errors(const struct metric_in *in)
+{
+	if (!in->t->console_scanned)
+		return na();
+	return stats_ok((double)in->t->swap_write_errors);
+}
+
 static struct stats_val boot_seconds(const struct metric_in *in)
 {
 	if (!in->t->hello)
@@ -255,6 +283,30 @@ const struct metric_def metric_defs[] = {
 		.key = "pages_corrupt", .label = "pages corrupt",
 		.unit = "pages", .eval = pages_corrupt,
 		.how = "pages_corrupt of the workload's result line",
+		.dir = METRIC_LOWER_BETTER, .min_effect = 0,
+		.deterministic = true,
+	}, {
+		.key = "pages_failed", .label = "pages failed (SIGBUS)",
+		.unit = "pages", .eval = pages_failed,
+		.how = "pages_failed of the result line: swap-ins that failed loudly (SIGBUS), one per page per verifying phase",
+		.dir = METRIC_LOWER_BETTER, .min_effect = 0,
+		.deterministic = true,
+	}, {
+		.key = "pages_failed_distinct", .label = "distinct pages failed",
+		.unit = "pages", .eval = pages_failed_distinct,
+		.how = "pages_failed_distinct of the result line",
+		.dir = METRIC_LOWER_BETTER, .min_effect = 0,
+		.deterministic = true,
+	}, {
+		.key = "swap_read_errors", .label = "swap read errors",
+		.unit = "lines", .eval = swap_read_errors,
+		.how = "\"Read-error on swap-device\" lines in the guest's console.log (not the stream)",
+		.dir = METRIC_LOWER_BETTER, .min_effect = 0,
+		.deterministic = true,
+	}, {
+		.key = "swap_write_errors", .label = "swap write errors",
+		.unit = "lines", .eval = swap_write_errors,
+		.how = "\"Write-error on swap-device\" lines in the guest's console.log (not the stream)",
 		.dir = METRIC_LOWER_BETTER, .min_effect = 0,
 		.deterministic = true,
 	}, {

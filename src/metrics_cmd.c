@@ -3,29 +3,14 @@
  * swapctl metrics: list the metric registry (src/metrics.c), like
  * `perf list`.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
 #include <jansson.h>
 
 #include "metrics.h"
+#include "parse-options.h"
 #include "swapctl.h"
-
-void usage_metrics(FILE *out)
-{
-	fprintf(out,
-		"usage: swapctl metrics [--json] [KEY...]\n"
-		"\n"
-		"List the metrics swapctl computes from a guest's stream: the\n"
-		"key (what scenarios, summary.json and report --json name), the\n"
-		"label of the tables, the unit, which direction is better, the\n"
-		"minimum effect below which a change is noise, whether one\n"
-		"repeat is enough for a verdict, and how it is computed.\n"
-		"\n"
-		"  --json       one JSON array\n"
-		"  -h, --help   this help\n");
-}
 
 static void text(const struct metric_def *m)
 {
@@ -48,46 +33,44 @@ static json_t *entry(const struct metric_def *m)
 
 int cmd_metrics(int argc, char **argv, struct swapctl_config *cfg)
 {
-	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	bool json = false;
+	struct popt opts[] = {
+		OPT_BOOL(0, "json", &json, "one JSON array"),
+		OPT_END(),
+	};
+	struct popt_cmd cmd = {
+		.name = "metrics", .args = "[KEY...]", .max_args = -1,
+		.opts = opts,
+		.desc =
+		"List the metrics swapctl computes from a guest's stream (the\n"
+		"registry in src/metrics.c): the key that scenarios, summary.json\n"
+		"and report --json use, the label of the tables, the unit, which\n"
+		"direction is better, the minimum effect below which a change is\n"
+		"noise, whether one repeat can give a verdict (deterministic), and\n"
+		"how it is computed. With KEYs, only those.\n",
+	};
 	json_t *arr = NULL;
 	unsigned int i;
-	int c, a;
+	int c, a, n;
 
 	(void)cfg;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'j':
-			json = true;
-			break;
-		case 'h':
-			usage_metrics(stdout);
-			return EXIT_OK;
-		default:
-			usage_metrics(stderr);
-			return EXIT_USAGE;
-		}
-	}
-	for (a = optind; a < argc; a++)
-		if (metric_index(argv[a]) < 0) {
-			fprintf(stderr,
-				"swapctl metrics: '%s' is not a metric (swapctl metrics lists them)\n",
-				argv[a]);
-			return EXIT_USAGE;
-		}
+	n = parse_options(&cmd, argc, argv);
+	if (n < 0)
+		return parse_options_exit(n);
+	argc = n;
+	for (a = 0; a < argc; a++)
+		if (metric_index(argv[a]) < 0)
+			return popt_error(&cmd, "'%s' is not a metric",
+					  argv[a]);
 	if (json)
 		arr = json_array();
 	else
 		printf("metrics (key, label [unit, direction, minimum effect]):\n");
 	for (i = 0; i < metric_count; i++) {
 		const struct metric_def *m = &metric_defs[i];
-		bool want = optind == argc;
+		bool want = argc == 0;
 
-		for (a = optind; a < argc && !want; a++)
+		for (a = 0; a < argc && !want; a++)
 			want = !strcmp(argv[a], m->key);
 		if (!want)
 			continue;

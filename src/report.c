@@ -5,7 +5,6 @@
  * with two runs, their comparison. The numbers come from the same
  * stream/stats code as swapctl top.
  */
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +13,7 @@
 #include <jansson.h>
 
 #include "metrics.h"
+#include "parse-options.h"
 #include "results.h"
 #include "source.h"
 #include "stats.h"
@@ -37,78 +37,43 @@ struct report_opts {
 	unsigned int ndirs;
 };
 
-void usage_report(FILE *out)
-{
-	fprintf(out,
-		"usage: swapctl report [--text|--json|--csv] [--svg FILE] "
-		"[RUN_DIR [RUN_DIR_B]]\n"
-		"\n"
-		"Summarise a recorded run (default <workdir>/runs/latest; a run\n"
-		"id under <workdir>/runs works too): per guest the swap counters,\n"
-		"pages per write and read I/O (pswpout/nrswpout, pswpin/nrswpin),\n"
-		"device and host I/Os, major faults, the workload's verdict, and\n"
-		"per kernel the mean with its 95%% confidence interval over the\n"
-		"repetitions and the ratio patched/baseline. With two runs, compare\n"
-		"them kernel by kernel (B/A).\n"
-		"\n"
-		"  --text       aligned table (default)\n"
-		"  --json       one JSON object\n"
-		"  --csv        one row per guest\n"
-		"  --svg FILE   also write a plot over time of pages per I/O and\n"
-		"               swap throughput for each kernel (only the plot\n"
-		"               when no table format is given)\n"
-		"\n"
-		"A value that cannot be computed is \"n/a\" (nothing to divide:\n"
-		"no I/O) or \"missing\" (the kernel lacks the counter, e.g. no\n"
-		"nrswp* counters), never a number.\n");
-}
-
 static int parse_args(int argc, char **argv, struct report_opts *o)
 {
-	static const struct option opts[] = {
-		{ "text", no_argument, NULL, 't' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "csv", no_argument, NULL, 'c' },
-		{ "svg", required_argument, NULL, 's' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	/* 0: not given, else 1 + enum fmt */
+	int mode = 0, n;
+	struct popt opts[] = {
+		OPT_CMDMODE(0, "text", &mode, 1 + F_TEXT, "aligned table (default)"),
+		OPT_CMDMODE(0, "json", &mode, 1 + F_JSON, "one JSON object"),
+		OPT_CMDMODE(0, "csv", &mode, 1 + F_CSV, "one row per guest"),
+		OPT_STRING(0, "svg", &o->svg, "FILE",
+			   "also write a plot over time of pages per I/O and swap throughput for each kernel (only the plot when no table format is given)"),
+		OPT_END(),
 	};
-	bool fmt_given = false;
-	int c;
+	struct popt_cmd cmd = {
+		.name = "report", .args = "[RUN_DIR [RUN_DIR_B]]", .max_args = 2,
+		.opts = opts,
+		.desc =
+		"Summarise a recorded run (default <workdir>/runs/latest; a run\n"
+		"id under <workdir>/runs works too): per guest every metric of\n"
+		"the registry (swapctl metrics), per kernel the mean with its 95%\n"
+		"confidence interval over the repetitions, and per metric and\n"
+		"kernel the ratio to the run's first kernel (the reference) with\n"
+		"its 95% interval, Welch's p-value and a verdict: better, worse,\n"
+		"no significant change, not measured (the same as swapctl run).\n"
+		"With two runs, compare them kernel by kernel (B/A).\n",
+		.epilog =
+		"A value that cannot be computed is \"n/a\" (nothing to divide:\n"
+		"no I/O) or \"missing\" (the kernel lacks the counter, e.g. no\n"
+		"nrswp* counters), never a number.\n",
+	};
 
 	memset(o, 0, sizeof(*o));
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		switch (c) {
-		case 't':
-		case 'j':
-		case 'c':
-			if (fmt_given) {
-				fprintf(stderr,
-					"swapctl report: one of --text, --json, --csv\n");
-				return EXIT_USAGE;
-			}
-			fmt_given = true;
-			o->fmt = c == 't' ? F_TEXT : c == 'j' ? F_JSON : F_CSV;
-			break;
-		case 's':
-			o->svg = optarg;
-			break;
-		case 'h':
-			usage_report(stdout);
-			return -1;
-		default:
-			usage_report(stderr);
-			return EXIT_USAGE;
-		}
-	}
-	if (argc - optind > 2) {
-		fprintf(stderr, "swapctl report: two RUN_DIRs at most\n");
-		return EXIT_USAGE;
-	}
-	while (optind < argc)
-		o->dir[o->ndirs++] = argv[optind++];
-	if (!fmt_given && o->svg)
-		o->fmt = F_NONE;
+	n = parse_options(&cmd, argc, argv);
+	if (n < 0)
+		return n == PARSE_OPT_HELP ? -1 : EXIT_USAGE;
+	for (o->ndirs = 0; o->ndirs < (unsigned int)n; o->ndirs++)
+		o->dir[o->ndirs] = argv[o->ndirs];
+	o->fmt = mode ? (enum fmt)(mode - 1) : o->svg ? F_NONE : F_TEXT;
 	return 0;
 }
 

@@ -6,7 +6,6 @@
  * first one (results.c, the same model `swapctl report` uses).
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +16,7 @@
 #include <jansson.h>
 
 #include "guest.h"
+#include "parse-options.h"
 #include "plan.h"
 #include "results.h"
 #include "rundir.h"
@@ -45,42 +45,6 @@ struct run {
 	int ng;
 	struct results res;
 };
-
-void usage_run(FILE *out)
-{
-	fprintf(out,
-		"usage: swapctl run [OPTIONS] SCENARIO.json\n"
-		"\n"
-		"Boot the scenario's kernels in QEMU through libvirt, stream the\n"
-		"guest's swap counters, record them under <workdir>/runs/<time>-<name>/\n"
-		"and compare every kernel with the first (the reference, normally\n"
-		"baseline): per metric the ratio with its 95%% interval, Welch's\n"
-		"p-value and a verdict (better, worse, no significant change, not\n"
-		"measured). `swapctl metrics` lists the metrics.\n"
-		"\n"
-		"options:\n"
-		"  --json             print the results as one JSON object\n"
-		"  --dry-run          print the plan and the domain XML, start nothing\n"
-		"  --repeat N         run each kernel N times, interleaved (A B A B)\n"
-		"  --kernels LIST     the kernels to compare, comma-separated, the\n"
-		"                     first the reference: baseline, patched (the\n"
-		"                     configured series) or any variant built under\n"
-		"                     <workdir>/kernels/ (default: the scenario's)\n"
-		"  --kernel NAME=FILE boot this bzImage for kernel NAME\n"
-		"  --baseline-kernel FILE, --patched-kernel FILE\n"
-		"                     the same for baseline and patched\n"
-		"  --timeout S        host time limit per guest in seconds\n"
-		"                     (default: the scenario's timeout_s + %d)\n"
-		"  --initramfs FILE   use this initramfs instead of the built one\n"
-		"  --keep-images      keep the swap disk images of each guest\n"
-		"  -h, --help         this help\n"
-		"\n"
-		"exit codes: 0 all passed, 3 bad scenario, 4 setup error,\n"
-		"7 an expectation failed, 8 corrupt pages, 9 guest panic/BUG/\n"
-		"timeout/error, 10 a no_regression metric got significantly\n"
-		"worse, 130 interrupted. See swapctl(1) and swapctl-scenario(5).\n",
-		BOOT_MARGIN_S);
-}
 
 static void msg(const char *fmt, ...) __printf(1, 2);
 
@@ -462,20 +426,60 @@ struct override {
 	const char *file;
 };
 
-static int add_override(struct override *ov, int *n, const char *name,
-			const char *file)
+struct overrides {
+	struct override o[MAX_OVERRIDES];
+	int n;
+};
+
+static int add_override(struct overrides *ov, const char *name,
+			size_t namelen, const char *file, char *err,
+			size_t errlen)
 {
-	if (*n >= MAX_OVERRIDES || strlen(name) >= SCN_KERNEL_MAX || !*file)
+	if (ov->n >= MAX_OVERRIDES) {
+		snprintf(err, errlen, "at most %d kernels", MAX_OVERRIDES);
 		return -1;
-	snprintf(ov[*n].name, sizeof(ov[*n].name), "%s", name);
-	ov[*n].file = file;
-	(*n)++;
+	}
+	if (!namelen || namelen >= SCN_KERNEL_MAX || !*file) {
+		snprintf(err, errlen, "give NAME=FILE");
+		return -1;
+	}
+	snprintf(ov->o[ov->n].name, sizeof(ov->o[0].name), "%.*s",
+		 (int)namelen, name);
+	ov->o[ov->n++].file = file;
 	return 0;
 }
 
-/* The variant and bzImage of every kernel; -1 when a path is too long. */
-static int resolve_kernels(struct run *r, const struct override *ov, int nov)
+static int opt_kernel(const struct popt *opt, const char *arg, char *err,
+		      size_t errlen)
 {
+	const char *eq = strchr(arg, '=');
+
+	if (!eq) {
+		snprintf(err, errlen, "'%s': give NAME=FILE", arg);
+		return -1;
+	}
+	return add_override(opt->value, arg, (size_t)(eq - arg), eq + 1, err,
+			    errlen);
+}
+
+static int opt_bk(const struct popt *opt, const char *arg, char *err,
+		  size_t errlen)
+{
+	return add_override(opt->value, "baseline", 8, arg, err, errlen);
+}
+
+static int opt_pk(const struct popt *opt, const char *arg, char *err,
+		  size_t errlen)
+{
+	return add_override(opt->value, SCN_PATCHED, strlen(SCN_PATCHED), arg,
+			    err, errlen);
+}
+
+/* The variant and bzImage of every kernel; -1 when a path is too long. */
+static int resolve_kernels(struct run *r, const struct overrides *ovs)
+{
+	const struct override *ov = ovs->o;
+	int nov = ovs->n;
 	int k, i;
 
 	for (k = 0; k < r->scn.nkernels; k++) {
@@ -523,103 +527,76 @@ static void run_all(struct run *r)
 	}
 }
 
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
 int cmd_run(int argc, char **argv, struct swapctl_config *cfg)
 {
-	enum { O_JSON = 256, O_DRY, O_REPEAT, O_KERNELS, O_TIMEOUT, O_BK,
-	       O_PK, O_KERNEL, O_INITRAMFS, O_KEEP };
-	static const struct option opts[] = {
-		{ "json", no_argument, NULL, O_JSON },
-		{ "dry-run", no_argument, NULL, O_DRY },
-		{ "repeat", required_argument, NULL, O_REPEAT },
-		{ "kernels", required_argument, NULL, O_KERNELS },
-		{ "timeout", required_argument, NULL, O_TIMEOUT },
-		{ "baseline-kernel", required_argument, NULL, O_BK },
-		{ "patched-kernel", required_argument, NULL, O_PK },
-		{ "kernel", required_argument, NULL, O_KERNEL },
-		{ "initramfs", required_argument, NULL, O_INITRAMFS },
-		{ "keep-images", no_argument, NULL, O_KEEP },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct override ov[MAX_OVERRIDES];
+	static struct overrides ov;
 	const char *kernels_opt = NULL, *ird = NULL;
-	long repeat = 0, timeout = 0;
+	bool json = false, dry = false, keep = false;
+	int repeat = 0, timeout = 0;
+	struct popt opts[] = {
+		OPT_BOOL(0, "json", &json, "print the results as one JSON object"),
+		OPT_BOOL(0, "dry-run", &dry,
+			 "print the plan and the domain XML, start nothing"),
+		OPT_INT(0, "repeat", &repeat, "N",
+			"run each kernel N times, interleaved (A B A B)", 1,
+			MAX_REPEAT),
+		OPT_STRING(0, "kernels", &kernels_opt, "LIST",
+			   "the kernels to compare, comma-separated, the first the reference: baseline, patched (the configured series) or any variant built under <workdir>/kernels/ (default: the scenario's)"),
+		OPT_INT(0, "timeout", &timeout, "S",
+			"host time limit per guest in seconds (default: the scenario's timeout_s + "
+			STR(BOOT_MARGIN_S) ")", 1, 86400),
+		OPT_CALLBACK(0, "kernel", &ov, "NAME=FILE",
+			     "boot this bzImage for kernel NAME", opt_kernel),
+		OPT_CALLBACK(0, "baseline-kernel", &ov, "FILE",
+			     "boot this bzImage instead of the built baseline",
+			     opt_bk),
+		OPT_CALLBACK(0, "patched-kernel", &ov, "FILE",
+			     "boot this bzImage instead of the built patched kernel",
+			     opt_pk),
+		OPT_STRING(0, "initramfs", &ird, "FILE",
+			   "use this initramfs instead of the built one"),
+		OPT_BOOL(0, "keep-images", &keep,
+			 "keep the swap disk images of each guest"),
+		OPT_END(),
+	};
+	struct popt_cmd cmd = {
+		.name = "run", .args = "SCENARIO.json", .min_args = 1,
+		.max_args = 1, .opts = opts,
+		.desc =
+		"Boot the scenario's kernels in QEMU through libvirt, stream the\n"
+		"guest's swap counters, record them under\n"
+		"<workdir>/runs/<time>-<name>/ and compare every kernel with the\n"
+		"first (the reference, normally baseline): per metric the ratio\n"
+		"of means with its 95% interval, Welch's p-value and a verdict\n"
+		"(better, worse, no significant change, not measured). `swapctl\n"
+		"metrics` lists the metrics.\n",
+		.epilog =
+		"exit codes: 0 all passed, 3 bad scenario, 4 setup error,\n"
+		"7 an expectation failed, 8 corrupt pages, 9 guest panic/BUG/\n"
+		"timeout/error, 10 a no_regression metric got significantly\n"
+		"worse, 130 interrupted. See swapctl(1) and\n"
+		"swapctl-scenario(5).\n",
+	};
 	struct run *r;
-	char err[1024], lockpath[4200], *end, *eq;
-	int opt, k, code, lockfd = -1, nov = 0;
+	char err[1024], lockpath[4200];
+	int n, k, code, lockfd = -1;
 
+	memset(&ov, 0, sizeof(ov));
+	n = parse_options(&cmd, argc, argv);
+	if (n < 0)
+		return parse_options_exit(n);
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		return EXIT_FAILURE_GENERIC;
 	r->cfg = cfg;
 	results_init(&r->res);
-	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		switch (opt) {
-		case O_JSON:
-			r->json = true;
-			break;
-		case O_DRY:
-			r->dry_run = true;
-			break;
-		case O_REPEAT:
-			repeat = strtol(optarg, &end, 10);
-			if (*end || repeat < 1 || repeat > MAX_REPEAT) {
-				fprintf(stderr, "swapctl run: --repeat: '%s' is not a number from 1 to %d\n",
-					optarg, MAX_REPEAT);
-				free(r);
-				return EXIT_USAGE;
-			}
-			break;
-		case O_KERNELS:
-			kernels_opt = optarg;
-			break;
-		case O_TIMEOUT:
-			timeout = strtol(optarg, &end, 10);
-			if (*end || timeout < 1 || timeout > 86400) {
-				fprintf(stderr, "swapctl run: --timeout: '%s' is not a number of seconds (1-86400)\n",
-					optarg);
-				free(r);
-				return EXIT_USAGE;
-			}
-			break;
-		case O_BK:
-		case O_PK:
-		case O_KERNEL:
-			eq = opt == O_KERNEL ? strchr(optarg, '=') : NULL;
-			if (opt == O_KERNEL && eq)
-				*eq = '\0';
-			if ((opt == O_KERNEL && !eq) ||
-			    add_override(ov, &nov, opt == O_BK ? "baseline" :
-					 opt == O_PK ? SCN_PATCHED : optarg,
-					 eq ? eq + 1 : optarg)) {
-				fprintf(stderr, "swapctl run: --kernel: give NAME=FILE, at most %d\n",
-					MAX_OVERRIDES);
-				free(r);
-				return EXIT_USAGE;
-			}
-			break;
-		case O_INITRAMFS:
-			ird = optarg;
-			break;
-		case O_KEEP:
-			r->env.keep_images = true;
-			break;
-		case 'h':
-			usage_run(stdout);
-			free(r);
-			return EXIT_OK;
-		default:
-			usage_run(stderr);
-			free(r);
-			return EXIT_USAGE;
-		}
-	}
-	if (optind != argc - 1) {
-		fprintf(stderr, "swapctl run: give exactly one scenario file (see 'swapctl run --help')\n");
-		free(r);
-		return EXIT_USAGE;
-	}
-	if (scenario_load(&r->scn, scenario_find(argv[optind], lockpath,
+	r->json = json;
+	r->dry_run = dry;
+	r->env.keep_images = keep;
+	if (scenario_load(&r->scn, scenario_find(argv[0], lockpath,
 						 sizeof(lockpath)),
 			  err, sizeof(err))) {
 		fprintf(stderr, "swapctl run: %s\n", err);
@@ -628,9 +605,8 @@ int cmd_run(int argc, char **argv, struct swapctl_config *cfg)
 	}
 	if (kernels_opt && scn_set_kernels(&r->scn, kernels_opt, err,
 					   sizeof(err))) {
-		fprintf(stderr, "swapctl run: --kernels: %s\n", err);
 		free(r);
-		return EXIT_USAGE;
+		return popt_error(&cmd, "option '--kernels': %s", err);
 	}
 	r->env.cfg = cfg;
 	r->env.scn = &r->scn;
@@ -643,11 +619,11 @@ int cmd_run(int argc, char **argv, struct swapctl_config *cfg)
 		free(r);
 		return EXIT_CONFIG;
 	}
-	r->repeat = repeat ? repeat : r->scn.repeat;
-	r->env.host_timeout_s = timeout ? timeout :
-		r->scn.timeout_s + BOOT_MARGIN_S;
+	r->repeat = repeat ? (unsigned int)repeat : r->scn.repeat;
+	r->env.host_timeout_s = timeout ? (double)timeout :
+		(double)(r->scn.timeout_s + BOOT_MARGIN_S);
 	r->env.kvm = read_cpuinfo_kvm(cfg->accel);
-	if (resolve_kernels(r, ov, nov))
+	if (resolve_kernels(r, &ov))
 		goto toolong;
 	if (ird)
 		snprintf(r->initramfs, sizeof(r->initramfs), "%s", ird);

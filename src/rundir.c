@@ -57,6 +57,44 @@ int rundir_create(const char *workdir, const char *name, time_t now,
 	return 0;
 }
 
+/* Functions whose rate-limited swap error messages may be suppressed. */
+static const struct {
+	const char *func;
+	bool write;
+} swap_err_funcs[] = {
+	{ "end_swap_bio_write", true },
+	{ "end_swap_bio_read", false },
+	{ "swap_fs_read_complete", false },	/* swap-ops NFS reads */
+	{ "sio_read_complete", false },		/* 6.1 NFS reads */
+};
+
+/* "<func>: N callbacks suppressed" of a swap error message. */
+static void count_suppressed(const char *line, struct console_scan *cs)
+{
+	const char *p = strstr(line, " callbacks suppressed");
+	size_t i, n;
+	long v;
+
+	if (!p)
+		return;
+	for (i = 0; i < sizeof(swap_err_funcs) / sizeof(swap_err_funcs[0]);
+	     i++) {
+		const char *f = strstr(line, swap_err_funcs[i].func);
+
+		n = strlen(swap_err_funcs[i].func);
+		if (!f || f > p || strncmp(f + n, ": ", 2))
+			continue;
+		v = strtol(f + n + 2, NULL, 10);
+		if (v <= 0 || v > 1000000000L)
+			return;
+		if (swap_err_funcs[i].write)
+			cs->swap_write_errors += (int)v;
+		else
+			cs->swap_read_errors += (int)v;
+		return;
+	}
+}
+
 void console_scan_text(char *text, struct console_scan *cs)
 {
 	static const char *const bad[] = {
@@ -81,6 +119,12 @@ void console_scan_text(char *text, struct console_scan *cs)
 			   strstr(line, "oom_reaper:")) {
 			in_oom = false;
 		}
+		if (strstr(line, "Write-error on swap-device"))
+			cs->swap_write_errors++;
+		else if (strstr(line, "Read-error on swap-device"))
+			cs->swap_read_errors++;
+		else
+			count_suppressed(line, cs);
 		for (b = bad; *b; b++)
 			if (strstr(line, *b))
 				break;

@@ -22,12 +22,20 @@ struct console_scan {
 	int problems;		/* BUG:, WARNING:, Oops, panic, Call Trace */
 	char first[200];	/* the first such line, control chars as ' ' */
 	int oom_kills;		/* OOM killer reports (not problems) */
+	/*
+	 * The kernel's swap I/O error lines (not problems: a fault
+	 * scenario injects them), plus what its rate limit suppressed
+	 * ("end_swap_bio_read: N callbacks suppressed"). Still a lower
+	 * bound: suppressed lines are only reported by a later one.
+	 */
+	int swap_write_errors;	/* "Write-error on swap-device" */
+	int swap_read_errors;	/* "Read-error on swap-device" */
 };
 
 /*
  * Scan the console text @text (modified: split into lines). A Call Trace
  * inside an OOM killer report is not a problem; everything else listed
- * is.
+ * is. Swap I/O error lines are counted apart.
  */
 void console_scan_text(char *text, struct console_scan *cs);
 

@@ -14,6 +14,7 @@
 
 #include <jansson.h>
 
+#include "rundir.h"
 #include "source.h"
 
 #define SOURCE_MAX_FILE	(512u << 20)	/* replay: bigger is refused */
@@ -283,6 +284,29 @@ static size_t tail_guest(struct source_guest *g)
 	return (size_t)(g->st->lines - before);
 }
 
+/*
+ * The console.log beside samples.jsonl, scanned as run scans it, for
+ * the metrics that come from it (swap I/O error lines).
+ */
+static void scan_console(struct source_guest *g)
+{
+	char path[PATH_MAX], *slash;
+	struct console_scan cs;
+
+	snprintf(path, sizeof(path), "%s", g->path);
+	slash = strrchr(path, '/');
+	if (!slash || (size_t)(slash - path) + sizeof("/console.log") >
+	    sizeof(path))
+		return;
+	strcpy(slash, "/console.log");
+	if (access(path, R_OK))
+		return;
+	console_scan_file(path, &cs);
+	g->track.console_scanned = true;
+	g->track.swap_read_errors = cs.swap_read_errors;
+	g->track.swap_write_errors = cs.swap_write_errors;
+}
+
 static int load_file(struct source_guest *g, char *err, size_t errlen)
 {
 	struct stream_state *scratch;
@@ -302,6 +326,7 @@ static int load_file(struct source_guest *g, char *err, size_t errlen)
 		return -1;
 	}
 	g->exists = true;
+	scan_console(g);
 	if (fstat(fd, &sb) || sb.st_size > (off_t)SOURCE_MAX_FILE) {
 		snprintf(err, errlen, "%s: unreadable or larger than %u MiB",
 			 g->path, SOURCE_MAX_FILE >> 20);

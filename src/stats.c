@@ -344,6 +344,28 @@ static void feed_phase(struct stats_track *t, const struct stream_line *l)
 	p->start_ns = l->t_ns;
 }
 
+static void feed_fault(struct stats_track *t, const struct stream_line *l)
+{
+	struct stats_fault *f;
+
+	if (t->nfaults >= STATS_MAX_FAULTS) {
+		memmove(&t->faults[0], &t->faults[1],
+			sizeof(t->faults[0]) * (STATS_MAX_FAULTS - 1));
+		t->nfaults--;
+	}
+	f = &t->faults[t->nfaults++];
+	t->nfaults_seen++;
+	snprintf(f->name, sizeof(f->name), "%s", l->phase);
+	f->end = l->phase_state == STREAM_PHASE_END;
+	f->host = !l->has_seq;
+	f->t_ns = l->t_ns;
+	snprintf(f->detail, sizeof(f->detail), "%s", l->msg);
+	/* the event line of top and report: shown as the last message */
+	snprintf(t->last_log, sizeof(t->last_log), "fault %s %s%s%.200s",
+		 f->name, f->end ? "end" : "start", f->detail[0] ? ": " : "",
+		 f->detail);
+}
+
 void stats_track_feed(struct stats_track *t, const struct stream_line *l)
 {
 	unsigned int i;
@@ -384,7 +406,12 @@ void stats_track_feed(struct stats_track *t, const struct stream_line *l)
 		t->pages_verified = l->pages_verified;
 		t->pages_corrupt = l->pages_corrupt;
 		t->first_corrupt = l->first_corrupt;
+		t->pages_failed = l->pages_failed;
+		t->pages_failed_distinct = l->pages_failed_distinct;
 		snprintf(t->reason, sizeof(t->reason), "%s", l->msg);
+		break;
+	case STREAM_T_FAULT:
+		feed_fault(t, l);
 		break;
 	case STREAM_T_LOG:
 		snprintf(t->last_log, sizeof(t->last_log), "%s", l->msg);

@@ -71,6 +71,7 @@ struct stats_host_point {
 
 #define STATS_MAX_POINTS	(1u << 20)
 #define STATS_MAX_PHASES	32
+#define STATS_MAX_FAULTS	16
 #define STATS_HIST_BUCKETS	8	/* 1, 2, 3-4, 5-8, ..., 65+ */
 
 struct stats_phase {
@@ -89,6 +90,15 @@ struct stats_phase {
 struct stats_counter {
 	char name[STREAM_NAME_MAX];
 	uint64_t raw, cum;
+};
+
+/* A fault event of the stream (guest or host), in arrival order. */
+struct stats_fault {
+	char name[32];
+	bool end;			/* state "end", else "start" */
+	bool host;			/* t_ns is host monotonic */
+	uint64_t t_ns;
+	char detail[STREAM_MSG_MAX];
 };
 
 /* Everything kept about one guest's stream. */
@@ -129,8 +139,21 @@ struct stats_track {
 	enum stream_status status;
 	uint64_t pages_written, pages_verified, pages_corrupt;
 	int64_t first_corrupt;
+	uint64_t pages_failed;		/* SIGBUS: failed loudly */
+	uint64_t pages_failed_distinct;
 	char reason[STREAM_MSG_MAX];
 	char last_log[STREAM_MSG_MAX];
+	/* fault events: the newest STATS_MAX_FAULTS, nfaults_seen in all */
+	struct stats_fault faults[STATS_MAX_FAULTS];
+	unsigned int nfaults, nfaults_seen;
+
+	/*
+	 * Not from the stream: the scan of the guest's console.log, set by
+	 * whoever read it (run after the guest, source when it loads a
+	 * recorded guest).
+	 */
+	bool console_scanned;
+	int swap_read_errors, swap_write_errors;
 };
 
 void stats_track_init(struct stats_track *t);

@@ -430,9 +430,43 @@ static int parse_phase(struct stream_state *st, json_t *root,
 			    state);
 	r = get_u64(st, root, "", "pages", false, &out->pages);
 	if (r < 0 || get_u64(st, root, "", "ns", false, &out->ns) < 0 ||
-	    get_u64(st, root, "", "corrupt", false, &out->corrupt) < 0)
+	    get_u64(st, root, "", "corrupt", false, &out->corrupt) < 0 ||
+	    get_u64(st, root, "", "failed", false, &out->failed) < 0)
 		return -1;
 	out->phase_has_stats = r > 0;
+	out->phase_index = -1;
+	if (get_s64(st, root, "", "index", false, 0, &out->phase_index) < 0)
+		return -1;
+	if (out->failed > out->pages)
+		return fail(st, STREAM_E_ABSURD,
+			    "failed %" PRIu64 " > pages %" PRIu64,
+			    out->failed, out->pages);
+	return 0;
+}
+
+/* {"type":"fault","name":..,"state":"start|end","index":N,"detail":..} */
+static int parse_fault(struct stream_state *st, json_t *root,
+		       struct stream_line *out)
+{
+	char state[8];
+
+	if (get_str(st, root, "", "name", true, out->phase,
+		    sizeof(out->phase), STR_NAME) < 0 ||
+	    get_str(st, root, "", "state", true, state, sizeof(state),
+		    STR_NAME) < 0)
+		return -1;
+	if (!strcmp(state, "start"))
+		out->phase_state = STREAM_PHASE_START;
+	else if (!strcmp(state, "end"))
+		out->phase_state = STREAM_PHASE_END;
+	else
+		return fail(st, STREAM_E_FIELD, "state: '%s' is not start|end",
+			    state);
+	out->phase_index = -1;
+	if (get_s64(st, root, "", "index", false, 0, &out->phase_index) < 0 ||
+	    get_str(st, root, "", "detail", false, out->msg,
+		    sizeof(out->msg), STR_TEXT) < 0)
+		return -1;
 	return 0;
 }
 
@@ -465,6 +499,16 @@ static int parse_result(struct stream_state *st, json_t *root,
 	    get_str(st, root, "", "reason", false, out->msg,
 		    sizeof(out->msg), STR_TEXT) < 0)
 		return -1;
+	r = get_u64(st, root, "", "pages_failed", false, &out->pages_failed);
+	if (r < 0 || get_u64(st, root, "", "pages_failed_distinct", false,
+			     &out->pages_failed_distinct) < 0)
+		return -1;
+	out->has_pages_failed = r > 0;
+	if (out->pages_failed_distinct > out->pages_failed)
+		return fail(st, STREAM_E_ABSURD,
+			    "pages_failed_distinct %" PRIu64
+			    " > pages_failed %" PRIu64,
+			    out->pages_failed_distinct, out->pages_failed);
 	r = get_u64(st, root, "", "agent_cpu_ns", false, &out->agent_cpu_ns);
 	if (r < 0)
 		return -1;
@@ -483,6 +527,7 @@ static const struct {
 	{ "phase", STREAM_T_PHASE },
 	{ "result", STREAM_T_RESULT },
 	{ "host", STREAM_T_HOST },
+	{ "fault", STREAM_T_FAULT },
 };
 
 const char *stream_type_str(enum stream_type type)
@@ -597,6 +642,7 @@ static int parse_root(struct stream_state *st, json_t *root,
 		      struct stream_line *out)
 {
 	char type[16];
+	bool host;
 	json_t *v;
 	int r;
 
@@ -613,8 +659,11 @@ static int parse_root(struct stream_state *st, json_t *root,
 	if (out->type == STREAM_T_NONE)
 		return fail(st, STREAM_E_TYPE, "type: unknown '%s'", type);
 
+	/* host and fault lines may come from the host: no v, no seq */
+	host = out->type == STREAM_T_HOST ||
+	       (out->type == STREAM_T_FAULT && !json_object_get(root, "seq"));
 	v = json_object_get(root, "v");
-	if (v || out->type != STREAM_T_HOST) {
+	if (v || !host) {
 		if (!v)
 			return fail(st, STREAM_E_FIELD, "v: missing");
 		if (!json_is_integer(v))
@@ -624,8 +673,7 @@ static int parse_root(struct stream_state *st, json_t *root,
 				    "v: version %lld, expected 1",
 				    (long long)json_integer_value(v));
 	}
-	r = get_u64(st, root, "", "seq", out->type != STREAM_T_HOST,
-		    &out->seq);
+	r = get_u64(st, root, "", "seq", !host, &out->seq);
 	if (r < 0)
 		return -1;
 	out->has_seq = r > 0;
@@ -653,6 +701,8 @@ static int parse_root(struct stream_state *st, json_t *root,
 		return parse_phase(st, root, out);
 	case STREAM_T_RESULT:
 		return parse_result(st, root, out);
+	case STREAM_T_FAULT:
+		return parse_fault(st, root, out);
 	case STREAM_T_HOST:
 		v = get_typed(st, root, "", "blk", true, JSON_OBJECT);
 		if (!v)

@@ -37,6 +37,9 @@ enum stream_type {
 	STREAM_T_PHASE,
 	STREAM_T_RESULT,
 	STREAM_T_HOST,		/* added by the host, no "v" nor "seq" */
+	STREAM_T_FAULT,		/* a fault starts or ends: from the guest,
+				 * or from the host (then no "v" nor "seq")
+				 */
 };
 
 enum stream_err {
@@ -113,15 +116,21 @@ struct stream_line {
 	char level[16];
 	/* log msg, result reason; unprintable bytes become '?' */
 	char msg[STREAM_MSG_MAX];
-	/* phase */
+	/* phase; fault: the fault's name (io_error, nfs_stall...) */
 	char phase[32];
+	/* phase and fault: start or end; fault detail goes in msg */
 	enum stream_phase_state phase_state;
 	bool phase_has_stats;		/* pages/ns/corrupt present */
 	uint64_t pages, ns, corrupt;
+	uint64_t failed;		/* phase end: pages that failed (SIGBUS) */
+	int64_t phase_index;		/* phase, fault: -1 if not given */
 	/* result */
 	enum stream_status status;
 	uint64_t pages_written, pages_verified, pages_corrupt;
 	int64_t first_corrupt;		/* -1: none */
+	/* result: pages whose swap-in failed loudly (SIGBUS), 0 if absent */
+	uint64_t pages_failed, pages_failed_distinct;
+	bool has_pages_failed;
 
 	/* set by validation against the stream's previous lines */
 	uint64_t seq_missing;		/* lines lost just before this one */

@@ -31,7 +31,6 @@ struct cmd {
 	const char *name;
 	int (*fn)(int argc, char **argv, struct swapctl_config *cfg);
 	const char *summary;
-	void (*usage)(FILE *out);
 };
 
 int cmd_build(int argc, char **argv, struct swapctl_config *cfg);
@@ -41,12 +40,6 @@ int cmd_report(int argc, char **argv, struct swapctl_config *cfg);
 int cmd_validate(int argc, char **argv, struct swapctl_config *cfg);
 int cmd_metrics(int argc, char **argv, struct swapctl_config *cfg);
 
-void usage_build(FILE *out);
-void usage_run(FILE *out);
-void usage_top(FILE *out);
-void usage_report(FILE *out);
-void usage_validate(FILE *out);
-void usage_metrics(FILE *out);
 
 extern int verbose;
 

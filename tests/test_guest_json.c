@@ -15,7 +15,7 @@
 
 #include "../guest/compiler.h"
 #include "../guest/json.h"
-#include "../guest/stats.h"
+#include "../guest/gstat.h"
 
 static json_t *parse_line(const char *line, int len)
 {

@@ -14,7 +14,7 @@
 #include <cmocka.h>
 
 #include "../guest/compiler.h"
-#include "../guest/plan.h"
+#include "../guest/gplan.h"
 
 static struct gplan p;
 static char err[GPLAN_ERR_LEN];

@@ -20,7 +20,7 @@
 #include "scenario.h"
 #include "util.h"
 /* the guest's parser, linked in from guest/plan.c */
-#include "../guest/plan.h"
+#include "../guest/gplan.h"
 
 static struct scenario scn;
 static char err[1024];

@@ -88,6 +88,33 @@ static void test_oom_is_not_a_bug(void **state)
 	assert_int_equal(cs.oom_kills, 1);
 }
 
+static void test_swap_io_errors(void **state)
+{
+	static const char text[] =
+		"[    5.1] Write-error on swap-device (253:0:8200)\n"
+		"[    5.2] Write-error on swap-device (253:0:8208)\n"
+		"[    6.0] Read-error on swap-device (253:0:8000)\n"
+		"[   11.0] end_swap_bio_read: 7 callbacks suppressed\n"
+		"[   11.0] Read-error on swap-device (253:0:8008)\n"
+		"[   12.0] end_swap_bio_write: 3 callbacks suppressed\n"
+		"[   12.0] swap_fs_read_complete: 2 callbacks suppressed\n"
+		/* not ours: another function's suppressed messages */
+		"[   13.0] blk_update_request: 5 callbacks suppressed\n"
+		"[   13.1] end_swap_bio_read: -4 callbacks suppressed\n"
+		"[   13.2] end_swap_bio_read: x callbacks suppressed\n";
+	struct console_scan cs;
+
+	(void)state;
+	scan(text, &cs);
+	assert_int_equal(cs.problems, 0);
+	assert_int_equal(cs.swap_write_errors, 2 + 3);
+	assert_int_equal(cs.swap_read_errors, 2 + 7 + 2);
+	scan("Read-error on swap-device\nBUG: bad\n", &cs);
+	assert_int_equal(cs.swap_read_errors, 1);
+	assert_int_equal(cs.swap_write_errors, 0);
+	assert_int_equal(cs.problems, 1);
+}
+
 static void test_missing_file(void **state)
 {
 	struct console_scan cs = { .problems = 9 };
@@ -142,6 +169,7 @@ int main(void)
 		cmocka_unit_test(test_clean_console),
 		cmocka_unit_test(test_problems),
 		cmocka_unit_test(test_oom_is_not_a_bug),
+		cmocka_unit_test(test_swap_io_errors),
 		cmocka_unit_test(test_missing_file),
 		cmocka_unit_test(test_create),
 	};

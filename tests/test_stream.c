@@ -125,6 +125,81 @@ static void test_all_types(void **state)
 	assert_int_equal(st.malformed + st.absurd + st.seq_dups, 0);
 }
 
+/* Loud failures (SIGBUS) are counted beside corrupt pages. */
+static void test_pages_failed(void **state)
+{
+	(void)state;
+	assert_int_equal(parse("{\"v\":1,\"seq\":0,\"t_ns\":8,\"type\":\"phase\","
+			       "\"name\":\"read\",\"state\":\"end\",\"index\":3,"
+			       "\"pages\":100,\"ns\":5,\"corrupt\":0,"
+			       "\"failed\":8}"), STREAM_OK);
+	assert_int_equal(l.failed, 8);
+	assert_int_equal(l.phase_index, 3);
+	assert_int_equal(parse("{\"v\":1,\"seq\":1,\"t_ns\":9,\"type\":\"result\","
+			       "\"status\":\"pass\",\"pages_written\":10,"
+			       "\"pages_verified\":10,\"pages_corrupt\":0,"
+			       "\"first_corrupt\":-1,\"pages_failed\":9,"
+			       "\"pages_failed_distinct\":8}"), STREAM_OK);
+	assert_true(l.has_pages_failed);
+	assert_int_equal(l.pages_failed, 9);
+	assert_int_equal(l.pages_failed_distinct, 8);
+	/* an older guest: absent means none */
+	assert_int_equal(parse("{\"v\":1,\"seq\":2,\"t_ns\":9,\"type\":\"result\","
+			       "\"status\":\"pass\",\"pages_written\":1,"
+			       "\"pages_verified\":1,\"pages_corrupt\":0,"
+			       "\"first_corrupt\":-1}"), STREAM_OK);
+	assert_false(l.has_pages_failed);
+	assert_int_equal(l.pages_failed, 0);
+	/* more distinct pages than failures, more failed than pages */
+	assert_int_equal(parse("{\"v\":1,\"seq\":3,\"t_ns\":9,\"type\":\"result\","
+			       "\"status\":\"pass\",\"pages_written\":1,"
+			       "\"pages_verified\":1,\"pages_corrupt\":0,"
+			       "\"first_corrupt\":-1,\"pages_failed\":1,"
+			       "\"pages_failed_distinct\":2}"), STREAM_E_ABSURD);
+	assert_int_equal(parse("{\"v\":1,\"seq\":4,\"t_ns\":8,\"type\":\"phase\","
+			       "\"name\":\"read\",\"state\":\"end\","
+			       "\"pages\":1,\"failed\":2}"), STREAM_E_ABSURD);
+	assert_int_equal(parse("{\"v\":1,\"seq\":5,\"t_ns\":9,\"type\":\"result\","
+			       "\"status\":\"pass\",\"pages_written\":1,"
+			       "\"pages_verified\":1,\"pages_corrupt\":0,"
+			       "\"first_corrupt\":-1,\"pages_failed\":\"1\"}"),
+			 STREAM_E_FIELD);
+	assert_int_equal(st.ok, 3);
+}
+
+/* Fault events: from the guest (with seq) and from the host (without). */
+static void test_fault_lines(void **state)
+{
+	(void)state;
+	assert_int_equal(parse("{\"v\":1,\"seq\":0,\"t_ns\":8,\"type\":\"fault\","
+			       "\"name\":\"io_error\",\"state\":\"start\","
+			       "\"index\":0,\"detail\":\"dm-dust on /dev/vda\"}"),
+			 STREAM_OK);
+	assert_int_equal(l.type, STREAM_T_FAULT);
+	assert_true(l.has_seq);
+	assert_string_equal(l.phase, "io_error");
+	assert_int_equal(l.phase_state, STREAM_PHASE_START);
+	assert_int_equal(l.phase_index, 0);
+	assert_string_equal(l.msg, "dm-dust on /dev/vda");
+	assert_int_equal(parse("{\"type\":\"fault\",\"t_ns\":9,\"name\":"
+			       "\"nfs_stall\",\"state\":\"end\"}"), STREAM_OK);
+	assert_false(l.has_seq);
+	assert_int_equal(l.phase_index, -1);
+	assert_string_equal(l.msg, "");
+	assert_int_equal(parse("{\"type\":\"fault\",\"t_ns\":9,\"name\":"
+			       "\"nfs_stall\",\"state\":\"later\"}"),
+			 STREAM_E_FIELD);
+	assert_int_equal(parse("{\"type\":\"fault\",\"t_ns\":9,\"name\":"
+			       "\"a b\",\"state\":\"end\"}"), STREAM_E_FIELD);
+	/* a guest line keeps needing v */
+	assert_int_equal(parse("{\"seq\":1,\"t_ns\":9,\"type\":\"fault\","
+			       "\"name\":\"oom\",\"state\":\"end\"}"),
+			 STREAM_E_FIELD);
+	assert_int_equal(parse("{\"v\":1,\"seq\":1,\"t_ns\":9,\"type\":\"fault\","
+			       "\"name\":\"oom\",\"state\":\"end\",\"index\":-1}"),
+			 STREAM_E_ABSURD);
+}
+
 static void test_seq_gap_dup(void **state)
 {
 	(void)state;
@@ -292,6 +367,8 @@ int main(void)
 		cmocka_unit_test_setup(test_all_types, setup),
 		cmocka_unit_test_setup(test_backend_without_dev, setup),
 		cmocka_unit_test_setup(test_seq_gap_dup, setup),
+		cmocka_unit_test_setup(test_pages_failed, setup),
+		cmocka_unit_test_setup(test_fault_lines, setup),
 		cmocka_unit_test_setup(test_reset, setup),
 		cmocka_unit_test_setup(test_bad_lines, setup),
 		cmocka_unit_test_setup(test_absurd, setup),

@@ -4,8 +4,8 @@
  * mm_stat text into the agent's JSON members. Pure functions on text, so
  * that the JSON the agent emits is unit-tested.
  */
-#ifndef GUEST_STATS_H
-#define GUEST_STATS_H
+#ifndef GUEST_GSTAT_H
+#define GUEST_GSTAT_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -4,8 +4,8 @@
  * See doc/HACKING.md "Guest initramfs and the per-run plan" and
  * swapctl-agent(7). Parsing is pure (no I/O) so that it can be unit-tested.
  */
-#ifndef GUEST_PLAN_H
-#define GUEST_PLAN_H
+#ifndef GUEST_GPLAN_H
+#define GUEST_GPLAN_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Text -> JSON for the agent's samples (see stats.h).
+ * Text -> JSON for the agent's samples (see gstat.h).
  */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "stats.h"
+#include "gstat.h"
 
 static const char * const prefixes[] = {
 	"pswp", "nrswp", "swap_ra", "thp_swpout", "pgsteal", "pgscan",

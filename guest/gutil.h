@@ -3,8 +3,8 @@
  * Small I/O helpers shared by the guest programs. Nothing here runs at
  * load time.
  */
-#ifndef GUEST_UTIL_H
-#define GUEST_UTIL_H
+#ifndef GUEST_GUTIL_H
+#define GUEST_GUTIL_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -43,6 +43,11 @@ struct gu_progress {
 	uint64_t pages_corrupt;
 	uint64_t corrupt_distinct;
 	int64_t first_corrupt;
+	/* SIGBUS on access: the kernel said it could not swap the page in */
+	uint64_t pages_failed;
+	uint64_t failed_distinct;
+	/* index of the phase that started last, -1 before the first */
+	int64_t phase;
 };
 
 /* Map (creating) @path; on failure a private zeroed struct. Never NULL. */

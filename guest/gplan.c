@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "compiler.h"
-#include "plan.h"
+#include "gplan.h"
 
 #define MAX_WORDS 16
 
