@@ -456,6 +456,43 @@ int vm_blkstats(struct vmconn *c, const char *dev, struct vm_blkstats *st)
 	return 0;
 }
 
+int vm_cpustats(struct vmconn *c, struct vm_cpustats *st)
+{
+	virTypedParameter p[16];
+	virDomainInfo info;
+	bool user = false, sys = false, total = false;
+	int n, i;
+
+	memset(st, 0, sizeof(*st));
+	if (!c->dom)
+		return -1;
+	n = virDomainGetCPUStats(c->dom, p, 16, -1, 1, 0);
+	for (i = 0; i < n; i++) {
+		if (p[i].type != VIR_TYPED_PARAM_ULLONG)
+			continue;
+		if (!strcmp(p[i].field, VIR_DOMAIN_CPU_STATS_CPUTIME)) {
+			st->cpu_ns = p[i].value.ul;
+			total = true;
+		} else if (!strcmp(p[i].field, VIR_DOMAIN_CPU_STATS_USERTIME)) {
+			st->user_ns = p[i].value.ul;
+			user = true;
+		} else if (!strcmp(p[i].field,
+				   VIR_DOMAIN_CPU_STATS_SYSTEMTIME)) {
+			st->system_ns = p[i].value.ul;
+			sys = true;
+		}
+	}
+	if (n > 0)
+		virTypedParamsClear(p, n);
+	st->has_split = user && sys;
+	if (total)
+		return 0;
+	if (virDomainGetInfo(c->dom, &info) < 0)
+		return -1;
+	st->cpu_ns = info.cpuTime;
+	return 0;
+}
+
 void vm_destroy(struct vmconn *c)
 {
 	if (!c || !c->dom)

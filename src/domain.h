@@ -90,6 +90,19 @@ struct vm_blkstats {
 /* Block statistics of disk @dev of the running domain. */
 int vm_blkstats(struct vmconn *c, const char *dev, struct vm_blkstats *st);
 
+struct vm_cpustats {
+	uint64_t cpu_ns;		/* the QEMU process, all threads */
+	uint64_t user_ns, system_ns;	/* valid when has_split */
+	bool has_split;
+};
+
+/*
+ * Host CPU time of the running domain: virDomainGetCPUStats' total, or
+ * (when that needs the cgroups the embedded driver does not create)
+ * virDomainGetInfo's cpuTime. -1 when neither answers.
+ */
+int vm_cpustats(struct vmconn *c, struct vm_cpustats *st);
+
 /* Destroy the started domain if it still runs (always safe to call). */
 void vm_destroy(struct vmconn *c);
 

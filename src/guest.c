@@ -168,7 +168,8 @@ static void on_line(void *arg, const struct stream_line *l,
 static void host_line(struct guest_env *r, struct guest *g, FILE *samples)
 {
 	struct vm_blkstats bs;
-	json_t *o, *blk;
+	struct vm_cpustats cs;
+	json_t *o, *blk, *cpu = NULL;
 	char *s;
 	int i, n = 0;
 
@@ -185,12 +186,28 @@ static void host_line(struct guest_env *r, struct guest *g, FILE *samples)
 				  "rd_bytes", (json_int_t)bs.rd_bytes,
 				  "wr_bytes", (json_int_t)bs.wr_bytes));
 	}
-	if (!n) {
+	if (!vm_cpustats(r->vm, &cs)) {
+		cpu = json_pack("{sI}", "total", (json_int_t)cs.cpu_ns);
+		if (cpu && cs.has_split) {
+			json_object_set_new(cpu, "user",
+					    json_integer((json_int_t)cs.user_ns));
+			json_object_set_new(cpu, "system",
+					    json_integer((json_int_t)cs.system_ns));
+		}
+	}
+	if (!n && !cpu) {
 		json_decref(blk);
 		return;
 	}
-	o = json_pack("{sssIso}", "type", "host", "t_ns",
-		      (json_int_t)host_ns(), "blk", blk);
+	o = json_pack("{sssI}", "type", "host", "t_ns", (json_int_t)host_ns());
+	if (o && n)
+		json_object_set_new(o, "blk", blk);
+	else
+		json_decref(blk);
+	if (o && cpu)
+		json_object_set_new(o, "cpu_ns", cpu);
+	else
+		json_decref(cpu);
 	s = o ? json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
 	if (s) {
 		static struct stream_line l;

@@ -36,8 +36,12 @@ static struct stats_val host_req(const struct metric_in *in, bool wr)
 {
 	const struct stats_track *t = in->t;
 	const struct stats_host_point *h;
+	size_t i;
 
-	if (!t->nhost)
+	/* host lines may carry only the CPU time (zram: no disk) */
+	for (i = 0; i < t->nhost && !t->host[i].has_blk; i++)
+		;
+	if (i == t->nhost)
 		return stats_missing();
 	h = &t->host[t->nhost - 1];
 	return stats_ok((double)(wr ? h->wr_req : h->rd_req));
@@ -144,9 +148,11 @@ static struct stats_val duration_seconds(const struct metric_in *in)
 }
 
 /*
- * Pages written to swap while each pageout phase ran (from the last
- * sample before its start to the first sample after its end) per page
- * the phase asked to push out.
+ * Pages evicted per page asked over the pageout phases: from the
+ * workload's residency check (mincore before and after) when the phases
+ * carry it, else the pages written to swap while each pageout phase ran
+ * (from the last sample before its start to the first sample after its
+ * end) per page the phase asked to push out.
  */
 static struct stats_val pageout_evicted(const struct metric_in *in)
 {
@@ -154,6 +160,18 @@ static struct stats_val pageout_evicted(const struct metric_in *in)
 	const unsigned int bit = 1u << SF_PSWPOUT;
 	double out = 0, asked = 0;
 	unsigned int i;
+
+	for (i = 0; i < t->nphases; i++) {
+		const struct stats_phase *p = &t->phases[i];
+
+		if (p->ended && p->has_residency &&
+		    !strcmp(p->name, "pageout")) {
+			out += (double)p->evicted;
+			asked += (double)p->asked;
+		}
+	}
+	if (asked > 0)
+		return stats_ok(out / asked);
 
 	for (i = 0; i < t->nphases; i++) {
 		const struct stats_phase *p = &t->phases[i];
@@ -221,7 +239,7 @@ const struct metric_def metric_defs[] = {
 	}, {
 		.key = "pageout_evicted", .label = "evicted per pageout",
 		.unit = "pages/page", .eval = pageout_evicted,
-		.how = "pswpout while each pageout phase ran (samples around it) / pages the phase asked to push out, over all pageout phases",
+		.how = "over all pageout phases: pages evicted / pages asked, from the workload's residency check (mincore) when present, else pswpout while the phase ran (samples around it) / pages asked",
 		.dir = METRIC_HIGHER_BETTER, .decimals = 3,
 		.min_effect = 0.05, .deterministic = true,
 	}, {

@@ -125,6 +125,157 @@ static void test_all_types(void **state)
 	assert_int_equal(st.malformed + st.absurd + st.seq_dups, 0);
 }
 
+#define CPU(u, s) \
+	"\"cpu_ns\":{\"user\":" #u ",\"nice\":0,\"system\":" #s ",\"idle\":9," \
+	"\"iowait\":4,\"irq\":0,\"softirq\":3,\"steal\":0}"
+
+/* Guest CPU, PSI, host CPU and residency: what issue 10 asks beyond I/O. */
+static void test_cpu_psi_residency(void **state)
+{
+	(void)state;
+	assert_int_equal(parse("{\"v\":1,\"seq\":0,\"t_ns\":5,\"type\":\"sample\","
+			       "\"vmstat\":{\"pswpout\":1}," CPU(10, 20) ","
+			       "\"psi\":{\"some_us\":700,\"full_us\":30}}"),
+			 STREAM_OK);
+	assert_true(l.has_cpu);
+	assert_int_equal(l.cpu.user, 10);
+	assert_int_equal(l.cpu.system, 20);
+	assert_int_equal(l.cpu.iowait, 4);
+	assert_int_equal(l.cpu.softirq, 3);
+	assert_true(l.has_psi);
+	assert_true(l.has_psi_full);
+	assert_int_equal(l.psi_some_us, 700);
+	assert_int_equal(l.psi_full_us, 30);
+	/* psi without full; a sample without either */
+	assert_int_equal(parse("{\"v\":1,\"seq\":1,\"t_ns\":6,\"type\":\"sample\","
+			       "\"vmstat\":{},\"psi\":{\"some_us\":800}}"),
+			 STREAM_OK);
+	assert_true(l.has_psi);
+	assert_false(l.has_psi_full);
+	assert_false(l.has_cpu);
+	assert_int_equal(parse(SAMPLE(2, 1)), STREAM_OK);
+	assert_false(l.has_psi);
+	/* going backwards is a reset */
+	assert_int_equal(parse("{\"v\":1,\"seq\":3,\"t_ns\":7,\"type\":\"sample\","
+			       "\"vmstat\":{}," CPU(10, 20) ","
+			       "\"psi\":{\"some_us\":900}}"), STREAM_OK);
+	assert_false(l.reset);
+	assert_int_equal(parse("{\"v\":1,\"seq\":4,\"t_ns\":8,\"type\":\"sample\","
+			       "\"vmstat\":{}," CPU(10, 19) ","
+			       "\"psi\":{\"some_us\":900}}"), STREAM_OK);
+	assert_true(l.reset);
+	assert_int_equal(parse("{\"v\":1,\"seq\":5,\"t_ns\":9,\"type\":\"sample\","
+			       "\"vmstat\":{}," CPU(10, 19) ","
+			       "\"psi\":{\"some_us\":899}}"), STREAM_OK);
+	assert_true(l.reset);
+
+	/* a push-out phase's end */
+	assert_int_equal(parse("{\"v\":1,\"seq\":6,\"t_ns\":10,\"type\":\"phase\","
+			       "\"name\":\"pageout\",\"state\":\"end\","
+			       "\"pages\":100,\"ns\":5,\"corrupt\":0,"
+			       "\"asked\":100,\"resident_before\":100,"
+			       "\"resident\":97,\"evicted\":3}"), STREAM_OK);
+	assert_true(l.phase_has_residency);
+	assert_int_equal(l.asked, 100);
+	assert_int_equal(l.resident_before, 100);
+	assert_int_equal(l.resident, 97);
+	assert_int_equal(l.evicted, 3);
+	assert_int_equal(l.ns, 5);
+	assert_int_equal(parse("{\"v\":1,\"seq\":7,\"t_ns\":11,\"type\":\"phase\","
+			       "\"name\":\"read\",\"state\":\"end\","
+			       "\"pages\":100,\"ns\":5,\"corrupt\":0}"),
+			 STREAM_OK);
+	assert_false(l.phase_has_residency);
+
+	/* host lines: cpu alone (zram: no disk), blk alone, both */
+	assert_int_equal(parse("{\"type\":\"host\",\"t_ns\":10,\"cpu_ns\":"
+			       "{\"total\":5000,\"user\":4000,\"system\":900}}"),
+			 STREAM_OK);
+	assert_true(l.has_host_cpu);
+	assert_true(l.has_host_cpu_split);
+	assert_int_equal(l.host_cpu_ns, 5000);
+	assert_int_equal(l.host_cpu_user_ns, 4000);
+	assert_int_equal(l.host_cpu_sys_ns, 900);
+	assert_int_equal(l.nblk, 0);
+	assert_int_equal(parse("{\"type\":\"host\",\"t_ns\":11,\"cpu_ns\":"
+			       "{\"total\":6000},\"blk\":{\"vda\":{\"rd_req\":1,"
+			       "\"wr_req\":2,\"rd_bytes\":3,\"wr_bytes\":4}}}"),
+			 STREAM_OK);
+	assert_false(l.has_host_cpu_split);
+	assert_int_equal(l.nblk, 1);
+	assert_false(l.reset);
+	assert_int_equal(parse("{\"type\":\"host\",\"t_ns\":12,\"cpu_ns\":"
+			       "{\"total\":5999}}"), STREAM_OK);
+	assert_true(l.reset);
+	assert_int_equal(st.malformed + st.absurd, 0);
+}
+
+static void test_cpu_psi_residency_bad(void **state)
+{
+	static const struct {
+		const char *line;
+		enum stream_err err;
+	} bad[] = {
+		/* cpu_ns: a member missing, not an object, negative, float */
+		{ "{\"v\":1,\"seq\":0,\"t_ns\":5,\"type\":\"sample\",\"vmstat\":{},"
+		  "\"cpu_ns\":{\"user\":1,\"nice\":0,\"system\":2,\"idle\":9,"
+		  "\"iowait\":4,\"irq\":0,\"softirq\":3}}", STREAM_E_FIELD },
+		{ "{\"v\":1,\"seq\":0,\"t_ns\":5,\"type\":\"sample\",\"vmstat\":{},"
+		  "\"cpu_ns\":[1,2,3]}", STREAM_E_FIELD },
+		{ "{\"v\":1,\"seq\":0,\"t_ns\":5,\"type\":\"sample\",\"vmstat\":{},"
+		  CPU(-1, 2) "}", STREAM_E_ABSURD },
+		{ "{\"v\":1,\"seq\":0,\"t_ns\":5,\"type\":\"sample\",\"vmstat\":{},"
+		  CPU(1.5, 2) "}", STREAM_E_FIELD },
+		{ "{\"v\":1,\"seq\":0,\"t_ns\":5,\"type\":\"sample\",\"vmstat\":{},"
+		  CPU(1, 9007199254740993) "}", STREAM_E_ABSURD },
+		/* psi */
+		{ "{\"v\":1,\"seq\":0,\"t_ns\":5,\"type\":\"sample\",\"vmstat\":{},"
+		  "\"psi\":{\"full_us\":1}}", STREAM_E_FIELD },
+		{ "{\"v\":1,\"seq\":0,\"t_ns\":5,\"type\":\"sample\",\"vmstat\":{},"
+		  "\"psi\":{\"some_us\":\"1\"}}", STREAM_E_FIELD },
+		{ "{\"v\":1,\"seq\":0,\"t_ns\":5,\"type\":\"sample\",\"vmstat\":{},"
+		  "\"psi\":{\"some_us\":1,\"full_us\":-3}}", STREAM_E_ABSURD },
+		{ "{\"v\":1,\"seq\":0,\"t_ns\":5,\"type\":\"sample\",\"vmstat\":{},"
+		  "\"psi\":7}", STREAM_E_FIELD },
+		/* residency: partial, more resident or evicted than possible */
+		{ "{\"v\":1,\"seq\":0,\"t_ns\":5,\"type\":\"phase\",\"name\":"
+		  "\"pageout\",\"state\":\"end\",\"asked\":10,\"resident\":3,"
+		  "\"evicted\":7}", STREAM_E_FIELD },
+		{ "{\"v\":1,\"seq\":0,\"t_ns\":5,\"type\":\"phase\",\"name\":"
+		  "\"pageout\",\"state\":\"end\",\"asked\":10,"
+		  "\"resident_before\":11,\"resident\":3,\"evicted\":7}",
+		  STREAM_E_ABSURD },
+		{ "{\"v\":1,\"seq\":0,\"t_ns\":5,\"type\":\"phase\",\"name\":"
+		  "\"pageout\",\"state\":\"end\",\"asked\":10,"
+		  "\"resident_before\":10,\"resident\":11,\"evicted\":0}",
+		  STREAM_E_ABSURD },
+		{ "{\"v\":1,\"seq\":0,\"t_ns\":5,\"type\":\"phase\",\"name\":"
+		  "\"pageout\",\"state\":\"end\",\"asked\":10,"
+		  "\"resident_before\":5,\"resident\":0,\"evicted\":6}",
+		  STREAM_E_ABSURD },
+		{ "{\"v\":1,\"seq\":0,\"t_ns\":5,\"type\":\"phase\",\"name\":"
+		  "\"pageout\",\"state\":\"end\",\"asked\":-1}", STREAM_E_ABSURD },
+		/* host: nothing, total missing, user without system */
+		{ "{\"type\":\"host\",\"t_ns\":1}", STREAM_E_FIELD },
+		{ "{\"type\":\"host\",\"t_ns\":1,\"cpu_ns\":{\"user\":1,"
+		  "\"system\":1}}", STREAM_E_FIELD },
+		{ "{\"type\":\"host\",\"t_ns\":1,\"cpu_ns\":{\"total\":3,"
+		  "\"user\":1}}", STREAM_E_FIELD },
+		{ "{\"type\":\"host\",\"t_ns\":1,\"cpu_ns\":5}", STREAM_E_FIELD },
+		{ "{\"type\":\"host\",\"t_ns\":1,\"cpu_ns\":{\"total\":1},"
+		  "\"blk\":[]}", STREAM_E_FIELD },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		stream_init(&st);
+		if (parse(bad[i].line) != bad[i].err)
+			fail_msg("line %zu: %s: got %s (%s)", i, bad[i].line,
+				 stream_err_str(st.last_err), st.last_error);
+	}
+}
+
 /* Loud failures (SIGBUS) are counted beside corrupt pages. */
 static void test_pages_failed(void **state)
 {
@@ -366,6 +517,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(test_all_types, setup),
 		cmocka_unit_test_setup(test_backend_without_dev, setup),
+		cmocka_unit_test_setup(test_cpu_psi_residency, setup),
+		cmocka_unit_test_setup(test_cpu_psi_residency_bad, setup),
 		cmocka_unit_test_setup(test_seq_gap_dup, setup),
 		cmocka_unit_test_setup(test_pages_failed, setup),
 		cmocka_unit_test_setup(test_fault_lines, setup),
