@@ -252,6 +252,7 @@ static void check_console(const char *path, struct guest *g)
 	g->track.console_scanned = true;
 	g->track.swap_read_errors = cs.swap_read_errors;
 	g->track.swap_write_errors = cs.swap_write_errors;
+	g->console = cs;
 	snprintf(g->console_first, sizeof(g->console_first), "%s", cs.first);
 }
 
@@ -336,7 +337,10 @@ static void fill_spec(struct guest_env *r, struct guest *g,
 	d->console_log = paths[1];
 	d->agent_socket = paths[2];
 	/* loglevel=5: warnings and worse reach the console log */
-	d->cmdline = "console=ttyS0 panic=-1 loglevel=5";
+	/* page_owner=on: a debug kernel's Bad page report names the owner */
+	d->cmdline = r->debug ?
+		"console=ttyS0 panic=-1 loglevel=5 page_owner=on" :
+		"console=ttyS0 panic=-1 loglevel=5";
 	for (i = 0; i < r->scn->nswap && n < DOMAIN_MAX_DISKS; i++) {
 		if (!r->scn->swap[i].dev[0])
 			continue;

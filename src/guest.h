@@ -17,6 +17,7 @@
 #include "config.h"
 #include "domain.h"
 #include "ganesha.h"
+#include "rundir.h"
 #include "scenario.h"
 #include "stats.h"
 #include "stream.h"
@@ -27,6 +28,7 @@ struct guest_env {
 	const struct scenario *scn;
 	unsigned int memory_mb, cpus;
 	bool kvm, keep_images;
+	bool debug;		/* debug kernels: page_owner=on */
 	double host_timeout_s;
 	const char *initramfs;
 	const char *plan;
@@ -54,6 +56,7 @@ struct guest {
 	int console_problems;
 	char console_first[200];
 	int oom_kills;
+	struct console_scan console;	/* the reports, quoted */
 	struct stream_state st;		/* validation counters */
 	struct stats_track track;	/* everything measured */
 	bool pass;

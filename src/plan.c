@@ -12,6 +12,7 @@
 #include "cpio.h"
 #include "plan.h"
 #include "util.h"
+#include "../guest/gplan.h"
 
 static void swap_line(FILE *f, const struct scn_swap *sw,
 		      unsigned int nfs_port)
@@ -190,4 +191,23 @@ fail:
 	fclose(f);
 	unlink(tmp);
 	return -1;
+}
+
+int plan_check(const char *file, const char *plan, char *err, size_t errlen)
+{
+	char gerr[GPLAN_ERR_LEN];
+	struct gplan *g;
+	int ret;
+
+	g = malloc(sizeof(*g));
+	if (!g) {
+		snprintf(err, errlen, "%s: out of memory", file);
+		return -1;
+	}
+	ret = gplan_parse(plan, g, gerr, sizeof(gerr));
+	if (ret)
+		snprintf(err, errlen, "%s: the guest would refuse the plan: %s",
+			 file, gerr);
+	free(g);
+	return ret ? -1 : 0;
 }

@@ -18,6 +18,14 @@ char *plan_text(const struct scenario *s, unsigned int memory_mb,
 		unsigned int nfs_port);
 
 /*
+ * Check @plan (for the scenario file @file) with the guest's own parser
+ * (guest/gplan.c, linked into the host): what the guest would refuse after
+ * booting is refused here. Returns 0, or -1 with "FILE: the guest would
+ * refuse the plan: line N: ..." in @err.
+ */
+int plan_check(const char *file, const char *plan, char *err, size_t errlen);
+
+/*
  * Write @out: a copy of the initramfs @base followed by a newc archive
  * holding /swapctl/plan with @plan. Written to a temporary name and
  * renamed. Returns 0, or -1 with a one-line message in @err.

@@ -158,6 +158,9 @@ static json_t *guest_json(const struct run *r, const struct guest *g,
 	json_object_set_new(o, "console_first_problem",
 			    g->console_problems ?
 			    json_string(g->console_first) : json_null());
+	json_object_set_new(o, "console_splats",
+			    console_scan_json(&g->console));
+	json_object_set_new(o, "debug", json_boolean(r->env.debug));
 	json_object_set_new(o, "oom_kills", json_integer(g->oom_kills));
 	json_object_set_new(o, "timeout", json_boolean(g->timeout));
 	stj = json_pack("{sIsIsIsIsIsIsIsIss}",
@@ -206,6 +209,7 @@ static json_t *summary_json(struct run *r, const struct res_expect *xr,
 						    "tcg"));
 	json_object_set_new(o, "guest", json_pack("{sisi}", "memory_mb",
 		(int)r->env.memory_mb, "cpus", (int)r->env.cpus));
+	json_object_set_new(o, "debug", json_boolean(r->env.debug));
 	ks = json_array();
 	for (k = 0; k < r->scn.nkernels; k++)
 		json_array_append_new(ks, json_pack("{sssssb}",
@@ -256,6 +260,7 @@ static void print_table(struct run *r, const struct res_expect *xr,
 		printf("%s-%u: %s%s%s\n", g->kernel, g->rep,
 		       g->pass ? "pass" : "FAIL", g->why[0] ? ": " : "",
 		       g->why);
+		console_scan_print(stdout, &g->console, "  ");
 		if (g->st.malformed || g->st.seq_gaps || g->st.absurd ||
 		    g->st.too_long)
 			printf("  stream: %llu malformed, %llu too long, %llu absurd, %llu seq gaps (%llu lines lost)\n",
@@ -486,8 +491,9 @@ static int resolve_kernels(struct run *r, const struct overrides *ovs)
 		const char *name = r->scn.kernels[k];
 		const char *file = NULL;
 
-		snprintf(r->variant[k], sizeof(r->variant[k]), "%s",
-			 !strcmp(name, SCN_PATCHED) ? r->cfg->series : name);
+		snprintf(r->variant[k], sizeof(r->variant[k]), "%s%s",
+			 !strcmp(name, SCN_PATCHED) ? r->cfg->series : name,
+			 r->env.debug ? "-debug" : "");
 		for (i = 0; i < nov; i++)
 			if (!strcmp(ov[i].name, name))
 				file = ov[i].file;
@@ -534,7 +540,7 @@ int cmd_run(int argc, char **argv, struct swapctl_config *cfg)
 {
 	static struct overrides ov;
 	const char *kernels_opt = NULL, *ird = NULL;
-	bool json = false, dry = false, keep = false;
+	bool json = false, dry = false, keep = false, debug = false;
 	int repeat = 0, timeout = 0;
 	struct popt opts[] = {
 		OPT_BOOL(0, "json", &json, "print the results as one JSON object"),
@@ -560,6 +566,8 @@ int cmd_run(int argc, char **argv, struct swapctl_config *cfg)
 			   "use this initramfs instead of the built one"),
 		OPT_BOOL(0, "keep-images", &keep,
 			 "keep the swap disk images of each guest"),
+		OPT_BOOL(0, "debug", &debug,
+			 "boot the debug kernels (<workdir>/kernels/<variant>-debug/, from 'swapctl build --debug'); any splat fails"),
 		OPT_END(),
 	};
 	struct popt_cmd cmd = {
@@ -576,7 +584,7 @@ int cmd_run(int argc, char **argv, struct swapctl_config *cfg)
 		.epilog =
 		"exit codes: 0 all passed, 3 bad scenario, 4 setup error,\n"
 		"7 an expectation failed, 8 corrupt pages, 9 guest panic/BUG/\n"
-		"timeout/error, 10 a no_regression metric got significantly\n"
+		"timeout/error, 11 a no_regression metric got significantly\n"
 		"worse, 130 interrupted. See swapctl(1) and\n"
 		"swapctl-scenario(5).\n",
 	};
@@ -596,6 +604,7 @@ int cmd_run(int argc, char **argv, struct swapctl_config *cfg)
 	r->json = json;
 	r->dry_run = dry;
 	r->env.keep_images = keep;
+	r->env.debug = debug;
 	if (scenario_load(&r->scn, scenario_find(argv[0], lockpath,
 						 sizeof(lockpath)),
 			  err, sizeof(err))) {
@@ -614,7 +623,9 @@ int cmd_run(int argc, char **argv, struct swapctl_config *cfg)
 		cfg->guest_memory_mb ? cfg->guest_memory_mb : 256;
 	r->env.cpus = r->scn.cpus ? r->scn.cpus :
 		cfg->guest_cpus ? cfg->guest_cpus : 1;
-	if (scenario_check_fit(&r->scn, r->env.memory_mb, err, sizeof(err))) {
+	if (scenario_check_fit(&r->scn, r->env.memory_mb, err, sizeof(err)) ||
+	    scenario_check_host(&r->scn, r->env.memory_mb, r->env.cpus,
+				cfg->source, err, sizeof(err))) {
 		fprintf(stderr, "swapctl run: %s\n", err);
 		free(r);
 		return EXIT_CONFIG;
@@ -636,6 +647,12 @@ int cmd_run(int argc, char **argv, struct swapctl_config *cfg)
 		free(r);
 		return EXIT_FAILURE_GENERIC;
 	}
+	if (plan_check(r->scn.file, r->plan, err, sizeof(err))) {
+		fprintf(stderr, "swapctl run: %s\n", err);
+		free(r->plan);
+		free(r);
+		return EXIT_CONFIG;
+	}
 	r->env.plan = r->plan;
 	r->env.run_id = r->id;
 	r->env.run_dir = r->dir;
@@ -647,9 +664,10 @@ int cmd_run(int argc, char **argv, struct swapctl_config *cfg)
 	}
 	for (k = 0; k < r->scn.nkernels; k++) {
 		if (access(r->kernel_path[k], R_OK)) {
-			fprintf(stderr, "swapctl run: kernel %s: %s: %s (build the variant %s first: 'swapctl build')\n",
+			fprintf(stderr, "swapctl run: kernel %s: %s: %s (build the variant %s first: 'swapctl build%s')\n",
 				r->scn.kernels[k], r->kernel_path[k],
-				strerror(errno), r->variant[k]);
+				strerror(errno), r->variant[k],
+				r->env.debug ? " --debug" : "");
 			code = EXIT_SETUP;
 			goto out_free;
 		}

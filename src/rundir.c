@@ -230,6 +230,27 @@ void console_scan_print(FILE *out, const struct console_scan *cs,
 			cs->nsplats - n);
 }
 
+json_t *console_scan_json(const struct console_scan *cs)
+{
+	json_t *arr = json_array(), *o, *lines;
+	int i, n, k;
+
+	n = cs->nsplats < CONSOLE_MAX_SPLATS ? cs->nsplats :
+	    CONSOLE_MAX_SPLATS;
+	for (i = 0; arr && i < n; i++) {
+		const struct console_splat *sp = &cs->splat[i];
+
+		lines = json_array();
+		for (k = 0; lines && k < sp->nlines; k++)
+			json_array_append_new(lines,
+					      json_string(sp->lines[k]));
+		o = json_pack("{sssosb}", "kind", sp->kind, "lines", lines,
+			      "truncated", sp->truncated);
+		json_array_append_new(arr, o);
+	}
+	return arr;
+}
+
 void console_scan_file(const char *path, struct console_scan *cs)
 {
 	char *text = util_read_file(path, NULL);

@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <time.h>
 
+#include <jansson.h>
+
 /*
  * Create <workdir>/runs/<id>/ with id "YYYYmmdd-HHMMSS-<name>" (local
  * time @now; "-2", "-3"... when taken) and point runs/latest at it.
@@ -74,5 +76,11 @@ void console_scan_file(const char *path, struct console_scan *cs);
  */
 void console_scan_print(FILE *out, const struct console_scan *cs,
 			const char *indent);
+
+/*
+ * The splats as JSON: [{"kind":..,"lines":[..],"truncated":bool}, ...]
+ * (the quoted ones; nsplats may be more). A new reference.
+ */
+json_t *console_scan_json(const struct console_scan *cs);
 
 #endif

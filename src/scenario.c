@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
@@ -429,7 +430,7 @@ static int get_bool(struct pctx *c, json_t *obj, const char *key, bool *out)
 }
 
 /*
- * Words that go into the plan: no spaces, no '=', and what guest/plan.c
+ * Words that go into the plan: no spaces, no '=', and what guest/gplan.c
  * accepts. NAME_CHARS for names (sysctl keys, compressors, values of
  * fixed lists), VALUE_CHARS for values written to /proc or /sys.
  */
@@ -897,6 +898,8 @@ static int parse_workload(struct pctx *c, struct scenario *s, json_t *root)
 			return -1;
 		if (!i && s->phase[i].kind != PHASE_FILL)
 			return fail(c, "the first phase must be \"fill\"");
+		if (i && s->phase[i].kind == PHASE_FILL)
+			return fail(c, "\"fill\" only once, as the first phase");
 		s->nphases++;
 		pop(c);
 	}
@@ -1232,15 +1235,38 @@ unsigned int scenario_size_mb(const struct scenario *s,
 }
 
 /*
+ * What a MiB of the workload costs in guest RAM once zram holds it: the
+ * page pattern repeats its unique_words random words over the page, so
+ * it compresses to about unique_words/512 of a page, plus zsmalloc's
+ * overhead; an incompressible page (the default) costs a whole page.
+ */
+static double zram_cost(const struct scenario *s)
+{
+	double c;
+
+	if (!s->unique_words)
+		return 1.0;
+	c = s->unique_words / 512.0 + 1.0 / 16;
+	return c > 1.0 ? 1.0 : c;
+}
+
+/*
  * Does the workload fit? Returns 0, or 1 with @msg set and *@swap_idx the
- * backend at fault (-1: the workload).
+ * backend at fault (-1: the workload). The rules:
+ * - swap_map, one byte per swap page, must stay under 1/16 of the guest's
+ *   RAM (swapon fails otherwise): at most 256 MiB of swap per MiB of RAM;
+ * - a zram device is at most 4x the guest's RAM;
+ * - the workload, its shmem and the largest pressure phase fit in the
+ *   disk swap, 1/4 of the RAM, and what zram can hold in another 1/4 of
+ *   the RAM at the pattern's compressibility (zram_cost()): data in zram
+ *   stays in the guest's RAM, so incompressible pages gain nothing there.
  */
 static int fit_problem(const struct scenario *s, unsigned int memory_mb,
 		       int *swap_idx, char *msg, size_t len)
 {
-	unsigned long long swap_mb = 0;
+	unsigned long long disk_mb = 0, zram_mb = 0, all_mb = 0, zram_eff;
 	unsigned int size = scenario_size_mb(s, memory_mb), press = 0;
-	int i;
+	int i, big = 0;
 
 	/* a pressure phase allocates beside the whole area */
 	for (i = 0; i < s->nphases; i++)
@@ -1248,9 +1274,15 @@ static int fit_problem(const struct scenario *s, unsigned int memory_mb,
 		    s->phase[i].mb > press)
 			press = s->phase[i].mb;
 	for (i = 0; i < s->nswap; i++) {
-		swap_mb += s->swap[i].size_mb;
-		if (s->swap[i].type == SWAP_ZRAM &&
-		    s->swap[i].size_mb > 4ull * memory_mb) {
+		all_mb += s->swap[i].size_mb;
+		if (s->swap[i].size_mb > s->swap[big].size_mb)
+			big = i;
+		if (s->swap[i].type != SWAP_ZRAM) {
+			disk_mb += s->swap[i].size_mb;
+			continue;
+		}
+		zram_mb += s->swap[i].size_mb;
+		if (s->swap[i].size_mb > 4ull * memory_mb) {
 			*swap_idx = i;
 			snprintf(msg, len,
 				 "a %u MiB zram device is more than 4x the guest's %u MiB of RAM",
@@ -1258,15 +1290,31 @@ static int fit_problem(const struct scenario *s, unsigned int memory_mb,
 			return 1;
 		}
 	}
-	*swap_idx = -1;
-	if ((unsigned long long)size + s->shmem_mb + press >
-	    swap_mb + memory_mb / 4) {
+	if (all_mb > 256ull * memory_mb) {
+		*swap_idx = big;
 		snprintf(msg, len,
-			 "%u MiB (+%u MiB shmem, +%u MiB pressure) cannot fit in %llu MiB of swap plus 1/4 of the guest's %u MiB of RAM",
-			 size, s->shmem_mb, press, swap_mb, memory_mb);
+			 "%llu MiB of swap needs %llu KiB of swap map, more than 1/16 of the guest's %u MiB of RAM (at most %llu MiB of swap)",
+			 all_mb, all_mb / 4, memory_mb, 256ull * memory_mb);
 		return 1;
 	}
-	return 0;
+	*swap_idx = -1;
+	zram_eff = (unsigned long long)(memory_mb / 4 / zram_cost(s));
+	if (zram_eff > zram_mb)
+		zram_eff = zram_mb;
+	if ((unsigned long long)size + s->shmem_mb + press <=
+	    disk_mb + zram_eff + memory_mb / 4)
+		return 0;
+	if (!zram_mb)
+		snprintf(msg, len,
+			 "%u MiB (+%u MiB shmem, +%u MiB pressure) cannot fit in %llu MiB of swap plus 1/4 of the guest's %u MiB of RAM",
+			 size, s->shmem_mb, press, disk_mb, memory_mb);
+	else
+		snprintf(msg, len,
+			 "%u MiB (+%u MiB shmem, +%u MiB pressure) cannot fit in %llu MiB of disk swap, %llu MiB of zram (of its %llu MiB: zram keeps the data in RAM, %s) plus 1/4 of the guest's %u MiB of RAM",
+			 size, s->shmem_mb, press, disk_mb, zram_eff, zram_mb,
+			 s->unique_words ? "compressed by unique_words" :
+			 "incompressible without unique_words", memory_mb);
+	return 1;
 }
 
 int scenario_check_fit(const struct scenario *s, unsigned int memory_mb,
@@ -1282,5 +1330,64 @@ int scenario_check_fit(const struct scenario *s, unsigned int memory_mb,
 			 msg);
 	else
 		snprintf(err, errlen, "%s: workload: %s", s->file, msg);
+	return -1;
+}
+
+int scenario_host_problem(unsigned int memory_mb, unsigned int cpus,
+			  unsigned long long host_mb, unsigned int host_cpus,
+			  bool *is_cpus, char *msg, size_t len)
+{
+	*is_cpus = false;
+	if (host_mb && memory_mb > host_mb * 3 / 4) {
+		snprintf(msg, len,
+			 "a %u MiB guest is more than 3/4 of this host's %llu MiB of RAM",
+			 memory_mb, host_mb);
+		return 1;
+	}
+	if (host_cpus && cpus > host_cpus) {
+		*is_cpus = true;
+		snprintf(msg, len, "%u vCPUs are more than this host's %u CPUs",
+			 cpus, host_cpus);
+		return 1;
+	}
+	return 0;
+}
+
+/* MemTotal of /proc/meminfo in MiB, 0 if unknown. */
+static unsigned long long host_mem_mb(void)
+{
+	unsigned long long kb = 0;
+	char line[256];
+	FILE *f;
+
+	f = fopen("/proc/meminfo", "re");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "MemTotal: %llu kB", &kb) == 1)
+			break;
+	fclose(f);
+	return kb / 1024;
+}
+
+int scenario_check_host(const struct scenario *s, unsigned int memory_mb,
+			unsigned int cpus, const char *conf, char *err,
+			size_t errlen)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	char msg[256];
+	bool is_cpus;
+
+	if (!scenario_host_problem(memory_mb, cpus, host_mem_mb(),
+				   n > 0 ? (unsigned int)n : 0, &is_cpus, msg,
+				   sizeof(msg)))
+		return 0;
+	if (is_cpus ? s->cpus : s->memory_mb)
+		snprintf(err, errlen, "%s: guest.%s: %s", s->file,
+			 is_cpus ? "cpus" : "memory_mb", msg);
+	else
+		snprintf(err, errlen, "%s: %s (%s): %s", s->file,
+			 is_cpus ? "guest_cpus" : "guest_memory_mb",
+			 conf && conf[0] ? conf : "the default", msg);
 	return -1;
 }

@@ -155,4 +155,18 @@ unsigned int scenario_size_mb(const struct scenario *s,
 int scenario_check_fit(const struct scenario *s, unsigned int memory_mb,
 		       char *err, size_t errlen);
 
+/*
+ * Can this host run a guest of @memory_mb MiB and @cpus vCPUs? At most
+ * 3/4 of the host's MemTotal and no more vCPUs than online CPUs. @conf
+ * names the configuration file the values came from when the scenario
+ * does not set them. -1 with @err set.
+ */
+int scenario_check_host(const struct scenario *s, unsigned int memory_mb,
+			unsigned int cpus, const char *conf, char *err,
+			size_t errlen);
+/* The rule itself, for given host facts (0: unknown, not checked). */
+int scenario_host_problem(unsigned int memory_mb, unsigned int cpus,
+			  unsigned long long host_mb, unsigned int host_cpus,
+			  bool *is_cpus, char *msg, size_t len);
+
 #endif

@@ -21,7 +21,8 @@ enum swapctl_exit {
 	EXIT_EXPECT = 7,	/* a scenario expectation was not met */
 	EXIT_CORRUPT = 8,	/* the workload found corrupt pages */
 	EXIT_GUEST = 9,		/* guest panic, BUG/Oops, or timeout */
-	EXIT_REGRESSION = 10,	/* a no_regression metric got significantly
+	EXIT_OUTPUT = 10,	/* an output cannot be written (stdout, --svg) */
+	EXIT_REGRESSION = 11,	/* a no_regression metric got significantly
 				 * worse
 				 */
 	EXIT_INTERRUPTED = 130,	/* SIGINT/SIGTERM */

@@ -76,6 +76,21 @@ static void test_exact_text(void **state)
 }
 
 /* Every shipped scenario's plan means the same to the guest. */
+/* plan_check() is the guest's parser: what it refuses is refused. */
+static void test_plan_check(void **state)
+{
+	(void)state;
+	assert_int_equal(plan_check("x.json", "version 1\nswap type=zram size_mb=8\nworkload seed=1 size_mb=4\nphase fill\n",
+				    err, sizeof(err)), 0);
+	assert_int_equal(plan_check("x.json",
+				    "version 1\nswap type=zram size_mb=8\nworkload seed=1 size_mb=4\nphase fill\nphase fill\n",
+				    err, sizeof(err)), -1);
+	assert_string_equal(err, "x.json: the guest would refuse the plan: line 5: phase fill: only once, as the first phase");
+	assert_int_equal(plan_check("x.json", "version 1\nbogus 1\n", err,
+				    sizeof(err)), -1);
+	assert_non_null(strstr(err, "line 2: "));
+}
+
 static void test_guest_agrees(void **state)
 {
 	static const char *const files[] = {
@@ -185,6 +200,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_exact_text),
 		cmocka_unit_test(test_guest_agrees),
+		cmocka_unit_test(test_plan_check),
 		cmocka_unit_test(test_initrd),
 	};
 

@@ -312,6 +312,16 @@ static const struct bad bads[] = {
 	{ "{\"name\": \"x\", \"guest\": {\"memory_mb\": 128}, " MIN_SWAP ",\n"
 	  " \"workload\": {\"size_mb\": 60, \"phases\": [\"fill\", " PRESS40 "]}}",
 	  "workload.size_mb: 60 MiB (+0 MiB shmem, +40 MiB pressure) cannot fit in 64 MiB of swap plus 1/4" },
+	/* zram keeps incompressible data in RAM: no room gained */
+	{ "{\"name\": \"x\", \"guest\": {\"memory_mb\": 256}, \"swap\": [{\"type\": \"zram\", \"size_mb\": 384}],\n"
+	  " \"workload\": {\"size_mb\": 240, \"phases\": [\"fill\"]}}",
+	  "workload.size_mb: 240 MiB (+0 MiB shmem, +0 MiB pressure) cannot fit in 0 MiB of disk swap, 64 MiB of zram (of its 384 MiB" },
+	{ "{\"name\": \"x\", \"guest\": {\"memory_mb\": 256}, \"swap\": [{\"type\": \"blk\", \"size_mb\": 1048576}],\n"
+	  " \"workload\": {\"size_mb\": 24, \"phases\": [\"fill\"]}}",
+	  "swap[0].size_mb: 1048576 MiB of swap needs 262144 KiB of swap map" },
+	{ "{\"name\": \"x\", " MIN_SWAP ",\n"
+	  " \"workload\": {\"size_mb\": 8, \"phases\": [\"fill\", \"pageout\", \"fill\"]}}",
+	  "t.json:2:59: workload.phases[2]: \"fill\" only once, as the first phase" },
 	{ "{\"name\": \"x\", \"swap\": [1], " MIN_WL "}",
 	  "swap[0]: expected an object, got an integer" },
 	{ "{\"name\": \"x\", \"swap\": [{\"type\": \"blk\", \"size_mb\": 9, \"prio\": 40000}], " MIN_WL "}",
@@ -347,6 +357,27 @@ static void test_fit_later(void **state)
 	assert_int_equal(scenario_check_fit(&scn, 32, err, sizeof(err)), 0);
 }
 
+static void test_host_rule(void **state)
+{
+	char msg[256];
+	bool cpus;
+
+	(void)state;
+	assert_int_equal(scenario_host_problem(256, 2, 24104, 2, &cpus, msg,
+					       sizeof(msg)), 0);
+	assert_int_equal(scenario_host_problem(65536, 64, 24104, 2, &cpus,
+					       msg, sizeof(msg)), 1);
+	assert_false(cpus);
+	assert_string_equal(msg, "a 65536 MiB guest is more than 3/4 of this host's 24104 MiB of RAM");
+	assert_int_equal(scenario_host_problem(256, 64, 24104, 2, &cpus, msg,
+					       sizeof(msg)), 1);
+	assert_true(cpus);
+	assert_string_equal(msg, "64 vCPUs are more than this host's 2 CPUs");
+	/* unknown host facts are not checked */
+	assert_int_equal(scenario_host_problem(65536, 64, 0, 0, &cpus, msg,
+					       sizeof(msg)), 0);
+}
+
 /* NULs and escapes in keys never confuse the locator. */
 static void test_escaped_keys(void **state)
 {
@@ -374,6 +405,7 @@ int main(void)
 		cmocka_unit_test(test_shipped),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_fit_later),
+		cmocka_unit_test(test_host_rule),
 		cmocka_unit_test(test_escaped_keys),
 	};
 
