@@ -28,6 +28,7 @@
 
 #include "domain.h"
 #include "ganesha.h"
+#include "kbuild.h"
 #include "parse-options.h"
 #include "plan.h"
 #include "rundir.h"
@@ -488,6 +489,8 @@ static void fill_spec(struct run *r, struct guest_res *g,
 	}
 	d->ndisks = n;
 	d->net = scn_has_nfs(&r->scn);
+	/* command workloads run the host's programs: its root, read-only */
+	d->host_root = r->scn.command ? "/" : NULL;
 }
 
 /* Everything the guest holds on the host: always safe to call. */
@@ -1463,6 +1466,23 @@ int cmd_run(int argc, char **argv, struct swapctl_config *cfg)
 	else if (util_path(r->initramfs, sizeof(r->initramfs),
 			   "%s/kernels/initramfs.cpio", cfg->workdir))
 		goto toolong;
+	if (r->scn.kbuild[0]) {
+		char log[4200], err[4400];
+
+		snprintf(log, sizeof(log), "%s/logs/kbuild-%s.log",
+			 cfg->workdir, r->scn.kbuild);
+		if (kbuild_prepare(cfg->workdir, r->scn.kbuild, log,
+				   r->dry_run, r->scn.kbuild_src,
+				   sizeof(r->scn.kbuild_src),
+				   r->scn.kbuild_out,
+				   sizeof(r->scn.kbuild_out), err,
+				   sizeof(err))) {
+			fprintf(stderr, "swapctl run: %s: %s\n", r->scn.file,
+				err);
+			free(r);
+			return EXIT_SETUP;
+		}
+	}
 	r->plan = plan_text(&r->scn, r->memory_mb, cfg->nfs_port);
 	if (!r->plan) {
 		free(r);

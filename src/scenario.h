@@ -15,6 +15,11 @@
 #define SCN_MAX_PHASES	32
 #define SCN_MAX_EXPECT	16
 #define SCN_NAME_MAX	48
+#define SCN_MAX_GROUPS	8	/* command groups (guest/plan.h) */
+#define SCN_MAX_ARGS	32
+#define SCN_MAX_ENV	16
+#define SCN_MAX_OUT	8
+#define SCN_STR_MAX	256	/* argv word, env entry, path, with NUL */
 
 enum scn_kernel { KERNEL_BASELINE, KERNEL_PATCHED, KERNEL_COUNT };
 
@@ -59,6 +64,24 @@ struct scn_expect {
 	double min, max;
 };
 
+/*
+ * A command group: a command and the cgroup v2 limits it runs under
+ * (0 = no limit; swap_max only when has_swap_max).
+ */
+struct scn_group {
+	char name[32];
+	unsigned int memory_max_mb, memory_high_mb, swap_max_mb;
+	bool has_swap_max;
+	unsigned int cpus;		/* 0: every CPU of the guest */
+	char cwd[SCN_STR_MAX];		/* "" = / */
+	char args[SCN_MAX_ARGS][SCN_STR_MAX];
+	int nargs;
+	char env[SCN_MAX_ENV][SCN_STR_MAX];	/* "KEY=VALUE" */
+	int nenv;
+	char out[SCN_MAX_OUT][SCN_STR_MAX];	/* glob patterns */
+	int nout;
+};
+
 struct scenario {
 	char file[4096];
 	char name[SCN_NAME_MAX + 1];
@@ -95,6 +118,16 @@ struct scenario {
 
 	struct scn_expect expect[SCN_MAX_EXPECT];
 	int nexpect;
+
+	/* workload.command: the host's programs instead of the fill */
+	bool command;
+	bool reference;		/* a reference run without limits first */
+	char kbuild[32];	/* kconfig target of a prepared tree, or "" */
+	struct scn_group group[SCN_MAX_GROUPS];
+	int ngroups;
+	/* set by `swapctl run` after kbuild_prepare(): @KBUILD_SRC@/_OUT@ */
+	char kbuild_src[4096];
+	char kbuild_out[4096];
 };
 
 /* The metric names an expectation may name (NULL-terminated). */
