@@ -26,7 +26,7 @@ SRCS := $(wildcard src/*.c)
 OBJS := $(SRCS:src/%.c=build/%.o) $(HOST_GUEST:guest/%.c=build/guest-%.o)
 LIBOBJS := $(filter-out build/main.o,$(OBJS))
 
-GUEST_PROGS := init agent workload
+GUEST_PROGS := init agent workload command usemem
 GUEST_BINS := $(GUEST_PROGS:%=guest/build/%)
 GUEST_COMMON := $(filter-out $(GUEST_PROGS:%=guest/%.c),$(wildcard guest/*.c))
 # what the unit tests and fuzzers link beside LIBOBJS
@@ -52,7 +52,7 @@ DEB_PKGS := linux-source-6.1 build-essential bc bison flex libelf-dev \
 	qemu-system-x86 qemu-utils libvirt-dev libvirt-daemon \
 	libvirt-daemon-driver-qemu libvirt-clients libjansson-dev \
 	libncurses-dev libcmocka-dev e2fsprogs nfs-ganesha nfs-ganesha-vfs \
-	tmux man-db clang libclang-rt-14-dev patch tar python3-pytest
+	tmux man-db clang libclang-rt-14-dev patch tar python3-pytest stress-ng
 
 all: swapctl guest
 

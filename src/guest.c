@@ -352,6 +352,8 @@ static void fill_spec(struct guest_env *r, struct guest *g,
 	}
 	d->ndisks = n;
 	d->net = scn_has_nfs(r->scn);
+	/* command workloads run the host's programs: its root, read-only */
+	d->host_root = r->scn->command ? "/" : NULL;
 }
 
 void guest_cleanup(struct guest_env *r)

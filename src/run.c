@@ -16,6 +16,7 @@
 #include <jansson.h>
 
 #include "guest.h"
+#include "kbuild.h"
 #include "parse-options.h"
 #include "plan.h"
 #include "results.h"
@@ -584,7 +585,7 @@ int cmd_run(int argc, char **argv, struct swapctl_config *cfg)
 		.epilog =
 		"exit codes: 0 all passed, 3 bad scenario, 4 setup error,\n"
 		"7 an expectation failed, 8 corrupt pages, 9 guest panic/BUG/\n"
-		"timeout/error, 11 a no_regression metric got significantly\n"
+		"timeout/error, 12 a no_regression metric got significantly\n"
 		"worse, 130 interrupted. See swapctl(1) and\n"
 		"swapctl-scenario(5).\n",
 	};
@@ -641,6 +642,23 @@ int cmd_run(int argc, char **argv, struct swapctl_config *cfg)
 	else if (util_path(r->initramfs, sizeof(r->initramfs),
 			   "%s/kernels/initramfs.cpio", cfg->workdir))
 		goto toolong;
+	if (r->scn.kbuild[0]) {
+		char log[4200], err[4400];
+
+		snprintf(log, sizeof(log), "%s/logs/kbuild-%s.log",
+			 cfg->workdir, r->scn.kbuild);
+		if (kbuild_prepare(cfg->workdir, r->scn.kbuild, log,
+				   r->dry_run, r->scn.kbuild_src,
+				   sizeof(r->scn.kbuild_src),
+				   r->scn.kbuild_out,
+				   sizeof(r->scn.kbuild_out), err,
+				   sizeof(err))) {
+			fprintf(stderr, "swapctl run: %s: %s\n", r->scn.file,
+				err);
+			free(r);
+			return EXIT_SETUP;
+		}
+	}
 	r->env.initramfs = r->initramfs;
 	r->plan = plan_text(&r->scn, r->env.memory_mb, cfg->nfs_port);
 	if (!r->plan) {

@@ -16,6 +16,7 @@
 
 #include <jansson.h>
 
+#include "kbuild.h"
 #include "metrics.h"
 #include "scenario.h"
 #include "util.h"
@@ -852,11 +853,189 @@ static int parse_phase(struct pctx *c, struct scn_phase *ph, json_t *v)
 	return 0;
 }
 
+/* A string of any bytes but NUL and control characters, into @buf. */
+static int text_value(struct pctx *c, json_t *v, char *buf, size_t len)
+{
+	const char *s, *p;
+
+	if (!json_is_string(v))
+		return fail(c, "expected a string, got %s", type_name(v));
+	s = json_string_value(v);
+	if (strlen(s) != json_string_length(v))
+		return fail(c, "contains a NUL character");
+	if (!*s)
+		return fail(c, "empty");
+	if (strlen(s) >= len)
+		return fail(c, "longer than %zu characters", len - 1);
+	for (p = s; *p; p++)
+		if ((unsigned char)*p < ' ' || *p == 0x7f)
+			return fail(c, "contains a control character");
+	memcpy(buf, s, strlen(s) + 1);
+	return 0;
+}
+
+static int string_list(struct pctx *c, json_t *o, const char *key,
+		       size_t min, size_t max, char (*dst)[SCN_STR_MAX],
+		       int *n)
+{
+	json_t *arr, *v;
+	size_t i;
+
+	if (min && !json_object_get(o, key))
+		return fail(c, "missing key \"%s\"", key);
+	if (get_array(c, o, key, min, max, &arr))
+		return -1;
+	if (!arr)
+		return 0;
+	push_key(c, key);
+	json_array_foreach(arr, i, v) {
+		push_idx(c, i);
+		if (text_value(c, v, dst[i], SCN_STR_MAX))
+			return -1;
+		(*n)++;
+		pop(c);
+	}
+	pop(c);
+	return 0;
+}
+
+static int parse_group(struct pctx *c, struct scenario *s, json_t *o)
+{
+	static const char *const keys[] = {
+		"name", "argv", "cwd", "env", "memory_max_mb",
+		"memory_high_mb", "swap_max_mb", "cpus", "outputs", NULL };
+	struct scn_group *g = &s->group[s->ngroups];
+	const char *key;
+	json_t *env, *v;
+	int k;
+
+	if (!json_is_object(o))
+		return fail(c, "expected an object, got %s", type_name(o));
+	if (check_keys(c, o, keys) ||
+	    get_string(c, o, "name", g->name, sizeof(g->name), true,
+		       NAME_CHARS))
+		return -1;
+	for (k = 0; k < s->ngroups; k++)
+		if (!strcmp(s->group[k].name, g->name)) {
+			push_key(c, "name");
+			return fail(c, "\"%s\" names two groups", g->name);
+		}
+	if (g->name[0] == '.') {
+		push_key(c, "name");
+		return fail(c, "must not start with '.'");
+	}
+	if (string_list(c, o, "argv", 1, SCN_MAX_ARGS, g->args, &g->nargs) ||
+	    string_list(c, o, "outputs", 0, SCN_MAX_OUT, g->out, &g->nout) ||
+	    get_uint32(c, o, "memory_max_mb", 1, 1048576, false,
+		       &g->memory_max_mb) ||
+	    get_uint32(c, o, "memory_high_mb", 1, 1048576, false,
+		       &g->memory_high_mb) ||
+	    get_uint32(c, o, "swap_max_mb", 0, 1048576, false,
+		       &g->swap_max_mb) ||
+	    get_uint32(c, o, "cpus", 1, 64, false, &g->cpus))
+		return -1;
+	g->has_swap_max = json_object_get(o, "swap_max_mb") != NULL;
+	if (json_object_get(o, "cwd")) {
+		push_key(c, "cwd");
+		if (text_value(c, json_object_get(o, "cwd"), g->cwd,
+			       sizeof(g->cwd)))
+			return -1;
+		if (g->cwd[0] != '/' && g->cwd[0] != '@')
+			return fail(c, "\"%s\" is not an absolute path",
+				    g->cwd);
+		pop(c);
+	}
+	if (get_object(c, o, "env", &env))
+		return -1;
+	if (env) {
+		push_key(c, "env");
+		json_object_foreach(env, key, v) {
+			char val[SCN_STR_MAX];
+
+			push_key(c, key);
+			if (g->nenv >= SCN_MAX_ENV)
+				return fail(c, "more than %d variables",
+					    SCN_MAX_ENV);
+			if (!plan_word(key, "_"))
+				return fail(c, "not a variable name");
+			if (text_value(c, v, val, sizeof(val)) ||
+			    snprintf(g->env[g->nenv], SCN_STR_MAX, "%s=%s",
+				     key, val) >= SCN_STR_MAX)
+				return fail(c, "KEY=VALUE longer than %d characters",
+					    SCN_STR_MAX - 1);
+			g->nenv++;
+			pop(c);
+		}
+		pop(c);
+	}
+	if (g->memory_high_mb && g->memory_max_mb &&
+	    g->memory_high_mb > g->memory_max_mb) {
+		push_key(c, "memory_high_mb");
+		return fail(c, "%u is above memory_max_mb %u",
+			    g->memory_high_mb, g->memory_max_mb);
+	}
+	if (s->cpus && g->cpus > s->cpus) {
+		push_key(c, "cpus");
+		return fail(c, "%u is more than the guest's %u CPUs", g->cpus,
+			    s->cpus);
+	}
+	return 0;
+}
+
+static int parse_command(struct pctx *c, struct scenario *s, json_t *w)
+{
+	static const char *const keys[] = {
+		"reference", "kbuild", "groups", NULL };
+	json_t *o, *arr, *v;
+	size_t i;
+	bool any_out = false;
+
+	if (json_object_size(w) != 1) {
+		const char *key;
+
+		json_object_foreach(w, key, v)
+			if (strcmp(key, "command"))
+				break;
+		push_key(c, key);
+		return fail(c, "a command workload takes no other key");
+	}
+	if (get_object(c, w, "command", &o))
+		return -1;
+	push_key(c, "command");
+	s->command = true;
+	s->reference = true;
+	if (check_keys(c, o, keys) ||
+	    get_bool(c, o, "reference", &s->reference) ||
+	    get_string(c, o, "kbuild", s->kbuild, sizeof(s->kbuild), false,
+		       NAME_CHARS) ||
+	    (s->kbuild[0] && one_of(c, "kbuild", s->kbuild, kbuild_configs)))
+		return -1;
+	if (!json_object_get(o, "groups"))
+		return fail(c, "missing key \"groups\"");
+	if (get_array(c, o, "groups", 1, SCN_MAX_GROUPS, &arr))
+		return -1;
+	push_key(c, "groups");
+	json_array_foreach(arr, i, v) {
+		push_idx(c, i);
+		if (parse_group(c, s, v))
+			return -1;
+		any_out |= s->group[s->ngroups].nout > 0;
+		s->ngroups++;
+		pop(c);
+	}
+	pop(c);
+	if (s->reference && !any_out)
+		return fail(c, "\"reference\": true needs a group with \"outputs\"");
+	pop(c);
+	pop(c);
+	return 0;
+}
+
 static int parse_workload(struct pctx *c, struct scenario *s, json_t *root)
 {
 	static const char *const keys[] = {
 		"seed", "size_mb", "size_ram", "shmem_mb", "thp", "phases",
-		"verify_seed", "unique_words", NULL };
+		"verify_seed", "unique_words", "command", NULL };
 	unsigned long long seed = 12345, vseed = 0;
 	bool has_ram = false;
 	json_t *w, *arr, *v;
@@ -867,6 +1046,8 @@ static int parse_workload(struct pctx *c, struct scenario *s, json_t *root)
 	if (get_object(c, root, "workload", &w))
 		return -1;
 	push_key(c, "workload");
+	if (json_object_get(w, "command"))
+		return parse_command(c, s, w);
 	if (check_keys(c, w, keys) ||
 	    get_uint(c, w, "seed", 0, UINT32_MAX, false, &seed) ||
 	    get_uint32(c, w, "size_mb", 1, 1048576, false, &s->size_mb) ||
@@ -1113,7 +1294,7 @@ static int parse_root(struct pctx *c, struct scenario *s, json_t *root)
 	    parse_expect(c, s, root) ||
 	    parse_no_regression(c, s, root))
 		return -1;
-	if (s->memory_mb &&
+	if (s->memory_mb && !s->command &&
 	    fit_problem(s, s->memory_mb, &idx, msg, sizeof(msg))) {
 		if (idx >= 0) {
 			push_key(c, "swap");
@@ -1321,8 +1502,21 @@ int scenario_check_fit(const struct scenario *s, unsigned int memory_mb,
 		       char *err, size_t errlen)
 {
 	char msg[256];
-	int idx;
+	int idx, i;
 
+	if (s->command) {
+		/* the limits are the groups' own; they must fit the guest */
+		for (i = 0; i < s->ngroups; i++) {
+			if (s->group[i].memory_max_mb < memory_mb)
+				continue;
+			snprintf(err, errlen,
+				 "%s: workload.command.groups[%d].memory_max_mb: %u MiB is not below the guest's %u MiB",
+				 s->file, i, s->group[i].memory_max_mb,
+				 memory_mb);
+			return -1;
+		}
+		return 0;
+	}
 	if (!fit_problem(s, memory_mb, &idx, msg, sizeof(msg)))
 		return 0;
 	if (idx >= 0)

@@ -19,6 +19,11 @@
 #define SCN_KERNEL_MAX	33	/* a kernel name, with NUL */
 #define SCN_METRIC_MAX	40	/* a metric key, with NUL */
 #define SCN_MAX_NOREG	32
+#define SCN_MAX_GROUPS	8	/* command groups (guest/plan.h) */
+#define SCN_MAX_ARGS	32
+#define SCN_MAX_ENV	16
+#define SCN_MAX_OUT	8
+#define SCN_STR_MAX	256	/* argv word, env entry, path, with NUL */
 
 /*
  * The kernel "patched" is the variant named by `series` in swapctl.conf
@@ -70,6 +75,24 @@ struct scn_expect {
 	double min, max;
 };
 
+/*
+ * A command group: a command and the cgroup v2 limits it runs under
+ * (0 = no limit; swap_max only when has_swap_max).
+ */
+struct scn_group {
+	char name[32];
+	unsigned int memory_max_mb, memory_high_mb, swap_max_mb;
+	bool has_swap_max;
+	unsigned int cpus;		/* 0: every CPU of the guest */
+	char cwd[SCN_STR_MAX];		/* "" = / */
+	char args[SCN_MAX_ARGS][SCN_STR_MAX];
+	int nargs;
+	char env[SCN_MAX_ENV][SCN_STR_MAX];	/* "KEY=VALUE" */
+	int nenv;
+	char out[SCN_MAX_OUT][SCN_STR_MAX];	/* glob patterns */
+	int nout;
+};
+
 struct scenario {
 	char file[4096];
 	char name[SCN_NAME_MAX + 1];
@@ -111,6 +134,16 @@ struct scenario {
 	/* metrics that must not get significantly worse on any kernel */
 	char no_regression[SCN_MAX_NOREG][SCN_METRIC_MAX];
 	int nnoreg;
+
+	/* workload.command: the host's programs instead of the fill */
+	bool command;
+	bool reference;		/* a reference run without limits first */
+	char kbuild[32];	/* kconfig target of a prepared tree, or "" */
+	struct scn_group group[SCN_MAX_GROUPS];
+	int ngroups;
+	/* set by `swapctl run` after kbuild_prepare(): @KBUILD_SRC@/_OUT@ */
+	char kbuild_src[4096];
+	char kbuild_out[4096];
 };
 
 /* The index of kernel @name in @s->kernels, or -1. */

@@ -449,6 +449,8 @@ void stats_track_feed(struct stats_track *t, const struct stream_line *l)
 	case STREAM_T_LOG:
 		snprintf(t->last_log, sizeof(t->last_log), "%s", l->msg);
 		break;
+	case STREAM_T_COMMAND:
+		break;
 	case STREAM_T_NONE:
 		break;
 	}
