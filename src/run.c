@@ -1139,7 +1139,7 @@ static void print_table(struct run *r, const struct expect_res *xr,
 		bool ha = false, hb = false;
 
 		snprintf(label, sizeof(label), "  %d %s s", i + 1,
-			 scn_phase_name(r->scn.phase[i].kind));
+			 plan_phase_name(r->scn.phase[i].kind));
 		printf("%-22s", label);
 		for (k = 0; k < KERNEL_COUNT; k++) {
 			if (!r->scn.kernel[k])

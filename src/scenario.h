@@ -10,18 +10,20 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define SCN_MAX_SWAP	8
-#define SCN_MAX_SYSCTL	16
-#define SCN_MAX_PHASES	32
+#include "../common/planspec.h"
+
+/* a scenario holds what one plan can (common/planspec.h) */
+#define SCN_MAX_SWAP	PLAN_MAX_SWAP
+#define SCN_MAX_SYSCTL	PLAN_MAX_SYSCTL
+#define SCN_MAX_PHASES	PLAN_MAX_PHASES
 #define SCN_MAX_EXPECT	16
 #define SCN_NAME_MAX	48
+#define SCN_DESC_MAX	511	/* bytes of "description" */
 
 enum scn_kernel { KERNEL_BASELINE, KERNEL_PATCHED, KERNEL_COUNT };
 
-enum scn_swap_type { SWAP_BLK, SWAP_ZRAM, SWAP_EXT4FILE, SWAP_NFSFILE };
-
 struct scn_swap {
-	enum scn_swap_type type;
+	enum plan_backend type;
 	unsigned int size_mb;	/* swap area size */
 	unsigned int disk_mb;	/* ext4file: size of the disk image */
 	int prio;		/* -1: the kernel's default */
@@ -36,13 +38,8 @@ struct scn_sysctl {
 	char value[64];
 };
 
-enum scn_phase_kind {
-	PHASE_FILL, PHASE_PAGEOUT, PHASE_PRESSURE, PHASE_READ,
-	PHASE_WILLNEED, PHASE_REWRITE,
-};
-
 struct scn_phase {
-	enum scn_phase_kind kind;
+	enum plan_phase kind;
 	unsigned int mb;	/* pressure */
 	bool random;		/* read: order=random */
 	double frac;		/* rewrite */
@@ -62,7 +59,7 @@ struct scn_expect {
 struct scenario {
 	char file[4096];
 	char name[SCN_NAME_MAX + 1];
-	char description[512];
+	char description[SCN_DESC_MAX + 1];
 	bool kernel[KERNEL_COUNT];
 	unsigned int memory_mb;	/* 0: from swapctl.conf */
 	unsigned int cpus;	/* 0: from swapctl.conf */
@@ -101,8 +98,6 @@ struct scenario {
 extern const char *const scn_metrics[];
 
 const char *scn_kernel_name(enum scn_kernel k);
-const char *scn_swap_type_name(enum scn_swap_type t);
-const char *scn_phase_name(enum scn_phase_kind k);
 bool scn_has_nfs(const struct scenario *s);
 
 /*
