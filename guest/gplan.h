@@ -25,6 +25,12 @@
 #define GPLAN_PATH_LEN		128
 #define GPLAN_ERR_LEN		256
 
+#define GPLAN_MAX_GROUP		PLAN_MAX_GROUPS	/* command groups */
+#define GPLAN_MAX_ARGS		PLAN_MAX_ARGS	/* argv words per group */
+#define GPLAN_MAX_ENV		PLAN_MAX_ENV	/* environment entries per group */
+#define GPLAN_MAX_OUT		PLAN_MAX_OUT	/* output patterns per group */
+#define GPLAN_STR_LEN		PLAN_STR_MAX	/* decoded argv word, env, path */
+
 #define GPLAN_DEF_INTERVAL_MS	PLAN_INTERVAL_MS_DEF
 #define GPLAN_DEF_TIMEOUT_S	PLAN_TIMEOUT_S_DEF
 
@@ -52,6 +58,27 @@ struct gplan_phase {
 	uint64_t mb;		/* pressure: MiB, 0 when ram= is used */
 	double ram;		/* pressure: multiple of MemTotal */
 	double frac;		/* rewrite: fraction of pages */
+};
+
+/*
+ * One command group: a command and the cgroup v2 limits it runs under
+ * (0 = no limit, except swap_max: see has_swap_max). Strings are decoded
+ * (the plan carries them %XX-escaped).
+ */
+struct gplan_group {
+	char name[GPLAN_KEY_LEN];
+	uint64_t memory_max_mb;
+	uint64_t memory_high_mb;
+	uint64_t swap_max_mb;
+	bool has_swap_max;
+	unsigned int cpus;		/* 0: every CPU */
+	char cwd[GPLAN_STR_LEN];	/* "" = / */
+	int nargs;
+	char args[GPLAN_MAX_ARGS][GPLAN_STR_LEN];
+	int nenv;
+	char env[GPLAN_MAX_ENV][GPLAN_STR_LEN];		/* KEY=VALUE */
+	int nout;
+	char out[GPLAN_MAX_OUT][GPLAN_STR_LEN];		/* glob patterns */
 };
 
 struct gplan {
@@ -87,6 +114,16 @@ struct gplan {
 
 	bool has_verify_seed;
 	uint64_t verify_seed;
+
+	/* hostroot: the host's root shared read-only over 9p */
+	bool has_hostroot;
+	char hostroot_tag[GPLAN_KEY_LEN];
+
+	/* command: run groups instead of the synthetic workload */
+	bool has_command;
+	bool reference;		/* first a reference run without limits */
+	int ngroup;
+	struct gplan_group group[GPLAN_MAX_GROUP];
 };
 
 /*
@@ -96,6 +133,12 @@ struct gplan {
  * read random.
  */
 int gplan_parse(const char *text, struct gplan *p, char *err, size_t errlen);
+
+/*
+ * Decode a %XX-escaped plan word into @out (@len bytes). -1 on a bad
+ * escape, an escaped NUL or when it does not fit.
+ */
+int gplan_unescape(const char *in, char *out, size_t len);
 
 /* Sysctl key "vm.page-cluster" -> "/proc/sys/vm/page-cluster". */
 int gplan_sysctl_path(const char *key, char *buf, size_t len);

@@ -128,7 +128,42 @@ struct phase_stat {
 	uint64_t corrupt;
 	uint64_t failed;
 	uint64_t advise_ns;
+	/* push-out phases: residency of the area before and after */
+	bool has_residency;
+	uint64_t resident_before, resident_after;
 };
+
+/*
+ * Pages of the area in RAM now, by mincore(): a swapped-out page counts
+ * as resident while its folio is still in the swap cache, so a folio that
+ * was written to swap but not freed is not counted as evicted.
+ */
+static int resident_pages(uint64_t *out)
+{
+	static unsigned char *vec;
+	uint64_t n = 0;
+	size_t i;
+
+	if (!vec) {
+		vec = malloc(npages ? npages : 1);
+		if (!vec)
+			return -1;
+	}
+	if (mincore(anon, nanon * GPAT_PAGE, vec))
+		return -1;
+	if (nshm && mincore(shm, nshm * GPAT_PAGE, vec + nanon))
+		return -1;
+	for (i = 0; i < npages; i++)
+		n += vec[i] & 1;
+	*out = n;
+	return 0;
+}
+
+static bool pushes_out(const struct gplan_phase *ph)
+{
+	return ph->type == PHASE_PAGEOUT || ph->type == PHASE_PRESSURE ||
+	       ph->type == PHASE_REWRITE;
+}
 
 static void phase_line(int idx, const struct gplan_phase *ph,
 		       const char *state, const struct phase_stat *st,
@@ -152,6 +187,14 @@ static void phase_line(int idx, const struct gplan_phase *ph,
 		gj_u64(&j, "failed", st->failed);
 		if (ph->type == PHASE_WILLNEED)
 			gj_u64(&j, "advise_ns", st->advise_ns);
+		if (st->has_residency) {
+			uint64_t b = st->resident_before, a = st->resident_after;
+
+			gj_u64(&j, "asked", npages);
+			gj_u64(&j, "resident_before", b);
+			gj_u64(&j, "resident", a);
+			gj_u64(&j, "evicted", b > a ? b - a : 0);
+		}
 	}
 	gj_obj_close(&j);
 	len = gj_finish(&j);
@@ -316,6 +359,9 @@ static void run_phase(int idx, const struct gplan_phase *ph)
 
 	prog->phase = idx;
 	phase_line(idx, ph, "start", NULL, 0);
+	/* outside [t0, t1]: the phase's time does not include the check */
+	if (pushes_out(ph))
+		st.has_residency = !resident_pages(&st.resident_before);
 	t0 = gj_now_ns();
 	switch (ph->type) {
 	case PHASE_FILL:
@@ -359,6 +405,8 @@ static void run_phase(int idx, const struct gplan_phase *ph)
 		break;
 	}
 	t1 = gj_now_ns();
+	if (st.has_residency)
+		st.has_residency = !resident_pages(&st.resident_after);
 	phase_line(idx, ph, "end", &st, t1 - t0);
 }
 

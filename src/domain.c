@@ -134,6 +134,20 @@ char *domain_xml(const struct domain_spec *d)
 	put_esc(f, d->agent_socket);
 	fprintf(f, "'/>\n      <target type='virtio' name='%s'/>\n"
 		"    </channel>\n", DOMAIN_AGENT_PORT);
+	if (d->host_root) {
+		/*
+		 * <readonly/> makes QEMU refuse every write (EROFS in the
+		 * guest); multidevs='remap' keeps inode numbers unique across
+		 * the host's mounts under the shared directory.
+		 */
+		fprintf(f, "    <filesystem type='mount' accessmode='passthrough' multidevs='remap'>\n"
+			"      <driver type='path'/>\n"
+			"      <source dir='");
+		put_esc(f, d->host_root);
+		fprintf(f, "'/>\n      <target dir='%s'/>\n"
+			"      <readonly/>\n"
+			"    </filesystem>\n", DOMAIN_HOSTROOT_TAG);
+	}
 	if (d->net)
 		fprintf(f, "    <interface type='user'>\n"
 			"      <model type='virtio'/>\n"
@@ -453,6 +467,43 @@ int vm_blkstats(struct vmconn *c, const char *dev, struct vm_blkstats *st)
 	st->wr_req = s.wr_req;
 	st->rd_bytes = s.rd_bytes;
 	st->wr_bytes = s.wr_bytes;
+	return 0;
+}
+
+int vm_cpustats(struct vmconn *c, struct vm_cpustats *st)
+{
+	virTypedParameter p[16];
+	virDomainInfo info;
+	bool user = false, sys = false, total = false;
+	int n, i;
+
+	memset(st, 0, sizeof(*st));
+	if (!c->dom)
+		return -1;
+	n = virDomainGetCPUStats(c->dom, p, 16, -1, 1, 0);
+	for (i = 0; i < n; i++) {
+		if (p[i].type != VIR_TYPED_PARAM_ULLONG)
+			continue;
+		if (!strcmp(p[i].field, VIR_DOMAIN_CPU_STATS_CPUTIME)) {
+			st->cpu_ns = p[i].value.ul;
+			total = true;
+		} else if (!strcmp(p[i].field, VIR_DOMAIN_CPU_STATS_USERTIME)) {
+			st->user_ns = p[i].value.ul;
+			user = true;
+		} else if (!strcmp(p[i].field,
+				   VIR_DOMAIN_CPU_STATS_SYSTEMTIME)) {
+			st->system_ns = p[i].value.ul;
+			sys = true;
+		}
+	}
+	if (n > 0)
+		virTypedParamsClear(p, n);
+	st->has_split = user && sys;
+	if (total)
+		return 0;
+	if (virDomainGetInfo(c->dom, &info) < 0)
+		return -1;
+	st->cpu_ns = info.cpuTime;
 	return 0;
 }
 

@@ -17,6 +17,8 @@
 #define DOMAIN_MAX_DISKS 8
 #define DOMAIN_AGENT_PORT AGENT_PORT_NAME
 #define DOMAIN_NAME_PREFIX "swapctl-"
+/* The 9p mount tag of the host's root file system (guest/init.c). */
+#define DOMAIN_HOSTROOT_TAG "swapctl-hostroot"
 
 struct domain_disk {
 	const char *path;	/* raw image on the host */
@@ -36,6 +38,12 @@ struct domain_spec {
 	struct domain_disk disk[DOMAIN_MAX_DISKS];
 	int ndisks;
 	bool net;		/* user-mode network, virtio-net */
+	/*
+	 * Host directory shared read-only with the guest over virtio-9p
+	 * (tag DOMAIN_HOSTROOT_TAG), NULL for none. 9p, not virtiofs:
+	 * QEMU and libvirt 9.0 cannot make a virtiofs share read-only.
+	 */
+	const char *host_root;
 };
 
 /* Append @s to @buf XML-escaped (&<>"'), bounded; returns chars needed. */
@@ -90,6 +98,19 @@ struct vm_blkstats {
 
 /* Block statistics of disk @dev of the running domain. */
 int vm_blkstats(struct vmconn *c, const char *dev, struct vm_blkstats *st);
+
+struct vm_cpustats {
+	uint64_t cpu_ns;		/* the QEMU process, all threads */
+	uint64_t user_ns, system_ns;	/* valid when has_split */
+	bool has_split;
+};
+
+/*
+ * Host CPU time of the running domain: virDomainGetCPUStats' total, or
+ * (when that needs the cgroups the embedded driver does not create)
+ * virDomainGetInfo's cpuTime. -1 when neither answers.
+ */
+int vm_cpustats(struct vmconn *c, struct vm_cpustats *st);
 
 /* Destroy the started domain if it still runs (always safe to call). */
 void vm_destroy(struct vmconn *c);

@@ -5,6 +5,8 @@
  * with two runs, their comparison. The numbers come from the same
  * stream/stats code as swapctl top.
  */
+#include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +19,7 @@
 #include "stats.h"
 #include "svg.h"
 #include "swapctl.h"
+#include "util.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define MAX_KERNELS 8
@@ -121,6 +124,19 @@ static int parse_args(int argc, char **argv, struct report_opts *o)
 	for (o->ndirs = 0; o->ndirs < (unsigned int)n; o->ndirs++)
 		o->dir[o->ndirs] = argv[o->ndirs];
 	o->fmt = mode ? (enum fmt)(mode - 1) : o->svg ? F_NONE : F_TEXT;
+	if (o->svg && !strcmp(o->svg, "-") && o->fmt != F_NONE) {
+		fprintf(stderr, "swapctl report: --svg -: standard output already has the table (drop --text/--json/--csv or name a file)\n");
+		return EXIT_USAGE;
+	}
+	if (o->svg && strcmp(o->svg, "-")) {
+		char target[PATH_MAX];
+
+		if (util_output_target(o->svg, target, sizeof(target))) {
+			fprintf(stderr, "swapctl report: --svg %s: %s\n", o->svg,
+				util_output_strerror(errno));
+			return EXIT_OUTPUT;
+		}
+	}
 	return 0;
 }
 
@@ -272,6 +288,26 @@ static void fmt_val(char *buf, size_t len, struct stats_val v, int dec)
 
 /* ---- text ---- */
 
+/*
+ * Counters that went backwards are taken as restarts from 0, which
+ * inflates the totals when they were not: say so under the table.
+ */
+static void warn_resets(const struct run *r, const char *which, FILE *f)
+{
+	unsigned int i;
+
+	for (i = 0; i < r->src.ng; i++) {
+		const struct stream_state *st = r->src.g[i]->st;
+
+		if (!st->resets)
+			continue;
+		fprintf(f, "warning: %s%s: counters went backwards on %llu line%s of samples.jsonl, taken as restarts from 0: the totals may be inflated\n",
+			which, r->src.g[i]->name,
+			(unsigned long long)st->resets,
+			st->resets == 1 ? "" : "s");
+	}
+}
+
 static void text_run(const struct run *r, FILE *f)
 {
 	const struct kagg *base = find_kernel(r, "baseline");
@@ -333,6 +369,7 @@ static void text_run(const struct run *r, FILE *f)
 		fprintf(f, " %16s", buf);
 	}
 	fputc('\n', f);
+	warn_resets(r, "", f);
 
 	for (kk = 0; kk < r->nk; kk++)
 		if (r->k[kk].n > 1)
@@ -402,6 +439,8 @@ static void text_compare(const struct run *a, const struct run *b, FILE *f)
 		}
 		fputc('\n', f);
 	}
+	warn_resets(a, "A ", f);
+	warn_resets(b, "B ", f);
 }
 
 /* ---- JSON ---- */
@@ -784,12 +823,12 @@ int cmd_report(int argc, char **argv, struct swapctl_config *cfg)
 	}
 	if (fflush(stdout) || r) {
 		fprintf(stderr, "swapctl report: <stdout>: write failed\n");
-		r = EXIT_FAILURE_GENERIC;
+		r = EXIT_OUTPUT;
 	}
 	if (!r && o.svg && svg_out(&runs[0], n > 1 ? &runs[1] : NULL, o.svg,
 				   err, sizeof(err))) {
 		fprintf(stderr, "swapctl report: %s\n", err);
-		r = EXIT_FAILURE_GENERIC;
+		r = EXIT_OUTPUT;
 	}
 	for (i = 0; i < n; i++)
 		source_close(&runs[i].src);

@@ -28,6 +28,7 @@
 
 #include "domain.h"
 #include "ganesha.h"
+#include "kbuild.h"
 #include "parse-options.h"
 #include "plan.h"
 #include "rundir.h"
@@ -97,6 +98,7 @@ struct guest_res {
 	bool have_host;
 	int console_problems;
 	char console_first[200];
+	struct console_scan console;	/* the reports, quoted */
 	int oom_kills;			/* OOM killer reports on the console */
 	struct stream_state st;		/* validation counters */
 	bool pass;
@@ -112,6 +114,7 @@ struct run {
 	unsigned int repeat;
 	double host_timeout_s;
 	bool json, dry_run, keep_images;
+	bool debug;			/* boot kernels/<variant>-debug/ */
 	char kernel_path[KERNEL_COUNT][4096];
 	char initramfs[4096];
 	char uri[4200];
@@ -306,7 +309,8 @@ static void on_line(void *arg, const struct stream_line *l,
 static void host_line(struct run *r, struct guest_res *g, FILE *samples)
 {
 	struct vm_blkstats bs;
-	json_t *o, *blk;
+	struct vm_cpustats cs;
+	json_t *o, *blk, *cpu = NULL;
 	char *s;
 	int i, n = 0;
 
@@ -323,13 +327,30 @@ static void host_line(struct run *r, struct guest_res *g, FILE *samples)
 				  "rd_bytes", (json_int_t)bs.rd_bytes,
 				  "wr_bytes", (json_int_t)bs.wr_bytes));
 	}
-	if (!n) {
+	if (!vm_cpustats(r->vm, &cs)) {
+		cpu = json_pack("{sI}", "total", (json_int_t)cs.cpu_ns);
+		if (cpu && cs.has_split) {
+			json_object_set_new(cpu, "user",
+					    json_integer((json_int_t)cs.user_ns));
+			json_object_set_new(cpu, "system",
+					    json_integer((json_int_t)cs.system_ns));
+		}
+	}
+	if (!n && !cpu) {
 		json_decref(blk);
 		return;
 	}
-	g->have_host = true;
-	o = json_pack("{sssIso}", "type", "host", "t_ns",
-		      (json_int_t)host_ns(), "blk", blk);
+	if (n)
+		g->have_host = true;
+	o = json_pack("{sssI}", "type", "host", "t_ns", (json_int_t)host_ns());
+	if (o && n)
+		json_object_set_new(o, "blk", blk);
+	else
+		json_decref(blk);
+	if (o && cpu)
+		json_object_set_new(o, "cpu_ns", cpu);
+	else
+		json_decref(cpu);
 	s = o ? json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
 	if (s) {
 		fprintf(samples, "%s\n", s);
@@ -369,6 +390,7 @@ static void check_console(const char *path, struct guest_res *g)
 	g->swap_read_errors = cs.swap_read_errors;
 	g->swap_write_errors = cs.swap_write_errors;
 	snprintf(g->console_first, sizeof(g->console_first), "%s", cs.first);
+	g->console = cs;
 }
 
 static int make_disks(struct run *r, struct guest_res *g, char *err,
@@ -452,7 +474,10 @@ static void fill_spec(struct run *r, struct guest_res *g,
 	d->console_log = paths[1];
 	d->agent_socket = paths[2];
 	/* loglevel=5: warnings and worse reach the console log */
-	d->cmdline = "console=ttyS0 panic=-1 loglevel=5";
+	/* page_owner=on: a debug kernel's Bad page report names the owner */
+	d->cmdline = r->debug ?
+		"console=ttyS0 panic=-1 loglevel=5 page_owner=on" :
+		"console=ttyS0 panic=-1 loglevel=5";
 	for (i = 0; i < r->scn.nswap && n < DOMAIN_MAX_DISKS; i++) {
 		if (!r->scn.swap[i].dev[0])
 			continue;
@@ -464,6 +489,8 @@ static void fill_spec(struct run *r, struct guest_res *g,
 	}
 	d->ndisks = n;
 	d->net = scn_has_nfs(&r->scn);
+	/* command workloads run the host's programs: its root, read-only */
+	d->host_root = r->scn.command ? "/" : NULL;
 }
 
 /* Everything the guest holds on the host: always safe to call. */
@@ -996,6 +1023,9 @@ static json_t *guest_json(const struct run *r, const struct guest_res *g)
 	json_object_set_new(o, "console_first_problem",
 			    g->console_problems ?
 			    json_string(g->console_first) : json_null());
+	json_object_set_new(o, "console_splats",
+			    console_scan_json(&g->console));
+	json_object_set_new(o, "debug", json_boolean(r->debug));
 	json_object_set_new(o, "oom_kills", json_integer(g->oom_kills));
 	json_object_set_new(o, "timeout", json_boolean(g->timeout));
 	stj = json_pack("{sIsIsIsIsIsIsIsIss}",
@@ -1032,6 +1062,7 @@ static json_t *summary_json(struct run *r, const struct expect_res *xr,
 	o = json_pack("{sssssssi}", "scenario", r->scn.name, "run_id", r->id,
 		      "dir", r->dir, "repeat", (int)r->repeat);
 	json_object_set_new(o, "accel", json_string(r->kvm ? "kvm" : "tcg"));
+	json_object_set_new(o, "debug", json_boolean(r->debug));
 	json_object_set_new(o, "guest", json_pack("{sisi}", "memory_mb",
 		(int)r->memory_mb, "cpus", (int)r->cpus));
 	arr = json_array();
@@ -1162,6 +1193,7 @@ static void print_table(struct run *r, const struct expect_res *xr,
 		printf("%s-%d: %s%s%s\n", scn_kernel_name(g->kernel), g->rep,
 		       g->pass ? "pass" : "FAIL", g->why[0] ? ": " : "",
 		       g->why);
+		console_scan_print(stdout, &g->console, "  ");
 		if (g->st.malformed || g->st.seq_gaps || g->st.absurd ||
 		    g->st.too_long)
 			printf("  stream: %llu malformed, %llu too long, %llu absurd, %llu seq gaps (%llu lines lost)\n",
@@ -1337,7 +1369,7 @@ static int dry_run(struct run *r)
 int cmd_run(int argc, char **argv, struct swapctl_config *cfg)
 {
 	const char *kernels_opt = NULL, *bk = NULL, *pk = NULL, *ird = NULL;
-	bool json = false, dry = false, keep = false;
+	bool json = false, dry = false, keep = false, debug = false;
 	int repeat = 0, timeout = 0;
 	struct popt opts[] = {
 		OPT_BOOL(0, "json", &json, "print the results as one JSON object"),
@@ -1359,6 +1391,8 @@ int cmd_run(int argc, char **argv, struct swapctl_config *cfg)
 			   "use this initramfs instead of the built one"),
 		OPT_BOOL(0, "keep-images", &keep,
 			 "keep the swap disk images of each guest"),
+		OPT_BOOL(0, "debug", &debug,
+			 "boot the debug kernels (<workdir>/kernels/<variant>-debug/, from 'swapctl build --debug'); any splat fails"),
 		OPT_END(),
 	};
 	struct popt_cmd cmd = {
@@ -1388,6 +1422,7 @@ int cmd_run(int argc, char **argv, struct swapctl_config *cfg)
 	r->json = json;
 	r->dry_run = dry;
 	r->keep_images = keep;
+	r->debug = debug;
 	if (scenario_load(&r->scn, scenario_find(argv[0], lockpath,
 						 sizeof(lockpath)),
 			  err, sizeof(err))) {
@@ -1404,7 +1439,9 @@ int cmd_run(int argc, char **argv, struct swapctl_config *cfg)
 		cfg->guest_memory_mb ? cfg->guest_memory_mb : 256;
 	r->cpus = r->scn.cpus ? r->scn.cpus :
 		cfg->guest_cpus ? cfg->guest_cpus : 1;
-	if (scenario_check_fit(&r->scn, r->memory_mb, err, sizeof(err))) {
+	if (scenario_check_fit(&r->scn, r->memory_mb, err, sizeof(err)) ||
+	    scenario_check_host(&r->scn, r->memory_mb, r->cpus, cfg->source,
+				err, sizeof(err))) {
 		fprintf(stderr, "swapctl run: %s\n", err);
 		free(r);
 		return EXIT_CONFIG;
@@ -1417,21 +1454,45 @@ int cmd_run(int argc, char **argv, struct swapctl_config *cfg)
 		 bk ? bk : "");
 	snprintf(r->kernel_path[KERNEL_PATCHED], 4096, "%s", pk ? pk : "");
 	if (!bk && util_path(r->kernel_path[KERNEL_BASELINE], 4096,
-			     "%s/kernels/baseline/bzImage", cfg->workdir))
+			     "%s/kernels/baseline%s/bzImage", cfg->workdir,
+			     debug ? "-debug" : ""))
 		goto toolong;
 	if (!pk && util_path(r->kernel_path[KERNEL_PATCHED], 4096,
-			     "%s/kernels/%s/bzImage", cfg->workdir,
-			     cfg->series))
+			     "%s/kernels/%s%s/bzImage", cfg->workdir,
+			     cfg->series, debug ? "-debug" : ""))
 		goto toolong;
 	if (ird)
 		snprintf(r->initramfs, sizeof(r->initramfs), "%s", ird);
 	else if (util_path(r->initramfs, sizeof(r->initramfs),
 			   "%s/kernels/initramfs.cpio", cfg->workdir))
 		goto toolong;
+	if (r->scn.kbuild[0]) {
+		char log[4200], err[4400];
+
+		snprintf(log, sizeof(log), "%s/logs/kbuild-%s.log",
+			 cfg->workdir, r->scn.kbuild);
+		if (kbuild_prepare(cfg->workdir, r->scn.kbuild, log,
+				   r->dry_run, r->scn.kbuild_src,
+				   sizeof(r->scn.kbuild_src),
+				   r->scn.kbuild_out,
+				   sizeof(r->scn.kbuild_out), err,
+				   sizeof(err))) {
+			fprintf(stderr, "swapctl run: %s: %s\n", r->scn.file,
+				err);
+			free(r);
+			return EXIT_SETUP;
+		}
+	}
 	r->plan = plan_text(&r->scn, r->memory_mb, cfg->nfs_port);
 	if (!r->plan) {
 		free(r);
 		return EXIT_FAILURE_GENERIC;
+	}
+	if (plan_check(r->scn.file, r->plan, err, sizeof(err))) {
+		fprintf(stderr, "swapctl run: %s\n", err);
+		free(r->plan);
+		free(r);
+		return EXIT_CONFIG;
 	}
 	if (r->dry_run) {
 		code = dry_run(r);
@@ -1441,8 +1502,9 @@ int cmd_run(int argc, char **argv, struct swapctl_config *cfg)
 	}
 	for (k = 0; k < KERNEL_COUNT; k++) {
 		if (r->scn.kernel[k] && access(r->kernel_path[k], R_OK)) {
-			fprintf(stderr, "swapctl run: %s: %s (run 'swapctl build --all' first)\n",
-				r->kernel_path[k], strerror(errno));
+			fprintf(stderr, "swapctl run: %s: %s (run 'swapctl build --all%s' first)\n",
+				r->kernel_path[k], strerror(errno),
+				debug ? " --debug" : "");
 			code = EXIT_SETUP;
 			goto out_free;
 		}

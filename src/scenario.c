@@ -12,9 +12,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
+#include "kbuild.h"
 #include "scenario.h"
 #include "util.h"
 
@@ -355,7 +357,7 @@ static int get_bool(struct pctx *c, json_t *obj, const char *key, bool *out)
 }
 
 /*
- * Words that go into the plan: no spaces, no '=', and what guest/plan.c
+ * Words that go into the plan: no spaces, no '=', and what guest/gplan.c
  * accepts. NAME_CHARS for names (sysctl keys, compressors, values of
  * fixed lists), VALUE_CHARS for values written to /proc or /sys.
  */
@@ -795,11 +797,189 @@ static int parse_phase(struct pctx *c, struct scn_phase *ph, json_t *v)
 	return 0;
 }
 
+/* A string of any bytes but NUL and control characters, into @buf. */
+static int text_value(struct pctx *c, json_t *v, char *buf, size_t len)
+{
+	const char *s, *p;
+
+	if (!json_is_string(v))
+		return fail(c, "expected a string, got %s", type_name(v));
+	s = json_string_value(v);
+	if (strlen(s) != json_string_length(v))
+		return fail(c, "contains a NUL character");
+	if (!*s)
+		return fail(c, "empty");
+	if (strlen(s) >= len)
+		return fail(c, "longer than %zu characters", len - 1);
+	for (p = s; *p; p++)
+		if ((unsigned char)*p < ' ' || *p == 0x7f)
+			return fail(c, "contains a control character");
+	memcpy(buf, s, strlen(s) + 1);
+	return 0;
+}
+
+static int string_list(struct pctx *c, json_t *o, const char *key,
+		       size_t min, size_t max, char (*dst)[SCN_STR_MAX],
+		       int *n)
+{
+	json_t *arr, *v;
+	size_t i;
+
+	if (min && !json_object_get(o, key))
+		return fail(c, "missing key \"%s\"", key);
+	if (get_array(c, o, key, min, max, &arr))
+		return -1;
+	if (!arr)
+		return 0;
+	push_key(c, key);
+	json_array_foreach(arr, i, v) {
+		push_idx(c, i);
+		if (text_value(c, v, dst[i], SCN_STR_MAX))
+			return -1;
+		(*n)++;
+		pop(c);
+	}
+	pop(c);
+	return 0;
+}
+
+static int parse_group(struct pctx *c, struct scenario *s, json_t *o)
+{
+	static const char *const keys[] = {
+		"name", "argv", "cwd", "env", "memory_max_mb",
+		"memory_high_mb", "swap_max_mb", "cpus", "outputs", NULL };
+	struct scn_group *g = &s->group[s->ngroups];
+	const char *key;
+	json_t *env, *v;
+	int k;
+
+	if (!json_is_object(o))
+		return fail(c, "expected an object, got %s", type_name(o));
+	if (check_keys(c, o, keys) ||
+	    get_string(c, o, "name", g->name, sizeof(g->name), true,
+		       NAME_CHARS))
+		return -1;
+	for (k = 0; k < s->ngroups; k++)
+		if (!strcmp(s->group[k].name, g->name)) {
+			push_key(c, "name");
+			return fail(c, "\"%s\" names two groups", g->name);
+		}
+	if (g->name[0] == '.') {
+		push_key(c, "name");
+		return fail(c, "must not start with '.'");
+	}
+	if (string_list(c, o, "argv", 1, SCN_MAX_ARGS, g->args, &g->nargs) ||
+	    string_list(c, o, "outputs", 0, SCN_MAX_OUT, g->out, &g->nout) ||
+	    get_uint32(c, o, "memory_max_mb", 1, 1048576, false,
+		       &g->memory_max_mb) ||
+	    get_uint32(c, o, "memory_high_mb", 1, 1048576, false,
+		       &g->memory_high_mb) ||
+	    get_uint32(c, o, "swap_max_mb", 0, 1048576, false,
+		       &g->swap_max_mb) ||
+	    get_uint32(c, o, "cpus", 1, 64, false, &g->cpus))
+		return -1;
+	g->has_swap_max = json_object_get(o, "swap_max_mb") != NULL;
+	if (json_object_get(o, "cwd")) {
+		push_key(c, "cwd");
+		if (text_value(c, json_object_get(o, "cwd"), g->cwd,
+			       sizeof(g->cwd)))
+			return -1;
+		if (g->cwd[0] != '/' && g->cwd[0] != '@')
+			return fail(c, "\"%s\" is not an absolute path",
+				    g->cwd);
+		pop(c);
+	}
+	if (get_object(c, o, "env", &env))
+		return -1;
+	if (env) {
+		push_key(c, "env");
+		json_object_foreach(env, key, v) {
+			char val[SCN_STR_MAX];
+
+			push_key(c, key);
+			if (g->nenv >= SCN_MAX_ENV)
+				return fail(c, "more than %d variables",
+					    SCN_MAX_ENV);
+			if (!plan_word(key, "_"))
+				return fail(c, "not a variable name");
+			if (text_value(c, v, val, sizeof(val)) ||
+			    snprintf(g->env[g->nenv], SCN_STR_MAX, "%s=%s",
+				     key, val) >= SCN_STR_MAX)
+				return fail(c, "KEY=VALUE longer than %d characters",
+					    SCN_STR_MAX - 1);
+			g->nenv++;
+			pop(c);
+		}
+		pop(c);
+	}
+	if (g->memory_high_mb && g->memory_max_mb &&
+	    g->memory_high_mb > g->memory_max_mb) {
+		push_key(c, "memory_high_mb");
+		return fail(c, "%u is above memory_max_mb %u",
+			    g->memory_high_mb, g->memory_max_mb);
+	}
+	if (s->cpus && g->cpus > s->cpus) {
+		push_key(c, "cpus");
+		return fail(c, "%u is more than the guest's %u CPUs", g->cpus,
+			    s->cpus);
+	}
+	return 0;
+}
+
+static int parse_command(struct pctx *c, struct scenario *s, json_t *w)
+{
+	static const char *const keys[] = {
+		"reference", "kbuild", "groups", NULL };
+	json_t *o, *arr, *v;
+	size_t i;
+	bool any_out = false;
+
+	if (json_object_size(w) != 1) {
+		const char *key;
+
+		json_object_foreach(w, key, v)
+			if (strcmp(key, "command"))
+				break;
+		push_key(c, key);
+		return fail(c, "a command workload takes no other key");
+	}
+	if (get_object(c, w, "command", &o))
+		return -1;
+	push_key(c, "command");
+	s->command = true;
+	s->reference = true;
+	if (check_keys(c, o, keys) ||
+	    get_bool(c, o, "reference", &s->reference) ||
+	    get_string(c, o, "kbuild", s->kbuild, sizeof(s->kbuild), false,
+		       NAME_CHARS) ||
+	    (s->kbuild[0] && one_of(c, "kbuild", s->kbuild, kbuild_configs)))
+		return -1;
+	if (!json_object_get(o, "groups"))
+		return fail(c, "missing key \"groups\"");
+	if (get_array(c, o, "groups", 1, SCN_MAX_GROUPS, &arr))
+		return -1;
+	push_key(c, "groups");
+	json_array_foreach(arr, i, v) {
+		push_idx(c, i);
+		if (parse_group(c, s, v))
+			return -1;
+		any_out |= s->group[s->ngroups].nout > 0;
+		s->ngroups++;
+		pop(c);
+	}
+	pop(c);
+	if (s->reference && !any_out)
+		return fail(c, "\"reference\": true needs a group with \"outputs\"");
+	pop(c);
+	pop(c);
+	return 0;
+}
+
 static int parse_workload(struct pctx *c, struct scenario *s, json_t *root)
 {
 	static const char *const keys[] = {
 		"seed", "size_mb", "size_ram", "shmem_mb", "thp", "phases",
-		"verify_seed", "unique_words", NULL };
+		"verify_seed", "unique_words", "command", NULL };
 	unsigned long long seed = PLAN_SEED_DEF, vseed = 0;
 	bool has_ram = false;
 	json_t *w, *arr, *v;
@@ -810,6 +990,8 @@ static int parse_workload(struct pctx *c, struct scenario *s, json_t *root)
 	if (get_object(c, root, "workload", &w))
 		return -1;
 	push_key(c, "workload");
+	if (json_object_get(w, "command"))
+		return parse_command(c, s, w);
 	if (check_keys(c, w, keys) ||
 	    get_uint(c, w, "seed", 0, PLAN_SEED_MAX, false, &seed) ||
 	    get_uint32(c, w, "size_mb", 1, PLAN_MB_MAX, false, &s->size_mb) ||
@@ -843,6 +1025,8 @@ static int parse_workload(struct pctx *c, struct scenario *s, json_t *root)
 			return -1;
 		if (!i && s->phase[i].kind != PHASE_FILL)
 			return fail(c, "the first phase must be \"fill\"");
+		if (i && s->phase[i].kind == PHASE_FILL)
+			return fail(c, "\"fill\" only once, as the first phase");
 		s->nphases++;
 		pop(c);
 	}
@@ -966,7 +1150,7 @@ static int parse_root(struct pctx *c, struct scenario *s, json_t *root)
 	    parse_workload(c, s, root) ||
 	    parse_expect(c, s, root))
 		return -1;
-	if (s->memory_mb &&
+	if (s->memory_mb && !s->command &&
 	    fit_problem(s, s->memory_mb, &idx, msg, sizeof(msg))) {
 		if (idx >= 0) {
 			push_key(c, "swap");
@@ -1088,15 +1272,38 @@ unsigned int scenario_size_mb(const struct scenario *s,
 }
 
 /*
+ * What a MiB of the workload costs in guest RAM once zram holds it: the
+ * page pattern repeats its unique_words random words over the page, so
+ * it compresses to about unique_words/512 of a page, plus zsmalloc's
+ * overhead; an incompressible page (the default) costs a whole page.
+ */
+static double zram_cost(const struct scenario *s)
+{
+	double c;
+
+	if (!s->unique_words)
+		return 1.0;
+	c = s->unique_words / 512.0 + 1.0 / 16;
+	return c > 1.0 ? 1.0 : c;
+}
+
+/*
  * Does the workload fit? Returns 0, or 1 with @msg set and *@swap_idx the
- * backend at fault (-1: the workload).
+ * backend at fault (-1: the workload). The rules:
+ * - swap_map, one byte per swap page, must stay under 1/16 of the guest's
+ *   RAM (swapon fails otherwise): at most 256 MiB of swap per MiB of RAM;
+ * - a zram device is at most 4x the guest's RAM;
+ * - the workload, its shmem and the largest pressure phase fit in the
+ *   disk swap, 1/4 of the RAM, and what zram can hold in another 1/4 of
+ *   the RAM at the pattern's compressibility (zram_cost()): data in zram
+ *   stays in the guest's RAM, so incompressible pages gain nothing there.
  */
 static int fit_problem(const struct scenario *s, unsigned int memory_mb,
 		       int *swap_idx, char *msg, size_t len)
 {
-	unsigned long long swap_mb = 0;
+	unsigned long long disk_mb = 0, zram_mb = 0, all_mb = 0, zram_eff;
 	unsigned int size = scenario_size_mb(s, memory_mb), press = 0;
-	int i;
+	int i, big = 0;
 
 	/* a pressure phase allocates beside the whole area */
 	for (i = 0; i < s->nphases; i++)
@@ -1104,9 +1311,15 @@ static int fit_problem(const struct scenario *s, unsigned int memory_mb,
 		    s->phase[i].mb > press)
 			press = s->phase[i].mb;
 	for (i = 0; i < s->nswap; i++) {
-		swap_mb += s->swap[i].size_mb;
-		if (s->swap[i].type == SWAP_ZRAM &&
-		    s->swap[i].size_mb > 4ull * memory_mb) {
+		all_mb += s->swap[i].size_mb;
+		if (s->swap[i].size_mb > s->swap[big].size_mb)
+			big = i;
+		if (s->swap[i].type != SWAP_ZRAM) {
+			disk_mb += s->swap[i].size_mb;
+			continue;
+		}
+		zram_mb += s->swap[i].size_mb;
+		if (s->swap[i].size_mb > 4ull * memory_mb) {
 			*swap_idx = i;
 			snprintf(msg, len,
 				 "a %u MiB zram device is more than 4x the guest's %u MiB of RAM",
@@ -1114,23 +1327,52 @@ static int fit_problem(const struct scenario *s, unsigned int memory_mb,
 			return 1;
 		}
 	}
-	*swap_idx = -1;
-	if ((unsigned long long)size + s->shmem_mb + press >
-	    swap_mb + memory_mb / 4) {
+	if (all_mb > 256ull * memory_mb) {
+		*swap_idx = big;
 		snprintf(msg, len,
-			 "%u MiB (+%u MiB shmem, +%u MiB pressure) cannot fit in %llu MiB of swap plus 1/4 of the guest's %u MiB of RAM",
-			 size, s->shmem_mb, press, swap_mb, memory_mb);
+			 "%llu MiB of swap needs %llu KiB of swap map, more than 1/16 of the guest's %u MiB of RAM (at most %llu MiB of swap)",
+			 all_mb, all_mb / 4, memory_mb, 256ull * memory_mb);
 		return 1;
 	}
-	return 0;
+	*swap_idx = -1;
+	zram_eff = (unsigned long long)(memory_mb / 4 / zram_cost(s));
+	if (zram_eff > zram_mb)
+		zram_eff = zram_mb;
+	if ((unsigned long long)size + s->shmem_mb + press <=
+	    disk_mb + zram_eff + memory_mb / 4)
+		return 0;
+	if (!zram_mb)
+		snprintf(msg, len,
+			 "%u MiB (+%u MiB shmem, +%u MiB pressure) cannot fit in %llu MiB of swap plus 1/4 of the guest's %u MiB of RAM",
+			 size, s->shmem_mb, press, disk_mb, memory_mb);
+	else
+		snprintf(msg, len,
+			 "%u MiB (+%u MiB shmem, +%u MiB pressure) cannot fit in %llu MiB of disk swap, %llu MiB of zram (of its %llu MiB: zram keeps the data in RAM, %s) plus 1/4 of the guest's %u MiB of RAM",
+			 size, s->shmem_mb, press, disk_mb, zram_eff, zram_mb,
+			 s->unique_words ? "compressed by unique_words" :
+			 "incompressible without unique_words", memory_mb);
+	return 1;
 }
 
 int scenario_check_fit(const struct scenario *s, unsigned int memory_mb,
 		       char *err, size_t errlen)
 {
 	char msg[256];
-	int idx;
+	int idx, i;
 
+	if (s->command) {
+		/* the limits are the groups' own; they must fit the guest */
+		for (i = 0; i < s->ngroups; i++) {
+			if (s->group[i].memory_max_mb < memory_mb)
+				continue;
+			snprintf(err, errlen,
+				 "%s: workload.command.groups[%d].memory_max_mb: %u MiB is not below the guest's %u MiB",
+				 s->file, i, s->group[i].memory_max_mb,
+				 memory_mb);
+			return -1;
+		}
+		return 0;
+	}
 	if (!fit_problem(s, memory_mb, &idx, msg, sizeof(msg)))
 		return 0;
 	if (idx >= 0)
@@ -1138,5 +1380,64 @@ int scenario_check_fit(const struct scenario *s, unsigned int memory_mb,
 			 msg);
 	else
 		snprintf(err, errlen, "%s: workload: %s", s->file, msg);
+	return -1;
+}
+
+int scenario_host_problem(unsigned int memory_mb, unsigned int cpus,
+			  unsigned long long host_mb, unsigned int host_cpus,
+			  bool *is_cpus, char *msg, size_t len)
+{
+	*is_cpus = false;
+	if (host_mb && memory_mb > host_mb * 3 / 4) {
+		snprintf(msg, len,
+			 "a %u MiB guest is more than 3/4 of this host's %llu MiB of RAM",
+			 memory_mb, host_mb);
+		return 1;
+	}
+	if (host_cpus && cpus > host_cpus) {
+		*is_cpus = true;
+		snprintf(msg, len, "%u vCPUs are more than this host's %u CPUs",
+			 cpus, host_cpus);
+		return 1;
+	}
+	return 0;
+}
+
+/* MemTotal of /proc/meminfo in MiB, 0 if unknown. */
+static unsigned long long host_mem_mb(void)
+{
+	unsigned long long kb = 0;
+	char line[256];
+	FILE *f;
+
+	f = fopen("/proc/meminfo", "re");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "MemTotal: %llu kB", &kb) == 1)
+			break;
+	fclose(f);
+	return kb / 1024;
+}
+
+int scenario_check_host(const struct scenario *s, unsigned int memory_mb,
+			unsigned int cpus, const char *conf, char *err,
+			size_t errlen)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	char msg[256];
+	bool is_cpus;
+
+	if (!scenario_host_problem(memory_mb, cpus, host_mem_mb(),
+				   n > 0 ? (unsigned int)n : 0, &is_cpus, msg,
+				   sizeof(msg)))
+		return 0;
+	if (is_cpus ? s->cpus : s->memory_mb)
+		snprintf(err, errlen, "%s: guest.%s: %s", s->file,
+			 is_cpus ? "cpus" : "memory_mb", msg);
+	else
+		snprintf(err, errlen, "%s: %s (%s): %s", s->file,
+			 is_cpus ? "guest_cpus" : "guest_memory_mb",
+			 conf && conf[0] ? conf : "the default", msg);
 	return -1;
 }

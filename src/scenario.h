@@ -19,6 +19,11 @@
 #define SCN_MAX_EXPECT	16
 #define SCN_NAME_MAX	48
 #define SCN_DESC_MAX	511	/* bytes of "description" */
+#define SCN_MAX_GROUPS	PLAN_MAX_GROUPS	/* command groups */
+#define SCN_MAX_ARGS	PLAN_MAX_ARGS
+#define SCN_MAX_ENV	PLAN_MAX_ENV
+#define SCN_MAX_OUT	PLAN_MAX_OUT
+#define SCN_STR_MAX	PLAN_STR_MAX	/* argv word, env entry, path, with NUL */
 
 enum scn_kernel { KERNEL_BASELINE, KERNEL_PATCHED, KERNEL_COUNT };
 
@@ -54,6 +59,24 @@ struct scn_expect {
 	enum scn_expect_on on;
 	bool has_min, has_max;
 	double min, max;
+};
+
+/*
+ * A command group: a command and the cgroup v2 limits it runs under
+ * (0 = no limit; swap_max only when has_swap_max).
+ */
+struct scn_group {
+	char name[32];
+	unsigned int memory_max_mb, memory_high_mb, swap_max_mb;
+	bool has_swap_max;
+	unsigned int cpus;		/* 0: every CPU of the guest */
+	char cwd[SCN_STR_MAX];		/* "" = / */
+	char args[SCN_MAX_ARGS][SCN_STR_MAX];
+	int nargs;
+	char env[SCN_MAX_ENV][SCN_STR_MAX];	/* "KEY=VALUE" */
+	int nenv;
+	char out[SCN_MAX_OUT][SCN_STR_MAX];	/* glob patterns */
+	int nout;
 };
 
 struct scenario {
@@ -92,6 +115,16 @@ struct scenario {
 
 	struct scn_expect expect[SCN_MAX_EXPECT];
 	int nexpect;
+
+	/* workload.command: the host's programs instead of the fill */
+	bool command;
+	bool reference;		/* a reference run without limits first */
+	char kbuild[32];	/* kconfig target of a prepared tree, or "" */
+	struct scn_group group[SCN_MAX_GROUPS];
+	int ngroups;
+	/* set by `swapctl run` after kbuild_prepare(): @KBUILD_SRC@/_OUT@ */
+	char kbuild_src[4096];
+	char kbuild_out[4096];
 };
 
 /* The metric names an expectation may name (NULL-terminated). */
@@ -129,5 +162,19 @@ unsigned int scenario_size_mb(const struct scenario *s,
  */
 int scenario_check_fit(const struct scenario *s, unsigned int memory_mb,
 		       char *err, size_t errlen);
+
+/*
+ * Can this host run a guest of @memory_mb MiB and @cpus vCPUs? At most
+ * 3/4 of the host's MemTotal and no more vCPUs than online CPUs. @conf
+ * names the configuration file the values came from when the scenario
+ * does not set them. -1 with @err set.
+ */
+int scenario_check_host(const struct scenario *s, unsigned int memory_mb,
+			unsigned int cpus, const char *conf, char *err,
+			size_t errlen);
+/* The rule itself, for given host facts (0: unknown, not checked). */
+int scenario_host_problem(unsigned int memory_mb, unsigned int cpus,
+			  unsigned long long host_mb, unsigned int host_cpus,
+			  bool *is_cpus, char *msg, size_t len);
 
 #endif

@@ -146,6 +146,26 @@ static void raw_point(const struct stats_track *t, const struct stream_line *l,
 	if (dev)
 		p->present |= (1u << SF_DEV_RD_IOS) | (1u << SF_DEV_WR_IOS) |
 			      (1u << SF_DEV_RD_SECT) | (1u << SF_DEV_WR_SECT);
+	if (l->has_cpu) {
+		p->v[SF_CPU_USER] = l->cpu.user;
+		p->v[SF_CPU_NICE] = l->cpu.nice;
+		p->v[SF_CPU_SYS] = l->cpu.system;
+		p->v[SF_CPU_IDLE] = l->cpu.idle;
+		p->v[SF_CPU_IOWAIT] = l->cpu.iowait;
+		p->v[SF_CPU_IRQ] = l->cpu.irq;
+		p->v[SF_CPU_SOFTIRQ] = l->cpu.softirq;
+		p->v[SF_CPU_STEAL] = l->cpu.steal;
+		for (i = SF_CPU_USER; i <= SF_CPU_STEAL; i++)
+			p->present |= 1u << i;
+	}
+	if (l->has_psi) {
+		p->v[SF_PSI_SOME] = l->psi_some_us;
+		p->present |= 1u << SF_PSI_SOME;
+	}
+	if (l->has_psi_full) {
+		p->v[SF_PSI_FULL] = l->psi_full_us;
+		p->present |= 1u << SF_PSI_FULL;
+	}
 	for (i = 0; i < l->nswaps; i++) {
 		p->swap_used_kb += l->swaps[i].used_kb;
 		p->swap_size_kb += l->swaps[i].size_kb;
@@ -241,6 +261,9 @@ static void feed_host(struct stats_track *t, const struct stream_line *l)
 		raw.rd_bytes += l->blk[i].rd_bytes;
 		raw.wr_bytes += l->blk[i].wr_bytes;
 	}
+	raw.has_blk = l->nblk > 0;
+	raw.has_cpu = l->has_host_cpu;
+	raw.cpu_ns = l->host_cpu_ns;
 	if (t->nhost && raw.t_ns < t->host[t->nhost - 1].t_ns) {
 		t->dropped++;
 		return;
@@ -251,7 +274,12 @@ static void feed_host(struct stats_track *t, const struct stream_line *l)
 		return;
 	}
 	cum = raw;
-	if (t->nhost) {
+	if (t->nhost && raw.has_cpu && t->rawhost.has_cpu &&
+	    t->host[t->nhost - 1].has_cpu)
+		cum.cpu_ns = t->host[t->nhost - 1].cpu_ns +
+			     stats_delta(t->rawhost.cpu_ns, raw.cpu_ns, &reset);
+	if (t->nhost && raw.has_blk && t->rawhost.has_blk &&
+	    t->host[t->nhost - 1].has_blk) {
 		last = &t->host[t->nhost - 1];
 		cum.rd_req = last->rd_req +
 			     stats_delta(t->rawhost.rd_req, raw.rd_req, &reset);
@@ -281,6 +309,15 @@ static void feed_phase(struct stats_track *t, const struct stream_line *l)
 			if (!p->ended && !strcmp(p->name, l->phase)) {
 				p->end_ns = l->t_ns;
 				p->ended = true;
+				p->has_stats = l->phase_has_stats;
+				p->pages = l->pages;
+				p->ns = l->ns;
+				p->corrupt = l->corrupt;
+				p->has_residency = l->phase_has_residency;
+				p->asked = l->asked;
+				p->resident_before = l->resident_before;
+				p->resident = l->resident;
+				p->evicted = l->evicted;
 				break;
 			}
 		}
@@ -367,6 +404,8 @@ void stats_track_feed(struct stats_track *t, const struct stream_line *l)
 	case STREAM_T_LOG:
 		snprintf(t->last_log, sizeof(t->last_log), "%s", l->msg);
 		break;
+	case STREAM_T_COMMAND:
+		break;
 	case STREAM_T_NONE:
 		break;
 	}
@@ -413,6 +452,57 @@ static struct stats_val sum(struct stats_val a, struct stats_val b)
 	return stats_ok(a.v + b.v);
 }
 
+/* A delta in @unit per second as seconds. */
+static struct stats_val secs(struct stats_val d, double unit)
+{
+	if (d.state == STATS_OK)
+		d.v /= unit;
+	return d;
+}
+
+/* @part / @whole where @whole is a plain number of seconds. */
+static struct stats_val frac(struct stats_val part, double whole)
+{
+	if (part.state != STATS_OK)
+		return part;
+	if (whole <= 0)
+		return stats_na();
+	return stats_ok(part.v / whole);
+}
+
+static void cpu_between(const struct stats_point *a,
+			const struct stats_point *b,
+			struct stats_interval *out)
+{
+	struct stats_val all = stats_ok(0), mib;
+	unsigned int f;
+
+	for (f = SF_CPU_USER; f <= SF_CPU_STEAL; f++)
+		all = sum(all, secs(field_delta(a, b, f), 1e9));
+	out->cpu_user = secs(field_delta(a, b, SF_CPU_USER), 1e9);
+	out->cpu_sys = secs(field_delta(a, b, SF_CPU_SYS), 1e9);
+	out->cpu_iowait = secs(field_delta(a, b, SF_CPU_IOWAIT), 1e9);
+	out->cpu_softirq = secs(field_delta(a, b, SF_CPU_SOFTIRQ), 1e9);
+	out->cpu_busy = all;
+	if (all.state == STATS_OK) {
+		struct stats_val idle = secs(field_delta(a, b, SF_CPU_IDLE),
+					     1e9);
+
+		out->cpu_busy = stats_ok(all.v - idle.v - out->cpu_iowait.v);
+		if (out->cpu_busy.v < 0)
+			out->cpu_busy.v = 0;
+	}
+	out->cpu_user_pct = stats_ratio(out->cpu_user, all);
+	out->cpu_sys_pct = stats_ratio(out->cpu_sys, all);
+	out->cpu_iowait_pct = stats_ratio(out->cpu_iowait, all);
+	out->cpu_softirq_pct = stats_ratio(out->cpu_softirq, all);
+	/* 4 KiB pages: 256 per MiB */
+	mib = sum(out->pswpout, out->pswpin);
+	if (mib.state == STATS_OK)
+		mib.v /= 256;
+	out->sys_ms_per_mib = stats_ratio(secs(out->cpu_sys, 1e-3), mib);
+}
+
 void stats_between(const struct stats_point *a, const struct stats_point *b,
 		   const struct stats_host_point *ha,
 		   const struct stats_host_point *hb,
@@ -446,7 +536,24 @@ void stats_between(const struct stats_point *a, const struct stats_point *b,
 	out->swap_used_kb = b->swap_used_kb;
 	out->swap_size_kb = b->swap_size_kb;
 	out->swap_peak_kb = b->swap_used_kb;
-	if (ha && hb && hb->t_ns >= ha->t_ns) {
+	cpu_between(a, b, out);
+	out->psi_some = secs(field_delta(a, b, SF_PSI_SOME), 1e6);
+	out->psi_full = secs(field_delta(a, b, SF_PSI_FULL), 1e6);
+	out->psi_some_pct = frac(out->psi_some, out->dt_s);
+	out->psi_full_pct = frac(out->psi_full, out->dt_s);
+	out->host_cpu = stats_missing();
+	out->host_cpu_pct = stats_missing();
+	if (ha && hb && ha->has_cpu && hb->has_cpu && hb->t_ns >= ha->t_ns) {
+		out->host_cpu = stats_ok(hb->cpu_ns >= ha->cpu_ns ?
+					 (double)(hb->cpu_ns - ha->cpu_ns) / 1e9
+					 : 0);
+		out->host_cpu_pct = frac(out->host_cpu,
+					 (double)(hb->t_ns - ha->t_ns) / 1e9);
+	}
+	if (ha && hb && (!ha->has_blk || !hb->has_blk)) {
+		out->host_req = stats_missing();
+		out->host_req_s = stats_missing();
+	} else if (ha && hb && hb->t_ns >= ha->t_ns) {
 		uint64_t d = (hb->rd_req + hb->wr_req) -
 			     (ha->rd_req + ha->wr_req);
 
@@ -471,6 +578,13 @@ static void all_na(struct stats_interval *out)
 	out->majflt_s = out->pswpout = out->nrswpout = na;
 	out->pswpin = out->nrswpin = out->majflt = out->dev_ios = na;
 	out->host_req = na;
+	out->cpu_user = out->cpu_sys = out->cpu_iowait = na;
+	out->cpu_softirq = out->cpu_busy = na;
+	out->cpu_user_pct = out->cpu_sys_pct = out->cpu_iowait_pct = na;
+	out->cpu_softirq_pct = out->sys_ms_per_mib = na;
+	out->psi_some = out->psi_full = na;
+	out->psi_some_pct = out->psi_full_pct = na;
+	out->host_cpu = out->host_cpu_pct = na;
 }
 
 /* Index of the last point with t_ns <= @when, or -1. */
@@ -555,8 +669,11 @@ void stats_track_total(const struct stats_track *t,
 	zero.t_ns = t->pts[0].t_ns;
 	zero.present = t->pts[t->npts - 1].present;
 	memset(&hzero, 0, sizeof(hzero));
-	if (t->nhost)
+	if (t->nhost) {
 		hzero.t_ns = t->host[0].t_ns;
+		hzero.has_blk = t->host[t->nhost - 1].has_blk;
+		hzero.has_cpu = t->host[t->nhost - 1].has_cpu;
+	}
 	stats_between(&zero, &t->pts[t->npts - 1], t->nhost ? &hzero : NULL,
 		      t->nhost ? &t->host[t->nhost - 1] : NULL, out);
 	for (i = 0; i < t->npts; i++)
@@ -580,8 +697,51 @@ struct stats_val stats_metric(const struct stats_interval *iv,
 		return iv->pswpin_s;
 	case STATS_M_MAJFLT_S:
 		return iv->majflt_s;
+	case STATS_M_CPU_SYS_PCT:
+		return iv->cpu_sys_pct;
+	case STATS_M_PSI_SOME_PCT:
+		return iv->psi_some_pct;
 	}
 	return stats_na();
+}
+
+void stats_track_phase_interval(const struct stats_track *t, unsigned int i,
+				struct stats_interval *out)
+{
+	const struct stats_phase *p;
+	long a, b;
+	size_t k;
+
+	if (i >= t->nphases || t->npts < 2) {
+		all_na(out);
+		return;
+	}
+	p = &t->phases[i];
+	a = point_at(t->pts, t->npts, p->start_ns);
+	if (a < 0)
+		a = 0;
+	b = (long)t->npts - 1;
+	if (p->ended)
+		for (k = (size_t)a; k < t->npts; k++)
+			if (t->pts[k].t_ns >= p->end_ns) {
+				b = (long)k;
+				break;
+			}
+	if (b <= a) {
+		all_na(out);
+		return;
+	}
+	/* host and guest clocks differ: no host figures per phase */
+	stats_between(&t->pts[a], &t->pts[b], NULL, NULL, out);
+}
+
+struct stats_val stats_phase_evicted_ratio(const struct stats_phase *p)
+{
+	if (!p->has_residency)
+		return stats_missing();
+	if (!p->asked)
+		return stats_na();
+	return stats_ok((double)p->evicted / (double)p->asked);
 }
 
 uint64_t stats_track_span_ns(const struct stats_track *t)

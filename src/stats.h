@@ -54,6 +54,16 @@ enum stats_field {
 	SF_DEV_WR_IOS,
 	SF_DEV_RD_SECT,
 	SF_DEV_WR_SECT,
+	SF_CPU_USER,		/* guest /proc/stat, ns */
+	SF_CPU_NICE,
+	SF_CPU_SYS,
+	SF_CPU_IDLE,
+	SF_CPU_IOWAIT,
+	SF_CPU_IRQ,
+	SF_CPU_SOFTIRQ,
+	SF_CPU_STEAL,
+	SF_PSI_SOME,		/* /proc/pressure/memory totals, us */
+	SF_PSI_FULL,
 	SF_NFIELDS,
 };
 
@@ -67,6 +77,9 @@ struct stats_point {
 struct stats_host_point {
 	uint64_t t_ns;			/* host monotonic */
 	uint64_t rd_req, wr_req, rd_bytes, wr_bytes;
+	bool has_blk;
+	uint64_t cpu_ns;		/* the guest's QEMU on the host */
+	bool has_cpu;
 };
 
 #define STATS_MAX_POINTS	(1u << 20)
@@ -78,6 +91,12 @@ struct stats_phase {
 	char name[32];
 	uint64_t start_ns, end_ns;	/* guest t_ns; end 0: running */
 	bool ended;
+	/* from the end line: the workload's own counts and time */
+	bool has_stats;
+	uint64_t pages, ns, corrupt;
+	/* push-out phases: residency of the area (stream.h) */
+	bool has_residency;
+	uint64_t asked, resident_before, resident, evicted;
 };
 
 /* A fault event of the stream (guest or host), in arrival order. */
@@ -138,6 +157,21 @@ void stats_track_free(struct stats_track *t);
 void stats_track_feed(struct stats_track *t, const struct stream_line *l);
 /* The phase running now, or the last one ended, or NULL. */
 const struct stats_phase *stats_track_phase(const struct stats_track *t);
+struct stats_interval;
+
+/*
+ * The samples around phase @i of @t: from the last sample at or before
+ * its start to the first at or after its end (the last sample while it
+ * runs), so a phase shorter than the sample interval still gets the
+ * interval that holds it. All STATS_NA when there is no such pair.
+ */
+void stats_track_phase_interval(const struct stats_track *t, unsigned int i,
+				struct stats_interval *out);
+/* Pages evicted per page asked by phase @p: STATS_MISSING without the
+ * residency check (not a push-out phase, or an older guest), STATS_NA if
+ * it asked for none.
+ */
+struct stats_val stats_phase_evicted_ratio(const struct stats_phase *p);
 /* Lower bound of histogram bucket @i (1, 2, 3, 5, 9, 17, 33, 65). */
 unsigned int stats_hist_lo(unsigned int i);
 
@@ -153,6 +187,20 @@ struct stats_interval {
 	/* the deltas themselves (totals for stats_track_total) */
 	struct stats_val pswpout, nrswpout, pswpin, nrswpin, majflt;
 	struct stats_val dev_ios, host_req;
+	/*
+	 * Guest CPU time (s) by /proc/stat class, and as a share of all CPU
+	 * time (user..steal, every CPU) in the interval: cpu_*_pct in [0,1].
+	 * busy = everything but idle and iowait.
+	 */
+	struct stats_val cpu_user, cpu_sys, cpu_iowait, cpu_softirq, cpu_busy;
+	struct stats_val cpu_user_pct, cpu_sys_pct, cpu_iowait_pct;
+	struct stats_val cpu_softirq_pct;
+	/* guest system CPU ms per MiB swapped out + in */
+	struct stats_val sys_ms_per_mib;
+	/* PSI memory stall (s), and its share of the interval's wall time */
+	struct stats_val psi_some, psi_full, psi_some_pct, psi_full_pct;
+	/* host CPU time of the guest (s) and per second of host time */
+	struct stats_val host_cpu, host_cpu_pct;
 	uint64_t swap_used_kb, swap_size_kb;	/* at the end */
 	uint64_t swap_peak_kb;		/* stats_track_total only */
 };
@@ -184,6 +232,8 @@ enum stats_metric {
 	STATS_M_PSWPOUT_S,
 	STATS_M_PSWPIN_S,
 	STATS_M_MAJFLT_S,
+	STATS_M_CPU_SYS_PCT,
+	STATS_M_PSI_SOME_PCT,
 };
 
 /* Metric @m of interval @iv. */

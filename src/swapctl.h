@@ -21,6 +21,7 @@ enum swapctl_exit {
 	EXIT_EXPECT = 7,	/* a scenario expectation was not met */
 	EXIT_CORRUPT = 8,	/* the workload found corrupt pages */
 	EXIT_GUEST = 9,		/* guest panic, BUG/Oops, or timeout */
+	EXIT_OUTPUT = 10,	/* an output cannot be written (stdout, --svg) */
 	EXIT_INTERRUPTED = 130,	/* SIGINT/SIGTERM */
 };
 
