@@ -203,9 +203,10 @@ static int load_run(struct run *r, const char *workdir, const char *arg,
 	unsigned int i, j, m;
 
 	memset(r, 0, sizeof(*r));
-	if (source_resolve(workdir, arg, dir, sizeof(dir), err, errlen) ||
-	    source_open(&r->src, dir, true, 1, err, errlen))
+	if (source_resolve(workdir, arg, dir, sizeof(dir), err, errlen))
 		return -1;
+	if (source_open(&r->src, dir, true, 1, err, errlen))
+		return -2;	/* there, but not a usable run */
 	source_seek_end(&r->src);
 	for (i = 0; i < r->src.ng; i++) {
 		const struct source_guest *g = r->src.g[i];
@@ -797,14 +798,17 @@ int cmd_report(int argc, char **argv, struct swapctl_config *cfg)
 	if (r)
 		return r < 0 ? EXIT_OK : r;
 	n = o.ndirs ? o.ndirs : 1;
-	for (i = 0; i < n; i++)
-		if (load_run(&runs[i], cfg->workdir, o.ndirs ? o.dir[i] : NULL,
-			     err, sizeof(err))) {
+	for (i = 0; i < n; i++) {
+		r = load_run(&runs[i], cfg->workdir, o.ndirs ? o.dir[i] : NULL,
+			     err, sizeof(err));
+		if (r) {
 			fprintf(stderr, "swapctl report: %s\n", err);
 			while (i--)
 				source_close(&runs[i].src);
-			return o.ndirs ? EXIT_USAGE : EXIT_SETUP;
+			return r == -2 ? EXIT_DATA : o.ndirs ? EXIT_USAGE :
+				EXIT_SETUP;
 		}
+	}
 	switch (o.fmt) {
 	case F_TEXT:
 		if (n == 1)
@@ -830,7 +834,13 @@ int cmd_report(int argc, char **argv, struct swapctl_config *cfg)
 		fprintf(stderr, "swapctl report: %s\n", err);
 		r = EXIT_OUTPUT;
 	}
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
+		if (!r && runs[i].src.empty[0]) {
+			fprintf(stderr, "swapctl report: %s: empty (the guest sent nothing)\n",
+				runs[i].src.empty);
+			r = EXIT_DATA;
+		}
 		source_close(&runs[i].src);
+	}
 	return r;
 }

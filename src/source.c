@@ -9,7 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <jansson.h>
@@ -373,11 +375,15 @@ int source_open(struct source *s, const char *dir, bool replay, double speed,
 	scan_guests(s);
 	if (s->live)
 		return 0;
-	for (i = 0; i < s->ng; i++)
+	for (i = 0; i < s->ng; i++) {
 		if (load_file(s->g[i], err, errlen) < 0) {
 			source_close(s);
 			return -1;
 		}
+		if (s->g[i]->exists && !s->g[i]->nlines && !s->empty[0])
+			snprintf(s->empty, sizeof(s->empty), "%s",
+				 s->g[i]->path);
+	}
 	for (i = 0; i < s->ng; i++)
 		if (s->g[i]->nlines &&
 		    (double)s->g[i]->lines[s->g[i]->nlines - 1].at_ns / 1e9 >
@@ -415,16 +421,64 @@ static size_t replay_until(struct source *s, uint64_t until_ns)
 	return delivered;
 }
 
+static double mono_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* See source_done(): is a run that says "running" still going on? */
+static bool check_stale(struct source *s)
+{
+	char lock[PATH_MAX + 32], latest[PATH_MAX + 32], real[PATH_MAX];
+	int fd;
+
+	snprintf(lock, sizeof(lock), "%s/../../run.lock", s->dir);
+	fd = open(lock, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(s->stale_why, sizeof(s->stale_why),
+			 "%s: state says running, but there is no run.lock beside runs/ (no swapctl run writes here)",
+			 s->dir);
+		return true;
+	}
+	/* a shared lock is refused while swapctl run holds its own */
+	if (!flock(fd, LOCK_SH | LOCK_NB)) {
+		close(fd);
+		snprintf(s->stale_why, sizeof(s->stale_why),
+			 "%s: state says running, but no swapctl run holds its run.lock: the run ended without finishing",
+			 s->dir);
+		return true;
+	}
+	close(fd);
+	snprintf(latest, sizeof(latest), "%s/../latest", s->dir);
+	if (realpath(latest, real) && strcmp(real, s->dir)) {
+		snprintf(s->stale_why, sizeof(s->stale_why),
+			 "%s: state says running, but the run going on is %s",
+			 s->dir, real);
+		return true;
+	}
+	return false;
+}
+
 size_t source_poll(struct source *s, double wall_s)
 {
 	size_t n = 0;
 	unsigned int i;
+	double now;
 
 	if (s->live) {
 		read_small(s->dir, "state", s->state, sizeof(s->state));
 		scan_guests(s);
 		for (i = 0; i < s->ng; i++)
 			n += tail_guest(s->g[i]);
+		now = mono_s();
+		if (!n && !s->stale && !strcmp(s->state, "running") &&
+		    now - s->stale_checked >= 2.0) {
+			s->stale_checked = now;
+			s->stale = check_stale(s);
+		}
 		return n;
 	}
 	if (wall_s > 0)
@@ -453,7 +507,7 @@ bool source_done(const struct source *s)
 	unsigned int i;
 
 	if (s->live)
-		return strcmp(s->state, "running") != 0;
+		return s->stale || strcmp(s->state, "running") != 0;
 	for (i = 0; i < s->ng; i++)
 		if (s->g[i]->next < s->g[i]->nlines)
 			return false;
