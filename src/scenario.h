@@ -19,13 +19,22 @@
 #define SCN_MAX_EXPECT	16
 #define SCN_NAME_MAX	48
 #define SCN_DESC_MAX	511	/* bytes of "description" */
+#define SCN_MAX_KERNELS	8
+#define SCN_KERNEL_MAX	33	/* a kernel name, with NUL */
+#define SCN_METRIC_MAX	40	/* a metric key, with NUL */
+#define SCN_MAX_NOREG	32
 #define SCN_MAX_GROUPS	PLAN_MAX_GROUPS	/* command groups */
 #define SCN_MAX_ARGS	PLAN_MAX_ARGS
 #define SCN_MAX_ENV	PLAN_MAX_ENV
 #define SCN_MAX_OUT	PLAN_MAX_OUT
 #define SCN_STR_MAX	PLAN_STR_MAX	/* argv word, env entry, path, with NUL */
 
-enum scn_kernel { KERNEL_BASELINE, KERNEL_PATCHED, KERNEL_COUNT };
+/*
+ * The kernel "patched" is the variant named by `series` in swapctl.conf
+ * (default swap-ops); any other name is the variant of that name under
+ * <workdir>/kernels/ (baseline, swap-ops, bhe-ops, ...).
+ */
+#define SCN_PATCHED	"patched"
 
 struct scn_swap {
 	enum plan_backend type;
@@ -50,13 +59,15 @@ struct scn_phase {
 	double frac;		/* rewrite */
 };
 
-/* Which kernel an expectation applies to. */
-enum scn_expect_on { EXPECT_EACH, EXPECT_BASELINE, EXPECT_PATCHED,
-		     EXPECT_RATIO };
-
+/*
+ * An expectation: metric @metric of kernel @kernel ("" = every guest of
+ * every kernel) within [min, max]; with @vs, the ratio of @kernel's mean
+ * to @vs's mean within [min_ratio, max_ratio] (kept in min/max).
+ */
 struct scn_expect {
-	char metric[32];
-	enum scn_expect_on on;
+	char metric[SCN_METRIC_MAX];
+	char kernel[SCN_KERNEL_MAX];
+	char vs[SCN_KERNEL_MAX];
 	bool has_min, has_max;
 	double min, max;
 };
@@ -83,7 +94,9 @@ struct scenario {
 	char file[4096];
 	char name[SCN_NAME_MAX + 1];
 	char description[SCN_DESC_MAX + 1];
-	bool kernel[KERNEL_COUNT];
+	/* the kernels compared; the first is the reference */
+	char kernels[SCN_MAX_KERNELS][SCN_KERNEL_MAX];
+	int nkernels;
 	unsigned int memory_mb;	/* 0: from swapctl.conf */
 	unsigned int cpus;	/* 0: from swapctl.conf */
 	unsigned int interval_ms;
@@ -115,6 +128,9 @@ struct scenario {
 
 	struct scn_expect expect[SCN_MAX_EXPECT];
 	int nexpect;
+	/* metrics that must not get significantly worse on any kernel */
+	char no_regression[SCN_MAX_NOREG][SCN_METRIC_MAX];
+	int nnoreg;
 
 	/* workload.command: the host's programs instead of the fill */
 	bool command;
@@ -127,10 +143,14 @@ struct scenario {
 	char kbuild_out[4096];
 };
 
-/* The metric names an expectation may name (NULL-terminated). */
-extern const char *const scn_metrics[];
-
-const char *scn_kernel_name(enum scn_kernel k);
+/* The index of kernel @name in @s->kernels, or -1. */
+int scn_kernel_index(const struct scenario *s, const char *name);
+/*
+ * Replace the kernel list by the comma-separated @list (names checked
+ * like the scenario's). -1 with a message in @err.
+ */
+int scn_set_kernels(struct scenario *s, const char *list, char *err,
+		    size_t errlen);
 bool scn_has_nfs(const struct scenario *s);
 
 /*
