@@ -593,9 +593,12 @@ static int parse_result(struct stream_state *st, json_t *root,
 		out->status = STREAM_CORRUPT;
 	else if (!strcmp(status, "error"))
 		out->status = STREAM_ERROR;
+	else if (!strcmp(status, "oom"))
+		out->status = STREAM_OOM;
 	else
 		return fail(st, STREAM_E_FIELD,
-			    "status: '%s' is not pass|corrupt|error", status);
+			    "status: '%s' is not pass|corrupt|error|oom",
+			    status);
 	if (get_u64(st, root, "", "pages_written", true,
 		    &out->pages_written) < 0 ||
 	    get_u64(st, root, "", "pages_verified", true,
@@ -788,6 +791,8 @@ const char *stream_status_str(enum stream_status status)
 		return "corrupt";
 	case STREAM_ERROR:
 		return "error";
+	case STREAM_OOM:
+		return "oom";
 	}
 	return "unknown";
 }
@@ -901,10 +906,11 @@ static int parse_root(struct stream_state *st, json_t *root,
 			return fail(st, STREAM_E_FIELD, "v: missing");
 		if (!json_is_integer(v))
 			return fail(st, STREAM_E_FIELD, "v: not an integer");
-		if (json_integer_value(v) != 1)
+		if (json_integer_value(v) != AGENT_PROTO_VERSION)
 			return fail(st, STREAM_E_VERSION,
-				    "v: version %lld, expected 1",
-				    (long long)json_integer_value(v));
+				    "v: version %lld, expected %d",
+				    (long long)json_integer_value(v),
+				    AGENT_PROTO_VERSION);
 	}
 	r = get_u64(st, root, "", "seq", !host, &out->seq);
 	if (r < 0)

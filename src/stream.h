@@ -18,7 +18,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define STREAM_MAX_LINE		8192	/* bytes of a line, without '\n' */
+#include "../common/agentproto.h"
+
+/* bytes of a line without its '\n': the protocol's limit less the '\n' */
+#define STREAM_MAX_LINE		(AGENT_LINE_MAX - 1)
 #define STREAM_MAX_COUNTERS	64	/* vmstat counters kept per sample */
 #define STREAM_MAX_DEVS		8	/* blk devices kept per sample */
 #define STREAM_MAX_SWAPS	8	/* swap areas kept per line */
@@ -93,7 +96,8 @@ struct stream_cpu {
 };
 
 enum stream_phase_state { STREAM_PHASE_START, STREAM_PHASE_END };
-enum stream_status { STREAM_PASS, STREAM_CORRUPT, STREAM_ERROR };
+/* STREAM_OOM: the OOM killer took the workload (init says so) */
+enum stream_status { STREAM_PASS, STREAM_CORRUPT, STREAM_ERROR, STREAM_OOM };
 
 struct stream_line {
 	enum stream_type type;

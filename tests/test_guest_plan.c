@@ -64,17 +64,17 @@ static void test_full_example(void **state)
 	assert_string_equal(p.thp[1].val, "never");
 	assert_int_equal(p.nzswap, 1);
 	assert_int_equal(p.nswap, 4);
-	assert_int_equal(p.swap[0].type, GSWAP_BLK);
+	assert_int_equal(p.swap[0].type, SWAP_BLK);
 	assert_string_equal(p.swap[0].dev, "/dev/vda");
 	assert_int_equal(p.swap[0].prio, 10);
 	assert_true(p.swap[0].nonrot);
 	assert_false(p.swap[2].nonrot);
-	assert_int_equal(p.swap[1].type, GSWAP_ZRAM);
+	assert_int_equal(p.swap[1].type, SWAP_ZRAM);
 	assert_int_equal(p.swap[1].size_mb, 512);
 	assert_string_equal(p.swap[1].comp, "lzo-rle");
-	assert_int_equal(p.swap[2].type, GSWAP_EXT4FILE);
+	assert_int_equal(p.swap[2].type, SWAP_EXT4FILE);
 	assert_string_equal(p.swap[2].dev, "/dev/vdb");
-	assert_int_equal(p.swap[3].type, GSWAP_NFSFILE);
+	assert_int_equal(p.swap[3].type, SWAP_NFSFILE);
 	assert_string_equal(p.swap[3].server, "10.0.2.2");
 	assert_int_equal(p.swap[3].port, 20490);
 	assert_string_equal(p.swap[3].export, "/export");
@@ -88,12 +88,12 @@ static void test_full_example(void **state)
 	assert_int_equal(p.size_mb, 300);
 	assert_int_equal(p.uniq_words, 64);
 	assert_int_equal(p.nphase, 7);
-	assert_int_equal(p.phase[0].type, GPHASE_FILL);
-	assert_int_equal(p.phase[2].type, GPHASE_PRESSURE);
+	assert_int_equal(p.phase[0].type, PHASE_FILL);
+	assert_int_equal(p.phase[2].type, PHASE_PRESSURE);
 	assert_int_equal(p.phase[2].mb, 200);
 	assert_false(p.phase[3].random);
 	assert_true(p.phase[4].random);
-	assert_int_equal(p.phase[5].type, GPHASE_WILLNEED);
+	assert_int_equal(p.phase[5].type, PHASE_WILLNEED);
 	assert_true(p.phase[6].frac > 0.2499 && p.phase[6].frac < 0.2501);
 	assert_true(p.has_verify_seed);
 	assert_int_equal(p.verify_seed, 12345);
@@ -113,9 +113,9 @@ static void test_defaults(void **state)
 	assert_int_equal(p.uniq_words, 512);
 	/* No phase lines: fill, pageout, read seq, read random. */
 	assert_int_equal(p.nphase, 4);
-	assert_int_equal(p.phase[0].type, GPHASE_FILL);
-	assert_int_equal(p.phase[1].type, GPHASE_PAGEOUT);
-	assert_int_equal(p.phase[2].type, GPHASE_READ);
+	assert_int_equal(p.phase[0].type, PHASE_FILL);
+	assert_int_equal(p.phase[1].type, PHASE_PAGEOUT);
+	assert_int_equal(p.phase[2].type, PHASE_READ);
 	assert_false(p.phase[2].random);
 	assert_true(p.phase[3].random);
 
@@ -277,7 +277,94 @@ static const struct bad bad[] = {
 	  "line 3: control or non-ASCII byte 0xc3" },
 	{ "version 1\n" W "phase fill a b c d e f g h i j k l m n o p\n",
 	  "line 3: more than 16 words" },
+	/* faults */
+#define B "swap type=blk dev=/dev/vda\n"
+	{ "version 1\n" B W "fault kind=oom phase=0\n",
+	  "line 4: fault: needs index=, kind= and a trigger" },
+	{ "version 1\n" B W "fault index=0 kind=flood phase=0\n",
+	  "line 4: fault: unknown kind 'flood'" },
+	{ "version 1\n" B W "fault index=0 kind=oom phase=0 after_ms=5\n",
+	  "line 4: fault: more than one trigger" },
+	{ "version 1\n" B W "fault index=0 kind=oom swap=0 phase=0\n",
+	  "line 4: fault oom: takes no swap=" },
+	{ "version 1\n" B W "fault index=0 kind=swapoff phase=0\n",
+	  "line 4: fault swapoff: missing swap=" },
+	{ "version 1\n" B W "fault index=0 kind=swapoff swap=1 phase=0\n",
+	  "line 4: fault: swap=1 but only 1 swap backends before it" },
+	{ "version 1\n" B W "fault index=0 kind=io_error swap=0 phase=0\n",
+	  "line 4: fault io_error: missing op=" },
+	{ "version 1\n" B W "fault index=0 kind=io_error swap=0 phase=0 op=read\n",
+	  "line 4: fault io_error: slots= is required with op=read" },
+	{ "version 1\n" B W "fault index=0 kind=io_error swap=0 phase=0 op=write slots=1+1\n",
+	  "line 4: fault io_error: slots= is for op=read only" },
+	{ "version 1\n" B W "fault index=0 kind=io_error swap=0 phase=0 op=read slots=5\n",
+	  "line 4: slots: expected FIRST+COUNT" },
+	{ "version 1\n" B W "fault index=0 kind=io_error swap=0 phase=0 op=read slots=0+5\n",
+	  "line 4: slots: 0 out of range" },
+	{ "version 1\n" B W "fault index=0 kind=io_error swap=0 phase=0 op=read slots=1+4097\n",
+	  "line 4: slots count: 4097 out of range" },
+	{ "version 1\n" B W "fault index=0 kind=io_error swap=0 phase=0 op=both\n",
+	  "line 4: fault io_error: probability= is required with op=both" },
+	{ "version 1\n" B W "fault index=0 kind=io_error swap=0 phase=0 op=write times=3\n",
+	  "line 4: fault io_error: times= and interval= are for op=both" },
+	{ "version 1\n" B W "fault index=0 kind=io_error swap=0 phase=0 op=sideways\n",
+	  "line 4: op: 'sideways' is not read, write or both" },
+	{ "version 1\nswap type=zram size_mb=8\n" W
+	  "fault index=0 kind=io_error swap=0 phase=0 op=write\n",
+	  "line 4: fault io_error op=write: only on a blk backend" },
+	{ "version 1\n" B W "fault index=0 kind=io_error swap=0 phase=0 op=write\n"
+	  "fault index=1 kind=io_error swap=0 phase=0 op=read slots=1+1\n",
+	  "line 5: fault io_error: one read or write fault per backend" },
+	{ "version 1\n" B W "fault index=0 kind=swap_churn swap=0 phase=0 duration_ms=9\n",
+	  "line 4: fault: period_ms= is required for swap_churn" },
+	{ "version 1\n" B W "fault index=0 kind=swap_churn swap=0 phase=0 period_ms=100\n",
+	  "line 4: fault swap_churn: missing duration_ms=" },
+	{ "version 1\n" B W "fault index=0 kind=swapoff swap=0 phase=0 op=read\n",
+	  "line 4: fault swapoff: op=, slots=, probability=, times= and interval= are for io_error" },
+	{ "version 1\n" B W "fault index=0 kind=oom phase=4\n",
+	  "line 5: end of plan: fault index=0: phase=4 but the plan has 4 phases" },
+	{ "version 1\n" B W "fault index=0 kind=oom phase=0 colour=red\n",
+	  "line 4: fault: unknown key 'colour'" },
+#undef B
 };
+
+static void test_faults(void **state)
+{
+	(void)state;
+	assert_int_equal(gplan_parse("version 1\n"
+				     "swap type=blk dev=/dev/vda\n"
+				     "swap type=zram size_mb=8\n" W
+				     "phase fill\nphase pageout\nphase read\n"
+				     "fault index=0 kind=io_error swap=0 phase=2 op=read slots=2000+16\n"
+				     "fault index=2 kind=io_error swap=1 after_ms=1500 op=both probability=5 times=10 interval=2 duration_ms=3000\n"
+				     "fault index=3 kind=swap_churn swap=1 after_swap_ios=100 duration_ms=8000 period_ms=200\n"
+				     "fault index=4 kind=oom phase=1\n",
+				     &p, err, sizeof(err)), 0);
+	assert_int_equal(p.nfault, 4);
+	assert_int_equal(p.fault[0].kind, GFAULT_IO_ERROR);
+	assert_int_equal(p.fault[0].op, GFOP_READ);
+	assert_int_equal(p.fault[0].trig, GTRIG_PHASE);
+	assert_int_equal(p.fault[0].at, 2);
+	assert_int_equal(p.fault[0].slot, 2000);
+	assert_int_equal(p.fault[0].nslots, 16);
+	assert_ptr_equal(gplan_dm_fault(&p, 0), &p.fault[0]);
+	/* op=both is fail_make_request: no device-mapper */
+	assert_null(gplan_dm_fault(&p, 1));
+	assert_int_equal(p.fault[1].index, 2);
+	assert_int_equal(p.fault[1].trig, GTRIG_AFTER_MS);
+	assert_int_equal(p.fault[1].at, 1500);
+	assert_int_equal(p.fault[1].probability, 5);
+	assert_int_equal(p.fault[1].times, 10);
+	assert_int_equal(p.fault[1].interval, 2);
+	assert_int_equal(p.fault[1].duration_ms, 3000);
+	assert_int_equal(p.fault[2].trig, GTRIG_AFTER_SWAP_IOS);
+	assert_int_equal(p.fault[2].period_ms, 200);
+	assert_int_equal(p.fault[3].kind, GFAULT_OOM);
+	assert_int_equal(p.fault[3].swap, -1);
+	assert_string_equal(gplan_fault_name(GFAULT_SWAP_CHURN), "swap_churn");
+	assert_string_equal(gplan_fault_op_name(GFOP_BOTH), "both");
+	assert_string_equal(gplan_fault_name(99), "?");
+}
 
 static void test_bad_inputs(void **state)
 {
@@ -316,9 +403,9 @@ static void test_names(void **state)
 	char path[16];
 
 	(void)state;
-	assert_string_equal(gplan_swap_type_name(GSWAP_NFSFILE), "nfsfile");
-	assert_string_equal(gplan_phase_name(GPHASE_WILLNEED), "willneed");
-	assert_string_equal(gplan_phase_name((enum gplan_phase_type)99), "?");
+	assert_string_equal(plan_backend_name(SWAP_NFSFILE), "nfsfile");
+	assert_string_equal(plan_phase_name(PHASE_WILLNEED), "willneed");
+	assert_string_equal(plan_phase_name((enum plan_phase)99), "?");
 	assert_int_equal(gplan_sysctl_path("vm.swappiness", path,
 					   sizeof(path)), -1);
 	assert_int_equal(gplan_sysctl_path(".vm", path, 16), -1);
@@ -481,6 +568,7 @@ int main(void)
 		cmocka_unit_test(test_full_example),
 		cmocka_unit_test(test_defaults),
 		cmocka_unit_test(test_bad_inputs),
+		cmocka_unit_test(test_faults),
 		cmocka_unit_test(test_long_line_and_small_err),
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_command),
