@@ -480,6 +480,188 @@ static int parse_phase(struct line_ctx *c, struct gplan *p, int nw, char **w)
 	return 0;
 }
 
+int gplan_unescape(const char *in, char *out, size_t len)
+{
+	size_t n = 0;
+	int hi, lo;
+
+	for (; *in; in++) {
+		char ch = *in;
+
+		if (ch == '%') {
+			hi = isxdigit((unsigned char)in[1]) ? in[1] : 0;
+			lo = hi && isxdigit((unsigned char)in[2]) ? in[2] : 0;
+			if (!lo)
+				return -1;
+			hi = isdigit(hi) ? hi - '0' : (tolower(hi) - 'a' + 10);
+			lo = isdigit(lo) ? lo - '0' : (tolower(lo) - 'a' + 10);
+			ch = (char)(hi * 16 + lo);
+			if (!ch)
+				return -1;
+			in += 2;
+		}
+		if (n + 1 >= len)
+			return -1;
+		out[n++] = ch;
+	}
+	if (!len)
+		return -1;
+	out[n] = '\0';
+	return 0;
+}
+
+static int decode_word(struct line_ctx *c, const char *what, const char *val,
+		       char *dst)
+{
+	if (gplan_unescape(val, dst, GPLAN_STR_LEN))
+		return fail(c, "%s: bad %%XX escape, escaped NUL or longer than %d bytes",
+			    what, GPLAN_STR_LEN - 1);
+	if (!*dst)
+		return fail(c, "%s: empty", what);
+	return 0;
+}
+
+static int parse_hostroot(struct line_ctx *c, struct gplan *p, int nw,
+			  char **w)
+{
+	char *key, *val;
+
+	if (p->has_hostroot)
+		return fail(c, "hostroot: duplicate directive");
+	if (nw != 2)
+		return fail(c, "hostroot: expected tag=NAME");
+	if (split_kv(c, w[1], &key, &val))
+		return -1;
+	if (strcmp(key, "tag"))
+		return fail(c, "hostroot: unknown key '%s'", key);
+	if (!safe_name(val))
+		return fail(c, "tag: bad value '%s'", val);
+	if (copy_val(c, key, val, p->hostroot_tag, sizeof(p->hostroot_tag)))
+		return -1;
+	p->has_hostroot = true;
+	return 0;
+}
+
+static int parse_command(struct line_ctx *c, struct gplan *p, int nw,
+			 char **w)
+{
+	int i;
+
+	if (p->has_command)
+		return fail(c, "command: duplicate directive");
+	for (i = 1; i < nw; i++) {
+		char *key, *val;
+		uint64_t v;
+
+		if (split_kv(c, w[i], &key, &val))
+			return -1;
+		if (strcmp(key, "reference"))
+			return fail(c, "command: unknown key '%s'", key);
+		if (parse_u64(c, key, val, 0, 1, &v))
+			return -1;
+		p->reference = v;
+	}
+	p->has_command = true;
+	return 0;
+}
+
+static int parse_group(struct line_ctx *c, struct gplan *p, int nw, char **w)
+{
+	struct gplan_group *g;
+	int i, k;
+
+	if (!p->has_command)
+		return fail(c, "group: needs a command directive before it");
+	if (p->ngroup >= GPLAN_MAX_GROUP)
+		return fail(c, "group: more than %d groups", GPLAN_MAX_GROUP);
+	g = &p->group[p->ngroup];
+	memset(g, 0, sizeof(*g));
+	for (i = 1; i < nw; i++) {
+		char *key, *val;
+		uint64_t v;
+
+		if (split_kv(c, w[i], &key, &val))
+			return -1;
+		if (!strcmp(key, "name")) {
+			if (!safe_name(val) || val[0] == '.')
+				return fail(c, "name: bad value '%s'", val);
+			if (copy_val(c, key, val, g->name, sizeof(g->name)))
+				return -1;
+		} else if (!strcmp(key, "memory_max_mb")) {
+			if (parse_u64(c, key, val, 1, 1 << 20,
+				      &g->memory_max_mb))
+				return -1;
+		} else if (!strcmp(key, "memory_high_mb")) {
+			if (parse_u64(c, key, val, 1, 1 << 20,
+				      &g->memory_high_mb))
+				return -1;
+		} else if (!strcmp(key, "swap_max_mb")) {
+			if (parse_u64(c, key, val, 0, 1 << 20,
+				      &g->swap_max_mb))
+				return -1;
+			g->has_swap_max = true;
+		} else if (!strcmp(key, "cpus")) {
+			if (parse_u64(c, key, val, 1, 64, &v))
+				return -1;
+			g->cpus = (unsigned int)v;
+		} else if (!strcmp(key, "cwd")) {
+			if (decode_word(c, key, val, g->cwd))
+				return -1;
+			if (g->cwd[0] != '/')
+				return fail(c, "cwd: '%s' is not absolute",
+					    g->cwd);
+		} else {
+			return fail(c, "group: unknown key '%s'", key);
+		}
+	}
+	if (!g->name[0])
+		return fail(c, "group: missing name=");
+	for (k = 0; k < p->ngroup; k++)
+		if (!strcmp(p->group[k].name, g->name))
+			return fail(c, "group: duplicate name '%s'", g->name);
+	p->ngroup++;
+	return 0;
+}
+
+/* arg, env and output add one decoded word to the last group. */
+static int parse_group_word(struct line_ctx *c, struct gplan *p, int nw,
+			    char **w)
+{
+	struct gplan_group *g;
+	char *dst;
+
+	if (!p->ngroup)
+		return fail(c, "%s: needs a group directive before it", w[0]);
+	if (nw != 2)
+		return fail(c, "%s: expected one word", w[0]);
+	g = &p->group[p->ngroup - 1];
+	if (!strcmp(w[0], "arg")) {
+		if (g->nargs >= GPLAN_MAX_ARGS)
+			return fail(c, "arg: more than %d", GPLAN_MAX_ARGS);
+		dst = g->args[g->nargs];
+		if (decode_word(c, "arg", w[1], dst))
+			return -1;
+		g->nargs++;
+	} else if (!strcmp(w[0], "env")) {
+		if (g->nenv >= GPLAN_MAX_ENV)
+			return fail(c, "env: more than %d", GPLAN_MAX_ENV);
+		dst = g->env[g->nenv];
+		if (decode_word(c, "env", w[1], dst))
+			return -1;
+		if (dst[0] == '=' || !strchr(dst, '='))
+			return fail(c, "env: '%s' is not KEY=VALUE", dst);
+		g->nenv++;
+	} else {
+		if (g->nout >= GPLAN_MAX_OUT)
+			return fail(c, "output: more than %d", GPLAN_MAX_OUT);
+		dst = g->out[g->nout];
+		if (decode_word(c, "output", w[1], dst))
+			return -1;
+		g->nout++;
+	}
+	return 0;
+}
+
 static int parse_line(struct line_ctx *c, struct gplan *p, char *line,
 		      bool *seen_version)
 {
@@ -551,6 +733,15 @@ static int parse_line(struct line_ctx *c, struct gplan *p, char *line,
 		return parse_workload(c, p, nw, w);
 	} else if (!strcmp(w[0], "phase")) {
 		return parse_phase(c, p, nw, w);
+	} else if (!strcmp(w[0], "hostroot")) {
+		return parse_hostroot(c, p, nw, w);
+	} else if (!strcmp(w[0], "command")) {
+		return parse_command(c, p, nw, w);
+	} else if (!strcmp(w[0], "group")) {
+		return parse_group(c, p, nw, w);
+	} else if (!strcmp(w[0], "arg") || !strcmp(w[0], "env") ||
+		   !strcmp(w[0], "output")) {
+		return parse_group_word(c, p, nw, w);
 	} else if (!strcmp(w[0], "verify_seed")) {
 		if (p->has_verify_seed)
 			return fail(c, "verify_seed: duplicate directive");
@@ -620,6 +811,19 @@ int gplan_parse(const char *text, struct gplan *p, char *err, size_t errlen)
 	if (!seen_version)
 		return fail(&c, "end of plan: missing 'version %d'",
 			    GPLAN_VERSION);
+	if (p->has_command) {
+		if (p->has_workload || p->nphase)
+			return fail(&c, "end of plan: command excludes workload and phase");
+		if (!p->ngroup)
+			return fail(&c, "end of plan: command without a group");
+		if (!p->has_hostroot)
+			return fail(&c, "end of plan: command needs a hostroot directive");
+		for (i = 0; i < p->ngroup; i++)
+			if (!p->group[i].nargs)
+				return fail(&c, "end of plan: group %s has no arg",
+					    p->group[i].name);
+		return 0;
+	}
 	if (!p->has_workload)
 		return fail(&c, "end of plan: missing workload directive");
 	for (i = 0; i < p->nswap; i++)

@@ -22,6 +22,12 @@
 #define GPLAN_PATH_LEN		128
 #define GPLAN_ERR_LEN		256
 
+#define GPLAN_MAX_GROUP		8	/* command groups */
+#define GPLAN_MAX_ARGS		32	/* argv words per group */
+#define GPLAN_MAX_ENV		16	/* environment entries per group */
+#define GPLAN_MAX_OUT		8	/* output patterns per group */
+#define GPLAN_STR_LEN		256	/* decoded argv word, env entry, path */
+
 #define GPLAN_DEF_INTERVAL_MS	100
 #define GPLAN_DEF_TIMEOUT_S	300
 
@@ -67,6 +73,27 @@ struct gplan_phase {
 	double frac;		/* rewrite: fraction of pages */
 };
 
+/*
+ * One command group: a command and the cgroup v2 limits it runs under
+ * (0 = no limit, except swap_max: see has_swap_max). Strings are decoded
+ * (the plan carries them %XX-escaped).
+ */
+struct gplan_group {
+	char name[GPLAN_KEY_LEN];
+	uint64_t memory_max_mb;
+	uint64_t memory_high_mb;
+	uint64_t swap_max_mb;
+	bool has_swap_max;
+	unsigned int cpus;		/* 0: every CPU */
+	char cwd[GPLAN_STR_LEN];	/* "" = / */
+	int nargs;
+	char args[GPLAN_MAX_ARGS][GPLAN_STR_LEN];
+	int nenv;
+	char env[GPLAN_MAX_ENV][GPLAN_STR_LEN];		/* KEY=VALUE */
+	int nout;
+	char out[GPLAN_MAX_OUT][GPLAN_STR_LEN];		/* glob patterns */
+};
+
 struct gplan {
 	int version;
 	unsigned int interval_ms;
@@ -100,6 +127,16 @@ struct gplan {
 
 	bool has_verify_seed;
 	uint64_t verify_seed;
+
+	/* hostroot: the host's root shared read-only over 9p */
+	bool has_hostroot;
+	char hostroot_tag[GPLAN_KEY_LEN];
+
+	/* command: run groups instead of the synthetic workload */
+	bool has_command;
+	bool reference;		/* first a reference run without limits */
+	int ngroup;
+	struct gplan_group group[GPLAN_MAX_GROUP];
 };
 
 /*
@@ -112,6 +149,12 @@ int gplan_parse(const char *text, struct gplan *p, char *err, size_t errlen);
 
 const char *gplan_swap_type_name(enum gplan_swap_type t);
 const char *gplan_phase_name(enum gplan_phase_type t);
+
+/*
+ * Decode a %XX-escaped plan word into @out (@len bytes). -1 on a bad
+ * escape, an escaped NUL or when it does not fit.
+ */
+int gplan_unescape(const char *in, char *out, size_t len);
 
 /* Sysctl key "vm.page-cluster" -> "/proc/sys/vm/page-cluster". */
 int gplan_sysctl_path(const char *key, char *buf, size_t len);

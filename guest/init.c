@@ -38,6 +38,8 @@
 #define PLAN_PATH	"/swapctl/plan"
 #define AGENT_PATH	"/bin/agent"
 #define WORKLOAD_PATH	"/bin/workload"
+#define COMMAND_PATH	"/bin/command"
+#define HOSTROOT_DIR	"/host"
 #define REASON_LEN	512
 #define DEV_WAIT_MS	5000
 #define AGENT_EXIT_MS	15000
@@ -543,9 +545,36 @@ static int setup_nfsfile(const struct gplan_swap *s, struct backend *b,
 	return do_swapon(b->name, s->prio, reason);
 }
 
+/*
+ * The host's root file system, shared read-only over virtio-9p. MS_RDONLY
+ * here; QEMU refuses writes anyway (<readonly/> in the domain XML).
+ */
+static int mount_hostroot(char *reason)
+{
+	static const char opts[] =
+		"trans=virtio,version=9p2000.L,cache=loose,msize=262144";
+
+	set_step("mount the host root (9p %s)", plan.hostroot_tag);
+	mkdir(HOSTROOT_DIR, 0755);
+	if (mount(plan.hostroot_tag, HOSTROOT_DIR, "9p", MS_RDONLY, opts)) {
+		reasonf(reason, "mount 9p %s on %s: %s%s", plan.hostroot_tag,
+			HOSTROOT_DIR, strerror(errno), errno == ENODEV ?
+			" (kernel without CONFIG_9P_FS)" : errno == ENOENT ?
+			" (no such tag: kernel without CONFIG_NET_9P_VIRTIO?)" :
+			"");
+		return -1;
+	}
+	logi("info", "host root on %s (9p %s, read-only)", HOSTROOT_DIR,
+	     plan.hostroot_tag);
+	return 0;
+}
+
 static int setup(char *reason)
 {
 	int i, nzram = 0, nnfs = 0, r = 0;
+
+	if (plan.has_hostroot && mount_hostroot(reason))
+		return -1;
 
 	if (apply_kv("sysctl", NULL, plan.sysctl, plan.nsysctl, reason) ||
 	    apply_kv("thp", "/sys/kernel/mm/transparent_hugepage", plan.thp,
@@ -653,11 +682,13 @@ static bool run_workload(char *reason)
 		return false;
 	}
 	if (pid == 0) {
-		char *argv[] = { WORKLOAD_PATH, PLAN_PATH, NULL };
+		/* command workloads: the host's programs (guest/command.c) */
+		char *prog = plan.has_command ? COMMAND_PATH : WORKLOAD_PATH;
+		char *argv[] = { prog, PLAN_PATH, NULL };
 
 		dup2(out_fd, 1);
-		execv(WORKLOAD_PATH, argv);
-		fprintf(stderr, "swapctl-init: exec %s: %s\n", WORKLOAD_PATH,
+		execv(prog, argv);
+		fprintf(stderr, "swapctl-init: exec %s: %s\n", prog,
 			strerror(errno));
 		_exit(127);
 	}

@@ -37,7 +37,10 @@
 /* objects of a full build of guest/kernel.config (measured: 1461) */
 #define FIRST_ESTIMATE 1461
 
-static const char *const guest_progs[] = { "init", "agent", "workload" };
+/* guest/build/<prog>: init is /init, the others /bin/<prog> */
+static const char *const guest_progs[] = {
+	"init", "agent", "workload", "command", "usemem",
+};
 
 struct build_ctx {
 	struct swapctl_config *cfg;
@@ -1122,8 +1125,9 @@ static int guest_prog(struct build_ctx *c, const char *prog, char *path,
 static int build_initramfs(struct build_ctx *c, char *dst, size_t dstlen)
 {
 	static const char *const dirs[] = { "dev", "proc", "sys", "tmp", "mnt",
-					    "run", "bin" };
-	char paths[3][PATH_MAX], dir[PATH_MAX];
+					    "run", "bin", "host" };
+	char paths[ARRAY_SIZE(guest_progs)][PATH_MAX], dir[PATH_MAX];
+	char name[64];
 	char *buf = NULL, *cur;
 	size_t len = 0, i;
 	struct cpio cp;
@@ -1131,7 +1135,7 @@ static int build_initramfs(struct build_ctx *c, char *dst, size_t dstlen)
 	FILE *f;
 	int ret;
 
-	for (i = 0; i < 3; i++) {
+	for (i = 0; i < ARRAY_SIZE(guest_progs); i++) {
 		ret = guest_prog(c, guest_progs[i], paths[i],
 				 sizeof(paths[i]));
 		if (ret)
@@ -1147,8 +1151,10 @@ static int build_initramfs(struct build_ctx *c, char *dst, size_t dstlen)
 		cpio_dir(&cp, dirs[i], 0755);
 	cpio_node(&cp, "dev/console", S_IFCHR | 0600, 5, 1);
 	cpio_file(&cp, "init", 0755, paths[0]);
-	cpio_file(&cp, "bin/agent", 0755, paths[1]);
-	cpio_file(&cp, "bin/workload", 0755, paths[2]);
+	for (i = 1; i < ARRAY_SIZE(guest_progs); i++) {
+		snprintf(name, sizeof(name), "bin/%s", guest_progs[i]);
+		cpio_file(&cp, name, 0755, paths[i]);
+	}
 	cpio_finish(&cp);
 	fclose(f);
 	if (cp.error) {

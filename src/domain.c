@@ -134,6 +134,20 @@ char *domain_xml(const struct domain_spec *d)
 	put_esc(f, d->agent_socket);
 	fprintf(f, "'/>\n      <target type='virtio' name='%s'/>\n"
 		"    </channel>\n", DOMAIN_AGENT_PORT);
+	if (d->host_root) {
+		/*
+		 * <readonly/> makes QEMU refuse every write (EROFS in the
+		 * guest); multidevs='remap' keeps inode numbers unique across
+		 * the host's mounts under the shared directory.
+		 */
+		fprintf(f, "    <filesystem type='mount' accessmode='passthrough' multidevs='remap'>\n"
+			"      <driver type='path'/>\n"
+			"      <source dir='");
+		put_esc(f, d->host_root);
+		fprintf(f, "'/>\n      <target dir='%s'/>\n"
+			"      <readonly/>\n"
+			"    </filesystem>\n", DOMAIN_HOSTROOT_TAG);
+	}
 	if (d->net)
 		fprintf(f, "    <interface type='user'>\n"
 			"      <model type='virtio'/>\n"

@@ -16,6 +16,8 @@
 #define DOMAIN_MAX_DISKS 8
 #define DOMAIN_AGENT_PORT "org.swapctl.agent.0"
 #define DOMAIN_NAME_PREFIX "swapctl-"
+/* The 9p mount tag of the host's root file system (guest/init.c). */
+#define DOMAIN_HOSTROOT_TAG "swapctl-hostroot"
 
 struct domain_disk {
 	const char *path;	/* raw image on the host */
@@ -35,6 +37,12 @@ struct domain_spec {
 	struct domain_disk disk[DOMAIN_MAX_DISKS];
 	int ndisks;
 	bool net;		/* user-mode network, virtio-net */
+	/*
+	 * Host directory shared read-only with the guest over virtio-9p
+	 * (tag DOMAIN_HOSTROOT_TAG), NULL for none. 9p, not virtiofs:
+	 * QEMU and libvirt 9.0 cannot make a virtiofs share read-only.
+	 */
+	const char *host_root;
 };
 
 /* Append @s to @buf XML-escaped (&<>"'), bounded; returns chars needed. */

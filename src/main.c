@@ -7,6 +7,8 @@
  * parses its options with parse_options() (parse-options.h), so that
  * `swapctl help CMD` is `swapctl CMD --help`.
  */
+#include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +26,7 @@ static const struct cmd commands[] = {
 	{ "top", cmd_top, "live view of a running or recorded scenario" },
 	{ "report", cmd_report, "tables and plots of recorded runs" },
 	{ "validate", cmd_validate, "check scenario files without running" },
+	{ "metrics", cmd_metrics, "list the metrics swapctl measures" },
 	{ "help", cmd_help, "show help for a command" },
 };
 
@@ -114,7 +117,35 @@ static bool asks_help(int argc, char **argv)
 	return false;
 }
 
+/*
+ * Every command's standard output is checked once it is done: a table
+ * written to a full disk or a closed pipe is a failure, not exit 0.
+ */
+static int close_stdout(int code)
+{
+	bool bad = fflush(stdout) == EOF || ferror(stdout);
+	int err = errno;
+
+	if (fclose(stdout) && errno != EBADF && !bad) {
+		bad = true;
+		err = errno;
+	}
+	/* a command that failed has said why already */
+	if (!bad || code)
+		return code;
+	fprintf(stderr, "swapctl: <stdout>: write failed: %s\n",
+		strerror(err));
+	return EXIT_OUTPUT;
+}
+
+static int run_main(int argc, char **argv);
+
 int main(int argc, char **argv)
+{
+	return close_stdout(run_main(argc, argv));
+}
+
+static int run_main(int argc, char **argv)
 {
 	struct swapctl_config cfg;
 	const struct cmd *c;

@@ -624,6 +624,113 @@ static int parse_result(struct stream_state *st, json_t *root,
 	return 0;
 }
 
+static int get_bool(struct stream_state *st, json_t *obj, const char *key,
+		    bool *v)
+{
+	json_t *j = json_object_get(obj, key);
+
+	if (!j)
+		return 0;
+	if (!json_is_boolean(j))
+		return fail(st, STREAM_E_FIELD, "%s: not a boolean", key);
+	*v = json_is_true(j);
+	return 1;
+}
+
+/* The extra members of a command workload's result (all or none). */
+static int parse_result_command(struct stream_state *st, json_t *root,
+				struct stream_line *out)
+{
+	int r;
+
+	r = get_u64(st, root, "", "commands", false, &out->commands);
+	if (r <= 0)
+		return r;
+	if (get_u64(st, root, "", "commands_failed", true,
+		    &out->commands_failed) < 0 ||
+	    get_u64(st, root, "", "outputs_compared", true,
+		    &out->outputs_compared) < 0 ||
+	    get_u64(st, root, "", "outputs_differ", true,
+		    &out->outputs_differ) < 0)
+		return -1;
+	r = get_bool(st, root, "host_root_ro", &out->host_root_ro);
+	if (r < 0)
+		return -1;
+	out->has_host_root_ro = r > 0;
+	if (out->commands_failed > out->commands)
+		return fail(st, STREAM_E_ABSURD,
+			    "commands_failed: %llu of %llu commands",
+			    (unsigned long long)out->commands_failed,
+			    (unsigned long long)out->commands);
+	if (out->outputs_differ > out->outputs_compared + out->commands *
+	    4096)
+		return fail(st, STREAM_E_ABSURD,
+			    "outputs_differ: %llu is absurd",
+			    (unsigned long long)out->outputs_differ);
+	out->has_commands = true;
+	return 0;
+}
+
+static bool hex64(const char *s)
+{
+	int i;
+
+	for (i = 0; i < 64; i++)
+		if (!((s[i] >= '0' && s[i] <= '9') ||
+		      (s[i] >= 'a' && s[i] <= 'f')))
+			return false;
+	return !s[64];
+}
+
+static int parse_command(struct stream_state *st, json_t *root,
+			 struct stream_line *out)
+{
+	char run[16], state[8];
+
+	if (get_str(st, root, "", "group", true, out->group,
+		    sizeof(out->group), STR_NAME) < 0 ||
+	    get_str(st, root, "", "run", true, run, sizeof(run),
+		    STR_NAME) < 0 ||
+	    get_str(st, root, "", "state", true, state, sizeof(state),
+		    STR_NAME) < 0)
+		return -1;
+	if (!strcmp(run, "reference"))
+		out->cmd_reference = true;
+	else if (strcmp(run, "limited"))
+		return fail(st, STREAM_E_FIELD,
+			    "run: '%s' is not reference|limited", run);
+	if (!strcmp(state, "start")) {
+		out->phase_state = STREAM_PHASE_START;
+		return 0;
+	}
+	if (strcmp(state, "end"))
+		return fail(st, STREAM_E_FIELD, "state: '%s' is not start|end",
+			    state);
+	out->phase_state = STREAM_PHASE_END;
+	if (get_s64(st, root, "", "exit", true, -1, &out->cmd_exit) < 0 ||
+	    get_u64(st, root, "", "signal", true, &out->cmd_signal) < 0 ||
+	    get_u64(st, root, "", "ns", true, &out->ns) < 0 ||
+	    get_u64(st, root, "", "outputs", true, &out->cmd_outputs) < 0 ||
+	    get_u64(st, root, "", "memory_peak_kb", false,
+		    &out->memory_peak_kb) < 0 ||
+	    get_u64(st, root, "", "oom_kill", false, &out->oom_kill) < 0)
+		return -1;
+	if (out->cmd_exit > 255 || out->cmd_signal > 64)
+		return fail(st, STREAM_E_ABSURD, "exit %lld / signal %llu",
+			    (long long)out->cmd_exit,
+			    (unsigned long long)out->cmd_signal);
+	if (out->cmd_outputs) {
+		if (get_str(st, root, "", "outputs_sha256", true,
+			    out->outputs_sha256, sizeof(out->outputs_sha256),
+			    STR_NAME) < 0)
+			return -1;
+		if (!hex64(out->outputs_sha256))
+			return fail(st, STREAM_E_FIELD,
+				    "outputs_sha256: not 64 lowercase hex digits");
+	}
+	return 0;
+}
+
 static const struct {
 	const char *name;
 	enum stream_type type;
@@ -636,6 +743,7 @@ static const struct {
 	{ "result", STREAM_T_RESULT },
 	{ "host", STREAM_T_HOST },
 	{ "fault", STREAM_T_FAULT },
+	{ "command", STREAM_T_COMMAND },
 };
 
 const char *stream_type_str(enum stream_type type)
@@ -825,9 +933,13 @@ static int parse_root(struct stream_state *st, json_t *root,
 	case STREAM_T_PHASE:
 		return parse_phase(st, root, out);
 	case STREAM_T_RESULT:
-		return parse_result(st, root, out);
+		if (parse_result(st, root, out) < 0)
+			return -1;
+		return parse_result_command(st, root, out) < 0 ? -1 : 0;
 	case STREAM_T_FAULT:
 		return parse_fault(st, root, out);
+	case STREAM_T_COMMAND:
+		return parse_command(st, root, out);
 	case STREAM_T_HOST:
 		return parse_host(st, root, out);
 	case STREAM_T_NONE:

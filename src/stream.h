@@ -40,6 +40,7 @@ enum stream_type {
 	STREAM_T_FAULT,		/* a fault starts or ends: from the guest,
 				 * or from the host (then no "v" nor "seq")
 				 */
+	STREAM_T_COMMAND,	/* a command run started or ended */
 };
 
 enum stream_err {
@@ -153,6 +154,17 @@ struct stream_line {
 	/* result: pages whose swap-in failed loudly (SIGBUS), 0 if absent */
 	uint64_t pages_failed, pages_failed_distinct;
 	bool has_pages_failed;
+	/* result of a command workload (has_commands) */
+	bool has_commands;
+	uint64_t commands, commands_failed, outputs_compared, outputs_differ;
+	bool has_host_root_ro, host_root_ro;
+
+	/* command: one run of a group (also uses phase_state and ns) */
+	char group[32];
+	bool cmd_reference;		/* the reference run, else limited */
+	int64_t cmd_exit;		/* -1: killed */
+	uint64_t cmd_signal, cmd_outputs, memory_peak_kb, oom_kill;
+	char outputs_sha256[65];	/* "" when no outputs */
 
 	/* set by validation against the stream's previous lines */
 	uint64_t seq_missing;		/* lines lost just before this one */

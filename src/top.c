@@ -346,7 +346,7 @@ int cmd_top(int argc, char **argv, struct swapctl_config *cfg)
 	if (source_open(&v.src, dir, o.replay || o.once, o.speed, err,
 			sizeof(err))) {
 		fprintf(stderr, "swapctl top: %s\n", err);
-		return EXIT_SETUP;
+		return EXIT_DATA;
 	}
 	v.interval = o.interval;
 	if (o.once)
@@ -367,6 +367,14 @@ int cmd_top(int argc, char **argv, struct swapctl_config *cfg)
 		r = run_batch(&v, &o);
 	else
 		r = run_curses(&v, &o);
+	if (!r && v.src.stale) {
+		fprintf(stderr, "swapctl top: %s\n", v.src.stale_why);
+		r = EXIT_DATA;
+	} else if (!r && v.src.empty[0]) {
+		fprintf(stderr, "swapctl top: %s: empty (the guest sent nothing)\n",
+			v.src.empty);
+		r = EXIT_DATA;
+	}
 	source_close(&v.src);
 	return r;
 }

@@ -33,7 +33,7 @@ int cmd_validate(int argc, char **argv, struct swapctl_config *cfg)
 	struct scenario *s;
 	char err[1024], path[4200], *text;
 	int n, i, bad = 0;
-	unsigned int mem;
+	unsigned int mem, cpus;
 
 	n = parse_options(&cmd, argc, argv);
 	if (n < 0)
@@ -51,22 +51,31 @@ int cmd_validate(int argc, char **argv, struct swapctl_config *cfg)
 		}
 		mem = s->memory_mb ? s->memory_mb :
 			cfg->guest_memory_mb ? cfg->guest_memory_mb : 256;
-		if (scenario_check_fit(s, mem, err, sizeof(err))) {
+		cpus = s->cpus ? s->cpus :
+			cfg->guest_cpus ? cfg->guest_cpus : 1;
+		if (scenario_check_fit(s, mem, err, sizeof(err)) ||
+		    scenario_check_host(s, mem, cpus, cfg->source, err,
+					sizeof(err))) {
 			fprintf(stderr, "swapctl validate: %s\n", err);
+			bad++;
+			continue;
+		}
+		text = plan_text(s, mem, cfg->nfs_port);
+		if (!text) {
+			free(s);
+			return EXIT_FAILURE_GENERIC;
+		}
+		if (plan_check(s->file, text, err, sizeof(err))) {
+			fprintf(stderr, "swapctl validate: %s\n", err);
+			free(text);
 			bad++;
 			continue;
 		}
 		if (!quiet)
 			printf("%s: ok (%s)\n", argv[i], s->name);
-		if (plan) {
-			text = plan_text(s, mem, cfg->nfs_port);
-			if (!text) {
-				free(s);
-				return EXIT_FAILURE_GENERIC;
-			}
+		if (plan)
 			fputs(text, stdout);
-			free(text);
-		}
+		free(text);
 	}
 	free(s);
 	return bad ? EXIT_CONFIG : EXIT_OK;

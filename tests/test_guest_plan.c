@@ -324,6 +324,157 @@ static void test_names(void **state)
 	assert_int_equal(gplan_sysctl_path(".vm", path, 16), -1);
 }
 
+static const char cmd_plan[] =
+	"version 1\n"
+	"swap type=blk dev=/dev/vda\n"
+	"hostroot tag=swapctl-hostroot\n"
+	"command reference=1\n"
+	"group name=build memory_max_mb=48 memory_high_mb=40 swap_max_mb=0 cpus=2 cwd=/w%20d\n"
+	"arg make\n"
+	"arg %23not-a-comment%25\n"
+	"env KEY=a%3Db%20c\n"
+	"output mm/%2A.o\n"
+	"group name=b2\n"
+	"arg /run/swapctl-bin/usemem\n";
+
+static void test_command(void **state)
+{
+	const struct gplan_group *g;
+
+	(void)state;
+	assert_int_equal(gplan_parse(cmd_plan, &p, err, sizeof(err)), 0);
+	assert_true(p.has_hostroot);
+	assert_string_equal(p.hostroot_tag, "swapctl-hostroot");
+	assert_true(p.has_command);
+	assert_true(p.reference);
+	assert_false(p.has_workload);
+	assert_int_equal(p.nphase, 0);
+	assert_int_equal(p.ngroup, 2);
+	g = &p.group[0];
+	assert_string_equal(g->name, "build");
+	assert_int_equal(g->memory_max_mb, 48);
+	assert_int_equal(g->memory_high_mb, 40);
+	assert_true(g->has_swap_max);
+	assert_int_equal(g->swap_max_mb, 0);
+	assert_int_equal(g->cpus, 2);
+	assert_string_equal(g->cwd, "/w d");
+	assert_int_equal(g->nargs, 2);
+	assert_string_equal(g->args[0], "make");
+	assert_string_equal(g->args[1], "#not-a-comment%");
+	assert_int_equal(g->nenv, 1);
+	assert_string_equal(g->env[0], "KEY=a=b c");
+	assert_int_equal(g->nout, 1);
+	assert_string_equal(g->out[0], "mm/*.o");
+	g = &p.group[1];
+	assert_false(g->has_swap_max);
+	assert_int_equal(g->memory_max_mb, 0);
+	assert_int_equal(g->nargs, 1);
+}
+
+static void test_unescape(void **state)
+{
+	char out[8];
+
+	(void)state;
+	assert_int_equal(gplan_unescape("a%41%7e", out, sizeof(out)), 0);
+	assert_string_equal(out, "aA~");
+	assert_int_equal(gplan_unescape("", out, sizeof(out)), 0);
+	assert_string_equal(out, "");
+	assert_int_equal(gplan_unescape("%00", out, sizeof(out)), -1);
+	assert_int_equal(gplan_unescape("%4", out, sizeof(out)), -1);
+	assert_int_equal(gplan_unescape("%g1", out, sizeof(out)), -1);
+	assert_int_equal(gplan_unescape("%", out, sizeof(out)), -1);
+	assert_int_equal(gplan_unescape("1234567", out, sizeof(out)), 0);
+	assert_int_equal(gplan_unescape("12345678", out, sizeof(out)), -1);
+	assert_int_equal(gplan_unescape("x", out, 0), -1);
+}
+
+static void test_command_errors(void **state)
+{
+	static const struct {
+		const char *text, *msg;
+	} bad[] = {
+		{ "version 1\ngroup name=a\n",
+		  "line 2: group: needs a command directive before it" },
+		{ "version 1\ncommand\narg x\n",
+		  "line 3: arg: needs a group directive before it" },
+		{ "version 1\ncommand\ngroup name=a\ngroup name=a\n",
+		  "line 4: group: duplicate name 'a'" },
+		{ "version 1\ncommand\ngroup name=a cwd=rel\n",
+		  "line 3: cwd: 'rel' is not absolute" },
+		{ "version 1\ncommand\ngroup name=a\narg %00\n",
+		  "line 4: arg: bad %XX escape" },
+		{ "version 1\ncommand\ngroup name=a\nenv NOEQUALS\n",
+		  "line 4: env: 'NOEQUALS' is not KEY=VALUE" },
+		{ "version 1\ncommand\ngroup name=a\nenv %3Dx\n",
+		  "line 4: env: '=x' is not KEY=VALUE" },
+		{ "version 1\ncommand\ngroup name=../x\n",
+		  "line 3: name: bad value '../x'" },
+		{ "version 1\ncommand\ngroup\n",
+		  "line 3: group: missing name=" },
+		{ "version 1\ncommand\ngroup name=a\n",
+		  "line 4: end of plan: command needs a hostroot directive" },
+		{ "version 1\nhostroot tag=t\ncommand\ngroup name=a\n",
+		  "line 5: end of plan: group a has no arg" },
+		{ "version 1\nhostroot tag=t\ncommand\n",
+		  "line 4: end of plan: command without a group" },
+		{ "version 1\nhostroot tag=t\ncommand\ngroup name=a\narg x\n"
+		  "workload seed=1 size_mb=1\n",
+		  "end of plan: command excludes workload and phase" },
+		{ "version 1\nhostroot tag=a/b\n", "line 2: tag: bad value 'a/b'" },
+		{ "version 1\nhostroot tag=a\nhostroot tag=a\n",
+		  "line 3: hostroot: duplicate directive" },
+		{ "version 1\ncommand reference=2\n",
+		  "line 2: reference: 2 out of range [0, 1]" },
+		{ "version 1\ncommand\ngroup name=a memory_max_mb=0\n",
+		  "line 3: memory_max_mb: 0 out of range" },
+		{ "version 1\ncommand\ngroup name=a cpus=65\n",
+		  "line 3: cpus: 65 out of range" },
+		{ "version 1\ncommand\ngroup name=a\narg a b\n",
+		  "line 4: arg: expected one word" },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		if (gplan_parse(bad[i].text, &p, err, sizeof(err)) != -1)
+			fail_msg("case %zu parsed", i);
+		if (!strstr(err, bad[i].msg))
+			fail_msg("case %zu: got \"%s\", want \"%s\"", i, err,
+				 bad[i].msg);
+	}
+}
+
+/* More words than fit: the limits hold. */
+static void test_command_limits(void **state)
+{
+	char text[8192];
+	size_t off;
+	int i;
+
+	(void)state;
+	off = snprintf(text, sizeof(text),
+		       "version 1\nhostroot tag=t\ncommand\ngroup name=a\n");
+	for (i = 0; i <= GPLAN_MAX_ARGS; i++)
+		off += snprintf(text + off, sizeof(text) - off, "arg x\n");
+	assert_int_equal(gplan_parse(text, &p, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "arg: more than 32"));
+	off = snprintf(text, sizeof(text), "version 1\ncommand\n");
+	for (i = 0; i <= GPLAN_MAX_GROUP; i++)
+		off += snprintf(text + off, sizeof(text) - off,
+				"group name=g%d\n", i);
+	assert_int_equal(gplan_parse(text, &p, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "group: more than 8 groups"));
+	/* a decoded word of 256 bytes does not fit */
+	off = snprintf(text, sizeof(text),
+		       "version 1\ncommand\ngroup name=a\narg ");
+	for (i = 0; i < GPLAN_STR_LEN; i++)
+		text[off++] = 'x';
+	snprintf(text + off, sizeof(text) - off, "\n");
+	assert_int_equal(gplan_parse(text, &p, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "longer than 255 bytes"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -332,6 +483,10 @@ int main(void)
 		cmocka_unit_test(test_bad_inputs),
 		cmocka_unit_test(test_long_line_and_small_err),
 		cmocka_unit_test(test_names),
+		cmocka_unit_test(test_command),
+		cmocka_unit_test(test_unescape),
+		cmocka_unit_test(test_command_errors),
+		cmocka_unit_test(test_command_limits),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -76,6 +76,21 @@ static void test_exact_text(void **state)
 }
 
 /* Every shipped scenario's plan means the same to the guest. */
+/* plan_check() is the guest's parser: what it refuses is refused. */
+static void test_plan_check(void **state)
+{
+	(void)state;
+	assert_int_equal(plan_check("x.json", "version 1\nswap type=zram size_mb=8\nworkload seed=1 size_mb=4\nphase fill\n",
+				    err, sizeof(err)), 0);
+	assert_int_equal(plan_check("x.json",
+				    "version 1\nswap type=zram size_mb=8\nworkload seed=1 size_mb=4\nphase fill\nphase fill\n",
+				    err, sizeof(err)), -1);
+	assert_string_equal(err, "x.json: the guest would refuse the plan: line 5: phase fill: only once, as the first phase");
+	assert_int_equal(plan_check("x.json", "version 1\nbogus 1\n", err,
+				    sizeof(err)), -1);
+	assert_non_null(strstr(err, "line 2: "));
+}
+
 static void test_guest_agrees(void **state)
 {
 	static const char *const files[] = {
@@ -137,6 +152,122 @@ static void test_guest_agrees(void **state)
 	free(gp);
 }
 
+static void test_escape(void **state)
+{
+	char buf[64];
+
+	(void)state;
+	assert_int_equal(plan_escape(buf, sizeof(buf), "a b#c%d=e/f_g.h,i:j+k@l-m"),
+			 strlen("a%20b%23c%25d=e/f_g.h,i:j+k@l-m"));
+	assert_string_equal(buf, "a%20b%23c%25d=e/f_g.h,i:j+k@l-m");
+	assert_int_equal(plan_escape(buf, sizeof(buf), "*\t\xc3\xa9"), 12);
+	assert_string_equal(buf, "%2A%09%C3%A9");
+	/* bounded: the length needed, always terminated */
+	assert_int_equal(plan_escape(buf, 4, "a b"), 5);
+	assert_int_equal(strlen(buf), 3);
+}
+
+/*
+ * A command workload: the exact plan, @KBUILD_SRC@/@KBUILD_OUT@ replaced,
+ * every word escaped; and the guest decodes the same argv back.
+ */
+static void test_command_plan(void **state)
+{
+	static const char text[] =
+		"{\"name\": \"c\", \"swap\": [{\"type\": \"zram\", \"size_mb\": 64}],\n"
+		" \"workload\": {\"command\": {\"kbuild\": \"tinyconfig\", \"groups\": [\n"
+		"  {\"name\": \"b\", \"argv\": [\"make\", \"-C\", \"@KBUILD_OUT@\", \"a b#\"],\n"
+		"   \"cwd\": \"@KBUILD_SRC@\", \"env\": {\"X\": \"1 2\"},\n"
+		"   \"memory_max_mb\": 48, \"memory_high_mb\": 40, \"swap_max_mb\": 0,\n"
+		"   \"cpus\": 1, \"outputs\": [\"@KBUILD_OUT@/mm/*.o\"]},\n"
+		"  {\"name\": \"u\", \"argv\": [\"/run/swapctl-bin/usemem\"]}]}}}\n";
+	static const char want[] =
+		"# swapctl plan for scenario c\n"
+		"version 1\n"
+		"interval_ms 100\n"
+		"timeout_s 300\n"
+		"swap type=zram size_mb=64\n"
+		"hostroot tag=swapctl-hostroot\n"
+		"command reference=1\n"
+		"group name=b memory_max_mb=48 memory_high_mb=40 swap_max_mb=0 cpus=1 cwd=/s%20rc\n"
+		"arg make\n"
+		"arg -C\n"
+		"arg /o\n"
+		"arg a%20b%23\n"
+		"env X=1%202\n"
+		"output /o/mm/%2A.o\n"
+		"group name=u\n"
+		"arg /run/swapctl-bin/usemem\n";
+	struct gplan *gp = calloc(1, sizeof(*gp));
+	char *plan;
+
+	(void)state;
+	assert_non_null(gp);
+	if (scenario_parse(&scn, text, strlen(text), "t.json", err,
+			   sizeof(err)))
+		fail_msg("%s", err);
+	strcpy(scn.kbuild_src, "/s rc");
+	strcpy(scn.kbuild_out, "/o");
+	plan = plan_text(&scn, 256, 2049);
+	assert_non_null(plan);
+	assert_string_equal(plan, want);
+	assert_int_equal(gplan_parse(plan, gp, err, sizeof(err)), 0);
+	assert_int_equal(gp->ngroup, 2);
+	assert_string_equal(gp->group[0].cwd, "/s rc");
+	assert_string_equal(gp->group[0].args[3], "a b#");
+	assert_string_equal(gp->group[0].env[0], "X=1 2");
+	assert_string_equal(gp->group[0].out[0], "/o/mm/*.o");
+	free(plan);
+	free(gp);
+}
+
+/* Every shipped command scenario: the guest accepts its plan. */
+static void test_guest_agrees_command(void **state)
+{
+	static const char *const files[] = {
+		"scenarios/kernel-build.json", "scenarios/kernel-build-zram.json",
+		"scenarios/stress-ng.json", "scenarios/stress-ng-zram.json",
+		"scenarios/usemem.json", "scenarios/usemem-zram.json",
+		"scenarios/memcg-pair.json", "scenarios/memcg-pair-zram.json",
+	};
+	struct gplan *gp = calloc(1, sizeof(*gp));
+	size_t f;
+	int i, k;
+
+	(void)state;
+	assert_non_null(gp);
+	for (f = 0; f < ARRAY_SIZE(files); f++) {
+		char *plan;
+
+		if (scenario_load(&scn, files[f], err, sizeof(err)))
+			fail_msg("%s", err);
+		assert_true(scn.command);
+		strcpy(scn.kbuild_src, "/src");
+		strcpy(scn.kbuild_out, "/out");
+		plan = plan_text(&scn, 256, 20490);
+		assert_non_null(plan);
+		if (gplan_parse(plan, gp, err, sizeof(err)))
+			fail_msg("%s: the guest rejects the plan: %s\n%s",
+				 files[f], err, plan);
+		assert_true(gp->has_command);
+		assert_true(gp->has_hostroot);
+		assert_int_equal(gp->reference, scn.reference);
+		assert_int_equal(gp->ngroup, scn.ngroups);
+		for (i = 0; i < scn.ngroups; i++) {
+			assert_string_equal(gp->group[i].name,
+					    scn.group[i].name);
+			assert_int_equal(gp->group[i].nargs,
+					 scn.group[i].nargs);
+			assert_int_equal(gp->group[i].memory_max_mb,
+					 scn.group[i].memory_max_mb);
+			for (k = 0; k < gp->group[i].nargs; k++)
+				assert_null(strchr(gp->group[i].args[k], '@'));
+		}
+		free(plan);
+	}
+	free(gp);
+}
+
 static void test_initrd(void **state)
 {
 	char dir[] = "/tmp/test_plan.XXXXXX", base[64], out[64];
@@ -185,7 +316,11 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_exact_text),
 		cmocka_unit_test(test_guest_agrees),
+		cmocka_unit_test(test_plan_check),
 		cmocka_unit_test(test_initrd),
+		cmocka_unit_test(test_escape),
+		cmocka_unit_test(test_command_plan),
+		cmocka_unit_test(test_guest_agrees_command),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

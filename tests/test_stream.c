@@ -12,6 +12,8 @@
 
 #include "stream.h"
 
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
 static struct stream_state st;
 static struct stream_line l;
 
@@ -351,6 +353,106 @@ static void test_fault_lines(void **state)
 			 STREAM_E_ABSURD);
 }
 
+#define CMD_END(extra) \
+	"{\"v\":1,\"seq\":0,\"t_ns\":5,\"type\":\"command\",\"group\":\"build\"," \
+	"\"run\":\"limited\",\"state\":\"end\",\"exit\":0,\"signal\":0,\"ns\":7," \
+	"\"user_ns\":1,\"sys_ns\":1,\"maxrss_kb\":9,\"memory_peak_kb\":50000," \
+	"\"oom_kill\":0" extra "}"
+#define SHA "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+
+static void test_command(void **state)
+{
+	static const struct {
+		const char *line;
+		enum stream_err want;
+	} bad[] = {
+		{ CMD_END(",\"outputs\":2,\"outputs_sha256\":\"XYZ\""), STREAM_E_FIELD },
+		{ CMD_END(",\"outputs\":2,\"outputs_sha256\":\"" SHA "0\""), STREAM_E_FIELD },
+		{ CMD_END(",\"outputs\":2"), STREAM_E_FIELD },
+		{ CMD_END(""), STREAM_E_FIELD },		/* no outputs */
+		{ CMD_END(",\"outputs\":-1"), STREAM_E_ABSURD },
+		{ "{\"v\":1,\"seq\":0,\"t_ns\":5,\"type\":\"command\",\"group\":\"a b\","
+		  "\"run\":\"limited\",\"state\":\"start\"}", STREAM_E_FIELD },
+		{ "{\"v\":1,\"seq\":0,\"t_ns\":5,\"type\":\"command\",\"group\":\"a\","
+		  "\"run\":\"other\",\"state\":\"start\"}", STREAM_E_FIELD },
+		{ "{\"v\":1,\"seq\":0,\"t_ns\":5,\"type\":\"command\",\"group\":\"a\","
+		  "\"run\":\"limited\",\"state\":\"begin\"}", STREAM_E_FIELD },
+		{ "{\"v\":1,\"seq\":0,\"t_ns\":5,\"type\":\"command\",\"group\":\"a\","
+		  "\"run\":\"limited\",\"state\":\"end\",\"exit\":300,\"signal\":0,"
+		  "\"ns\":1,\"outputs\":0}", STREAM_E_ABSURD },
+		{ "{\"v\":1,\"seq\":0,\"t_ns\":5,\"type\":\"command\",\"group\":\"a\","
+		  "\"run\":\"limited\",\"state\":\"end\",\"exit\":-2,\"signal\":0,"
+		  "\"ns\":1,\"outputs\":0}", STREAM_E_ABSURD },
+		/* the result's command members: all or none, consistent */
+		{ "{\"v\":1,\"seq\":0,\"t_ns\":5,\"type\":\"result\",\"status\":\"pass\","
+		  "\"pages_written\":0,\"pages_verified\":0,\"pages_corrupt\":0,"
+		  "\"first_corrupt\":-1,\"commands\":1}", STREAM_E_FIELD },
+		{ "{\"v\":1,\"seq\":0,\"t_ns\":5,\"type\":\"result\",\"status\":\"pass\","
+		  "\"pages_written\":0,\"pages_verified\":0,\"pages_corrupt\":0,"
+		  "\"first_corrupt\":-1,\"commands\":1,\"commands_failed\":2,"
+		  "\"outputs_compared\":0,\"outputs_differ\":0}", STREAM_E_ABSURD },
+		{ "{\"v\":1,\"seq\":0,\"t_ns\":5,\"type\":\"result\",\"status\":\"pass\","
+		  "\"pages_written\":0,\"pages_verified\":0,\"pages_corrupt\":0,"
+		  "\"first_corrupt\":-1,\"commands\":1,\"commands_failed\":0,"
+		  "\"outputs_compared\":0,\"outputs_differ\":0,\"host_root_ro\":1}",
+		  STREAM_E_FIELD },
+	};
+	size_t i;
+
+	(void)state;
+	assert_int_equal(parse(CMD_END(",\"outputs\":2,\"outputs_sha256\":\"" SHA "\"")),
+			 STREAM_OK);
+	assert_int_equal(l.type, STREAM_T_COMMAND);
+	assert_string_equal(l.group, "build");
+	assert_false(l.cmd_reference);
+	assert_int_equal(l.phase_state, STREAM_PHASE_END);
+	assert_int_equal(l.cmd_exit, 0);
+	assert_int_equal(l.ns, 7);
+	assert_int_equal(l.cmd_outputs, 2);
+	assert_int_equal(l.memory_peak_kb, 50000);
+	assert_string_equal(l.outputs_sha256, SHA);
+	assert_string_equal(stream_type_str(l.type), "command");
+
+	stream_init(&st);
+	assert_int_equal(parse("{\"v\":1,\"seq\":0,\"t_ns\":5,\"type\":\"command\","
+			       "\"group\":\"a\",\"run\":\"reference\",\"state\":\"start\"}"),
+			 STREAM_OK);
+	assert_true(l.cmd_reference);
+	assert_int_equal(l.phase_state, STREAM_PHASE_START);
+
+	stream_init(&st);
+	assert_int_equal(parse("{\"v\":1,\"seq\":0,\"t_ns\":5,\"type\":\"result\","
+			       "\"status\":\"corrupt\",\"pages_written\":0,\"pages_verified\":0,"
+			       "\"pages_corrupt\":0,\"first_corrupt\":-1,\"commands\":2,"
+			       "\"commands_failed\":0,\"outputs_compared\":30,"
+			       "\"outputs_differ\":1,\"host_root_ro\":true,\"reason\":\"x\"}"),
+			 STREAM_OK);
+	assert_true(l.has_commands);
+	assert_int_equal(l.commands, 2);
+	assert_int_equal(l.outputs_compared, 30);
+	assert_int_equal(l.outputs_differ, 1);
+	assert_true(l.has_host_root_ro);
+	assert_true(l.host_root_ro);
+	/* a synthetic workload's result has none of them */
+	stream_init(&st);
+	assert_int_equal(parse("{\"v\":1,\"seq\":0,\"t_ns\":5,\"type\":\"result\","
+			       "\"status\":\"pass\",\"pages_written\":1,\"pages_verified\":1,"
+			       "\"pages_corrupt\":0,\"first_corrupt\":-1}"), STREAM_OK);
+	assert_false(l.has_commands);
+	assert_false(l.has_host_root_ro);
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		enum stream_err e;
+
+		stream_init(&st);
+		e = parse(bad[i].line);
+		if (e != bad[i].want)
+			fail_msg("case %zu: got %s, want %s (%s)", i,
+				 stream_err_str(e), stream_err_str(bad[i].want),
+				 st.last_error);
+	}
+}
+
 static void test_seq_gap_dup(void **state)
 {
 	(void)state;
@@ -517,6 +619,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(test_all_types, setup),
 		cmocka_unit_test_setup(test_backend_without_dev, setup),
+		cmocka_unit_test_setup(test_command, setup),
 		cmocka_unit_test_setup(test_cpu_psi_residency, setup),
 		cmocka_unit_test_setup(test_cpu_psi_residency_bad, setup),
 		cmocka_unit_test_setup(test_seq_gap_dup, setup),
