@@ -104,27 +104,6 @@ int scn_set_kernels(struct scenario *s, const char *list, char *err,
 }
 
 
-static const char *const swap_type_names[] = {
-	[SWAP_BLK] = "blk", [SWAP_ZRAM] = "zram",
-	[SWAP_EXT4FILE] = "ext4file", [SWAP_NFSFILE] = "nfsfile",
-};
-
-const char *scn_swap_type_name(enum scn_swap_type t)
-{
-	return swap_type_names[t];
-}
-
-static const char *const phase_names[] = {
-	[PHASE_FILL] = "fill", [PHASE_PAGEOUT] = "pageout",
-	[PHASE_PRESSURE] = "pressure", [PHASE_READ] = "read",
-	[PHASE_WILLNEED] = "willneed", [PHASE_REWRITE] = "rewrite",
-};
-
-const char *scn_phase_name(enum scn_phase_kind k)
-{
-	return phase_names[k];
-}
-
 bool scn_has_nfs(const struct scenario *s)
 {
 	int i;
@@ -501,6 +480,21 @@ static int one_of(struct pctx *c, const char *key, const char *val,
 	return -1;
 }
 
+/* "type": one of the plan's backends (common/planspec.h) */
+static int one_of_backends(struct pctx *c, const char *val, int *out)
+{
+	const char *names[PLAN_BACKENDS + 1];
+	int b;
+
+	for (b = 0; b < PLAN_BACKENDS; b++)
+		names[b] = plan_backend_name(b);
+	names[b] = NULL;
+	if (one_of(c, "type", val, names))
+		return -1;
+	*out = plan_backend_parse(val);
+	return 0;
+}
+
 static int get_object(struct pctx *c, json_t *obj, const char *key,
 		      json_t **out)
 {
@@ -681,8 +675,6 @@ static int parse_swap_one(struct pctx *c, struct scenario *s, json_t *o,
 	static const char *const keys[] = {
 		"type", "size_mb", "prio", "comp", "vers", "disk_mb", "nonrot",
 		NULL };
-	static const char *const types[] = {
-		"blk", "zram", "ext4file", "nfsfile", NULL };
 	static const char *const vers[] = { "4.0", "4.1", "4.2", NULL };
 	struct scn_swap *sw = &s->swap[s->nswap];
 	char type[16] = "";
@@ -694,13 +686,11 @@ static int parse_swap_one(struct pctx *c, struct scenario *s, json_t *o,
 	if (check_keys(c, o, keys) ||
 	    get_string(c, o, "type", type, sizeof(type), true,
 		       NAME_CHARS) ||
-	    one_of(c, "type", type, types))
+	    one_of_backends(c, type, &t))
 		return -1;
-	for (t = 0; strcmp(types[t], type); t++)
-		;
 	sw->type = t;
 	sw->prio = -1;
-	if (get_uint32(c, o, "size_mb", 1, 1048576, true, &sw->size_mb))
+	if (get_uint32(c, o, "size_mb", 1, PLAN_MB_MAX, true, &sw->size_mb))
 		return -1;
 	prio = json_object_get(o, "prio");
 	if (prio) {
@@ -709,9 +699,10 @@ static int parse_swap_one(struct pctx *c, struct scenario *s, json_t *o,
 			return fail(c, "expected an integer, got %s",
 				    type_name(prio));
 		if (json_integer_value(prio) < -1 ||
-		    json_integer_value(prio) > 32767)
-			return fail(c, "%lld is out of range -1..32767",
-				    (long long)json_integer_value(prio));
+		    json_integer_value(prio) > PLAN_PRIO_MAX)
+			return fail(c, "%lld is out of range -1..%d",
+				    (long long)json_integer_value(prio),
+				    PLAN_PRIO_MAX);
 		sw->prio = json_integer_value(prio);
 		pop(c);
 	}
@@ -812,17 +803,22 @@ static int parse_phase(struct pctx *c, struct scn_phase *ph, json_t *v)
 		return fail(c, "expected a phase name or an object, got %s",
 			    type_name(v));
 	}
-	for (k = 0; k <= PHASE_REWRITE; k++)
-		if (!strcmp(phase_names[k], name))
-			break;
-	if (k > PHASE_REWRITE) {
+	k = plan_phase_parse(name);
+	if (k < 0) {
+		char known[128] = "";
+		int i;
+
+		for (i = 0; i < PLAN_PHASES; i++)
+			snprintf(known + strlen(known),
+				 sizeof(known) - strlen(known), "%s%s",
+				 i ? ", " : "", plan_phase_name(i));
 		if (o)
 			push_key(c, "name");
-		return fail(c, "unknown phase \"%s\" (known: fill, pageout, pressure, read, willneed, rewrite)",
-			    name);
+		return fail(c, "unknown phase \"%s\" (known: %s)", name,
+			    known);
 	}
 	ph->kind = k;
-	ph->frac = 0.25;
+	ph->frac = PLAN_REWRITE_FRAC_DEF;
 	if (k == PHASE_PRESSURE && !o)
 		return fail(c, "pressure needs {\"name\": \"pressure\", \"mb\": N}");
 	if (!o)
@@ -838,7 +834,7 @@ static int parse_phase(struct pctx *c, struct scn_phase *ph, json_t *v)
 		push_key(c, bad);
 		return fail(c, "phase %s takes no \"%s\"", name, bad);
 	}
-	if (get_uint32(c, o, "mb", 1, 1048576, k == PHASE_PRESSURE,
+	if (get_uint32(c, o, "mb", 1, PLAN_MB_MAX, k == PHASE_PRESSURE,
 		       &ph->mb) ||
 	    get_string(c, o, "order", order, sizeof(order), false,
 		       NAME_CHARS) ||
@@ -1036,7 +1032,7 @@ static int parse_workload(struct pctx *c, struct scenario *s, json_t *root)
 	static const char *const keys[] = {
 		"seed", "size_mb", "size_ram", "shmem_mb", "thp", "phases",
 		"verify_seed", "unique_words", "command", NULL };
-	unsigned long long seed = 12345, vseed = 0;
+	unsigned long long seed = PLAN_SEED_DEF, vseed = 0;
 	bool has_ram = false;
 	json_t *w, *arr, *v;
 	size_t i;
@@ -1049,14 +1045,16 @@ static int parse_workload(struct pctx *c, struct scenario *s, json_t *root)
 	if (json_object_get(w, "command"))
 		return parse_command(c, s, w);
 	if (check_keys(c, w, keys) ||
-	    get_uint(c, w, "seed", 0, UINT32_MAX, false, &seed) ||
-	    get_uint32(c, w, "size_mb", 1, 1048576, false, &s->size_mb) ||
-	    get_double(c, w, "size_ram", 0.01, 64.0, &has_ram, &s->size_ram) ||
-	    get_uint32(c, w, "shmem_mb", 0, 1048576, false, &s->shmem_mb) ||
-	    get_uint32(c, w, "unique_words", 1, 512, false,
+	    get_uint(c, w, "seed", 0, PLAN_SEED_MAX, false, &seed) ||
+	    get_uint32(c, w, "size_mb", 1, PLAN_MB_MAX, false, &s->size_mb) ||
+	    get_double(c, w, "size_ram", PLAN_RAM_MIN, PLAN_RAM_MAX, &has_ram,
+		       &s->size_ram) ||
+	    get_uint32(c, w, "shmem_mb", 0, PLAN_MB_MAX, false, &s->shmem_mb) ||
+	    get_uint32(c, w, "unique_words", 1, PLAN_UNIQUE_WORDS_MAX, false,
 		       &s->unique_words) ||
 	    get_bool(c, w, "thp", &s->wl_thp) ||
-	    get_uint(c, w, "verify_seed", 0, UINT32_MAX, false, &vseed))
+	    get_uint(c, w, "verify_seed", 0, PLAN_SEED_MAX, false,
+		     &vseed))
 		return -1;
 	s->seed = seed;
 	if (json_object_get(w, "verify_seed")) {
@@ -1280,12 +1278,14 @@ static int parse_root(struct pctx *c, struct scenario *s, json_t *root)
 			return -1;
 		pop(c);
 	}
-	s->interval_ms = 100;
-	s->timeout_s = 300;
+	s->interval_ms = PLAN_INTERVAL_MS_DEF;
+	s->timeout_s = PLAN_TIMEOUT_S_DEF;
 	s->repeat = 1;
-	if (get_uint32(c, root, "interval_ms", 10, 60000, false,
+	if (get_uint32(c, root, "interval_ms", PLAN_INTERVAL_MS_MIN,
+		       PLAN_INTERVAL_MS_MAX, false,
 		       &s->interval_ms) ||
-	    get_uint32(c, root, "timeout_s", 5, 86400, false, &s->timeout_s) ||
+	    get_uint32(c, root, "timeout_s", PLAN_TIMEOUT_S_MIN,
+		       PLAN_TIMEOUT_S_MAX, false, &s->timeout_s) ||
 	    get_uint32(c, root, "repeat", 1, 100, false, &s->repeat) ||
 	    parse_sysctl(c, s, root) ||
 	    parse_thp_zswap(c, s, root) ||

@@ -10,20 +10,24 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define SCN_MAX_SWAP	8
-#define SCN_MAX_SYSCTL	16
-#define SCN_MAX_PHASES	32
+#include "../common/planspec.h"
+
+/* a scenario holds what one plan can (common/planspec.h) */
+#define SCN_MAX_SWAP	PLAN_MAX_SWAP
+#define SCN_MAX_SYSCTL	PLAN_MAX_SYSCTL
+#define SCN_MAX_PHASES	PLAN_MAX_PHASES
 #define SCN_MAX_EXPECT	16
 #define SCN_NAME_MAX	48
+#define SCN_DESC_MAX	511	/* bytes of "description" */
 #define SCN_MAX_KERNELS	8
 #define SCN_KERNEL_MAX	33	/* a kernel name, with NUL */
 #define SCN_METRIC_MAX	40	/* a metric key, with NUL */
 #define SCN_MAX_NOREG	32
-#define SCN_MAX_GROUPS	8	/* command groups (guest/plan.h) */
-#define SCN_MAX_ARGS	32
-#define SCN_MAX_ENV	16
-#define SCN_MAX_OUT	8
-#define SCN_STR_MAX	256	/* argv word, env entry, path, with NUL */
+#define SCN_MAX_GROUPS	PLAN_MAX_GROUPS	/* command groups */
+#define SCN_MAX_ARGS	PLAN_MAX_ARGS
+#define SCN_MAX_ENV	PLAN_MAX_ENV
+#define SCN_MAX_OUT	PLAN_MAX_OUT
+#define SCN_STR_MAX	PLAN_STR_MAX	/* argv word, env entry, path, with NUL */
 
 /*
  * The kernel "patched" is the variant named by `series` in swapctl.conf
@@ -32,10 +36,8 @@
  */
 #define SCN_PATCHED	"patched"
 
-enum scn_swap_type { SWAP_BLK, SWAP_ZRAM, SWAP_EXT4FILE, SWAP_NFSFILE };
-
 struct scn_swap {
-	enum scn_swap_type type;
+	enum plan_backend type;
 	unsigned int size_mb;	/* swap area size */
 	unsigned int disk_mb;	/* ext4file: size of the disk image */
 	int prio;		/* -1: the kernel's default */
@@ -50,13 +52,8 @@ struct scn_sysctl {
 	char value[64];
 };
 
-enum scn_phase_kind {
-	PHASE_FILL, PHASE_PAGEOUT, PHASE_PRESSURE, PHASE_READ,
-	PHASE_WILLNEED, PHASE_REWRITE,
-};
-
 struct scn_phase {
-	enum scn_phase_kind kind;
+	enum plan_phase kind;
 	unsigned int mb;	/* pressure */
 	bool random;		/* read: order=random */
 	double frac;		/* rewrite */
@@ -96,7 +93,7 @@ struct scn_group {
 struct scenario {
 	char file[4096];
 	char name[SCN_NAME_MAX + 1];
-	char description[512];
+	char description[SCN_DESC_MAX + 1];
 	/* the kernels compared; the first is the reference */
 	char kernels[SCN_MAX_KERNELS][SCN_KERNEL_MAX];
 	int nkernels;
@@ -154,8 +151,6 @@ int scn_kernel_index(const struct scenario *s, const char *name);
  */
 int scn_set_kernels(struct scenario *s, const char *list, char *err,
 		    size_t errlen);
-const char *scn_swap_type_name(enum scn_swap_type t);
-const char *scn_phase_name(enum scn_phase_kind k);
 bool scn_has_nfs(const struct scenario *s);
 
 /*
