@@ -4,6 +4,7 @@
  * bzImage and its manifest). The other parts are listed in build.h.
  */
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -94,21 +95,35 @@ static char *utc_now(char *buf, size_t len)
 	return buf;
 }
 
-static int install_kernel(struct build_ctx *c, const struct series *s,
-			  const char *tree, double secs, json_t **manifest)
+static json_t *patch_list(const struct series *s)
+{
+	json_t *pl = json_array();
+	size_t i;
+
+	for (i = 0; i < s->n; i++)
+		json_array_append_new(pl, json_pack("{s:s,s:s,s:s,s:i}",
+			"name", s->patches[i].name,
+			"path", s->patches[i].path,
+			"sha256", s->patches[i].sha256,
+			"strip", s->patches[i].strip));
+	return pl;
+}
+
+static int install_kernel(struct build_ctx *c, const struct variant *v,
+			  const struct series *s, const char *tree,
+			  double secs, json_t **manifest)
 {
 	char dir[PATH_MAX], src[PATH_MAX], dst[PATH_MAX], mpath[PATH_MAX];
 	char rel[PATH_MAX], cfgpath[PATH_MAX], ksha[65], csha[65], when[32];
 	char *release, *text;
-	json_t *m, *pl;
-	size_t i;
+	json_t *m;
 
-	util_path(dir, sizeof(dir), "%s/kernels/%s", c->cfg->workdir, s->name);
+	util_path(dir, sizeof(dir), "%s/kernels/%s", c->cfg->workdir, v->name);
 	util_path(src, sizeof(src), "%s/out/arch/x86/boot/bzImage", tree);
 	util_path(dst, sizeof(dst), "%s/bzImage", dir);
 	util_path(mpath, sizeof(mpath), "%s/manifest.json", dir);
 	util_path(rel, sizeof(rel), "%s/out/include/config/kernel.release",
-		 tree);
+		  tree);
 	util_path(cfgpath, sizeof(cfgpath), "%s/out/.config", tree);
 	if (util_mkdir_p(dir, 0755) || util_sha256_file(src, ksha) ||
 	    util_sha256_file(cfgpath, csha) ||
@@ -117,18 +132,14 @@ static int install_kernel(struct build_ctx *c, const struct series *s,
 		return EXIT_BUILD;
 	}
 	release = util_read_file(rel, NULL);
-	pl = json_array();
-	for (i = 0; i < s->n; i++)
-		json_array_append_new(pl, json_pack("{s:s,s:s,s:i}",
-			"name", s->patches[i].name,
-			"sha256", s->patches[i].sha256,
-			"strip", s->patches[i].strip));
-	m = json_pack("{s:s,s:s,s:s,s:s,s:o,s:s,s:s,s:s,s:s,s:s,s:s,s:f}",
-		      "variant", s->name,
+	m = json_pack("{s:s,s:s,s:b,s:s,s:s,s:o,s:s,s:s,s:s,s:s,s:s,s:s,s:f}",
+		      "variant", v->name,
 		      "kernel", dst,
-		      "kernel_version", release ? build_trim_nl(release) : "unknown",
+		      "debug", v->debug,
+		      "kernel_version",
+		      release ? build_trim_nl(release) : "unknown",
 		      "series", s->n ? s->file : "",
-		      "patches", pl,
+		      "patches", patch_list(s),
 		      "bzimage_sha256", ksha,
 		      "config_sha256", csha,
 		      "fragment_sha256", c->fragment_sha,
@@ -137,6 +148,9 @@ static int install_kernel(struct build_ctx *c, const struct series *s,
 		      "built_at", utc_now(when, sizeof(when)),
 		      "build_seconds", secs);
 	free(release);
+	if (m && v->debug)
+		json_object_set_new(m, "debug_fragment_sha256",
+				    json_string(c->debug_fragment_sha));
 	if (!m) {
 		build_fail("%s: cannot make the manifest", mpath);
 		return EXIT_FAILURE_GENERIC;
@@ -172,7 +186,7 @@ static char *built_key(const char *tree)
 	return k;
 }
 
-static bool up_to_date(struct build_ctx *c, const struct series *s,
+static bool up_to_date(struct build_ctx *c, const struct variant *v,
 		       const char *tree, json_t **manifest)
 {
 	char p[PATH_MAX], sha[65], *key;
@@ -185,14 +199,14 @@ static bool up_to_date(struct build_ctx *c, const struct series *s,
 	util_path(p, sizeof(p), "%s/out/.swapctl-built", tree);
 	if (!key || !build_file_equals(p, key))
 		goto out;
-	util_path(p, sizeof(p), "%s/kernels/%s/manifest.json", c->cfg->workdir,
-		 s->name);
+	util_path(p, sizeof(p), "%s/kernels/%s/manifest.json",
+		  c->cfg->workdir, v->name);
 	m = json_load_file(p, 0, &jerr);
 	if (!m)
 		goto out;
 	want = json_string_value(json_object_get(m, "bzimage_sha256"));
 	util_path(p, sizeof(p), "%s/kernels/%s/bzImage", c->cfg->workdir,
-		 s->name);
+		  v->name);
 	if (want && !util_sha256_file(p, sha) && !strcmp(sha, want)) {
 		ok = true;
 		*manifest = m;
@@ -215,103 +229,120 @@ static int mark_built(const char *tree)
 	return r;
 }
 
-/*
- * Without the lock: is everything about variant @name already built from
- * the current inputs? Only reads stamps (written atomically), so a build
- * running meanwhile can at worst make this say no.
- */
-static bool variant_current(struct build_ctx *c, const char *name)
-{
-	char tree[PATH_MAX], p[PATH_MAX], err[1024], *patches, *stamp = NULL;
-	char *key = NULL;
-	json_t *m = NULL;
-	struct series s;
-	bool ok = false;
+/* What building @v would do, from its stamps (read only). */
+struct variant_state {
+	bool tree_current;	/* the tree holds the series */
+	bool config_current;	/* its .config is from the same inputs */
+	json_t *manifest;	/* the installed kernel is the one built */
+};
 
-	if (series_load(&s, c->patches_root, name, err, sizeof(err)))
-		return false;
-	util_path(tree, sizeof(tree), "%s/trees/%s", c->cfg->workdir, name);
-	patches = series_stamp(&s, s.n);
+static void variant_state(struct build_ctx *c, const struct variant *v,
+			  const struct series *s, struct variant_state *vs)
+{
+	char tree[PATH_MAX], p[PATH_MAX], *patches, *stamp = NULL;
+	char *key = NULL;
+
+	memset(vs, 0, sizeof(*vs));
+	c->cur = v;
+	util_path(tree, sizeof(tree), "%s/trees/%s", c->cfg->workdir, v->name);
+	patches = series_stamp(s, s->n);
 	if (!patches || asprintf(&stamp, "pristine %s\n%s", c->pristine_id,
 				 patches) < 0)
-		goto out;
+		stamp = NULL;
 	util_path(p, sizeof(p), "%s/.swapctl-stamp", tree);
-	if (!build_file_equals(p, stamp))
-		goto out;
-	key = kconfig_key(c, tree);
+	vs->tree_current = stamp && build_file_equals(p, stamp);
+	key = vs->tree_current ? kconfig_key(c, tree) : NULL;
 	util_path(p, sizeof(p), "%s/out/.swapctl-config", tree);
-	if (!key || !build_file_equals(p, key))
-		goto out;
-	if (up_to_date(c, &s, tree, &m)) {
-		json_array_append_new(c->kernels, m);
-		ok = true;
-	}
-out:
+	vs->config_current = key && build_file_equals(p, key);
+	if (vs->config_current && !up_to_date(c, v, tree, &vs->manifest))
+		vs->manifest = NULL;
 	free(key);
 	free(stamp);
 	free(patches);
-	series_free(&s);
-	return ok;
 }
 
-static int build_variant(struct build_ctx *c, const char *name, bool each)
+/*
+ * Without the lock: is everything about @v already built from the
+ * current inputs? Only reads stamps (written atomically), so a build
+ * running meanwhile can at worst make this say no.
+ */
+static bool variant_current(struct build_ctx *c, const struct variant *v)
 {
-	char tree[PATH_MAX], label[400], err[1024], p[PATH_MAX];
-	json_t *manifest = NULL;
+	struct variant_state vs;
+	char err[1024];
 	struct series s;
+
+	if (series_load(&s, c->patches_root, v->series, err, sizeof(err)))
+		return false;
+	variant_state(c, v, &s, &vs);
+	series_free(&s);
+	if (!vs.manifest)
+		return false;
+	json_array_append_new(c->kernels, vs.manifest);
+	return true;
+}
+
+/* Steps @k of @v: the tree with k patches, its .config, make. */
+static int build_step(struct build_ctx *c, const struct variant *v,
+		      const struct series *s, size_t k, bool each,
+		      json_t **manifest)
+{
+	char tree[PATH_MAX], label[PATH_MAX], p[PATH_MAX];
 	double secs = 0;
 	bool changed;
+	int ret;
+
+	util_path(tree, sizeof(tree), "%s/trees/%s", c->cfg->workdir, v->name);
+	if (each && s->n)
+		util_path(label, sizeof(label), "%s [%zu/%zu %s]", v->name, k,
+			  s->n, s->patches[k - 1].name);
+	else
+		util_path(label, sizeof(label), "%s", v->name);
+	ret = tree_prepare(c, s, k, tree, &changed);
+	if (!ret)
+		ret = kconfig_configure(c, tree);
+	if (ret)
+		return ret;
+	if (k == s->n && up_to_date(c, v, tree, manifest)) {
+		build_info("%s: up to date", v->name);
+		return 0;
+	}
+	util_path(p, sizeof(p), "%s/out/.swapctl-built", tree);
+	unlink(p);
+	ret = kmake_bzimage(c, tree, label, &secs);
+	if (ret == EXIT_BUILD && each && s->n)
+		build_fail("%s: patch %zu/%zu %s (%s line %d) is the first that breaks the build",
+			   v->name, k, s->n, s->patches[k - 1].name, s->file,
+			   s->patches[k - 1].line);
+	if (ret)
+		return ret;
+	mark_built(tree);
+	if (k == s->n)
+		ret = install_kernel(c, v, s, tree, secs, manifest);
+	return ret;
+}
+
+static int build_variant(struct build_ctx *c, const struct variant *v,
+			 bool each)
+{
+	char err[1024], p[PATH_MAX];
+	json_t *manifest = NULL;
+	struct series s;
 	size_t k;
 	int ret;
 
-	if (series_load(&s, c->patches_root, name, err, sizeof(err))) {
+	if (series_load(&s, c->patches_root, v->series, err, sizeof(err))) {
 		build_fail("%s", err);
 		return EXIT_PATCH;
 	}
-	util_path(tree, sizeof(tree), "%s/trees/%s", c->cfg->workdir, name);
+	c->cur = v;
 	util_path(p, sizeof(p), "%s/trees", c->cfg->workdir);
 	util_mkdir_p(p, 0755);
-	ret = kmake_open_log(c, name);
-	if (ret)
-		goto out;
-	for (k = each && s.n ? 1 : s.n; k <= s.n; k++) {
-		if (each && s.n)
-			snprintf(label, sizeof(label), "%s [%zu/%zu %s]", name,
-				 k, s.n, s.patches[k - 1].name);
-		else
-			snprintf(label, sizeof(label), "%s", name);
-		ret = tree_prepare(c, &s, k, tree, &changed);
-		if (!ret)
-			ret = kconfig_configure(c, tree);
-		if (ret)
-			goto out;
-		if (k == s.n && up_to_date(c, &s, tree, &manifest)) {
-			build_info("%s: up to date", name);
-			break;
-		}
-		util_path(p, sizeof(p), "%s/out/.swapctl-built", tree);
-		unlink(p);
-		ret = kmake_bzimage(c, tree, label, &secs);
-		if (ret == EXIT_BUILD && each && s.n) {
-			build_fail("%s: patch %zu/%zu %s (%s line %d) is the first that breaks the build",
-			     name, k, s.n, s.patches[k - 1].name, s.file,
-			     s.patches[k - 1].line);
-			goto out;
-		}
-		if (ret)
-			goto out;
-		mark_built(tree);
-		if (k == s.n) {
-			ret = install_kernel(c, &s, tree, secs, &manifest);
-			if (ret)
-				goto out;
-		}
-		if (!s.n)
-			break;
-	}
+	ret = kmake_open_log(c, v->name);
+	for (k = each && s.n ? 1 : s.n; !ret && k <= s.n && !manifest; k++)
+		ret = build_step(c, v, &s, k, each, &manifest);
 	if (manifest)
 		json_array_append_new(c->kernels, manifest);
-out:
 	kmake_close_log(c);
 	series_free(&s);
 	return ret;
@@ -325,13 +356,13 @@ static int check_workdir(struct build_ctx *c)
 	size_t n;
 
 	if (strlen(c->cfg->workdir) > PATH_MAX / 2) {
-		build_fail("%s: path too long (workdir, from %s)", c->cfg->workdir,
-		     c->cfg->source);
+		build_fail("%s: path too long (workdir, from %s)",
+			   c->cfg->workdir, c->cfg->source);
 		return EXIT_CONFIG;
 	}
 	if (util_mkdir_p(c->cfg->workdir, 0755)) {
 		build_fail("%s: %s (workdir, from %s)", c->cfg->workdir,
-		     strerror(errno), c->cfg->source);
+			   strerror(errno), c->cfg->source);
 		return EXIT_SETUP;
 	}
 	if (!realpath(c->cfg->workdir, wd) || !realpath(c->datadir, repo))
@@ -339,13 +370,13 @@ static int check_workdir(struct build_ctx *c)
 	n = strlen(repo);
 	if (!strncmp(wd, repo, n) && (wd[n] == '/' || !wd[n])) {
 		build_fail("%s: the work directory must not be inside the repository %s (workdir, from %s)",
-		     c->cfg->workdir, repo, c->cfg->source);
+			   c->cfg->workdir, repo, c->cfg->source);
 		return EXIT_CONFIG;
 	}
 	return 0;
 }
 
-static int clean_variant(struct build_ctx *c, const char *name)
+static int clean_variant(struct build_ctx *c, const struct variant *v)
 {
 	static const char *const suffix[] = { "", ".new", ".old" };
 	char p[PATH_MAX];
@@ -353,7 +384,7 @@ static int clean_variant(struct build_ctx *c, const char *name)
 
 	for (i = 0; i < 3; i++) {
 		if (util_path(p, sizeof(p), "%s/trees/%s%s", c->cfg->workdir,
-			      name, suffix[i]))
+			      v->name, suffix[i]))
 			return EXIT_SETUP;
 		if (!util_exists(p))
 			continue;
@@ -362,31 +393,6 @@ static int clean_variant(struct build_ctx *c, const char *name)
 			return EXIT_SETUP;
 		}
 		build_info("removed %s", p);
-	}
-	return 0;
-}
-
-static int check_inputs(struct build_ctx *c, const char *const *variants,
-			int nvar, bool clean)
-{
-	char err[1024];
-	struct series s;
-	int i;
-
-	if (clean)
-		return 0;
-	if (access(c->cfg->tarball, R_OK)) {
-		build_fail("%s: %s (kernel_tarball, from %s; 'make deps' installs linux-source-6.1)",
-		     c->cfg->tarball, strerror(errno), c->cfg->source);
-		return EXIT_SETUP;
-	}
-	for (i = 0; i < nvar; i++) {
-		if (series_load(&s, c->patches_root, variants[i], err,
-				sizeof(err))) {
-			build_fail("%s", err);
-			return EXIT_PATCH;
-		}
-		series_free(&s);
 	}
 	return 0;
 }
@@ -401,6 +407,50 @@ static bool valid_name(const char *v)
 		if (!isalnum((unsigned char)*p) && !strchr("._-", *p))
 			return false;
 	return strlen(v) < 64;
+}
+
+/* "x-debug" is the debug variant of x, never a series of its own. */
+static bool debug_name(const char *name)
+{
+	size_t n = strlen(name);
+
+	return n > 6 && !strcmp(name + n - 6, "-debug");
+}
+
+static int check_inputs(struct build_ctx *c, const struct variant *vs,
+			int nvar, bool clean)
+{
+	char err[1024];
+	struct series s;
+	int i;
+
+	if (clean)
+		return 0;
+	if (access(c->cfg->tarball, R_OK)) {
+		build_fail("%s: %s (kernel_tarball, from %s; 'make deps' installs linux-source-6.1)",
+			   c->cfg->tarball, strerror(errno), c->cfg->source);
+		return EXIT_SETUP;
+	}
+	for (i = 0; i < nvar; i++) {
+		if (debug_name(vs[i].series)) {
+			build_fail("%s/%s: a series name must not end in -debug (the name of a debug variant)",
+				   c->patches_root, vs[i].series);
+			return EXIT_PATCH;
+		}
+		if (series_load(&s, c->patches_root, vs[i].series, err,
+				sizeof(err))) {
+			build_fail("%s", err);
+			return EXIT_PATCH;
+		}
+		series_free(&s);
+		if (vs[i].debug && !c->debug_fragment_sha[0] &&
+		    util_sha256_file(c->debug_fragment, c->debug_fragment_sha)) {
+			build_fail("%s: %s (the debug fragment, for --debug)",
+				   c->debug_fragment, strerror(errno));
+			return EXIT_SETUP;
+		}
+	}
+	return 0;
 }
 
 static void print_summary(struct build_ctx *c, const char *initramfs,
@@ -423,7 +473,7 @@ static void print_summary(struct build_ctx *c, const char *initramfs,
 	}
 	printf("kernels:\n");
 	json_array_foreach(c->kernels, i, m)
-		printf("  %-10s %s  (%s, %zu patch%s)\n",
+		printf("  %-14s %s  (%s, %zu patch%s)\n",
 		       json_string_value(json_object_get(m, "variant")),
 		       json_string_value(json_object_get(m, "kernel")),
 		       json_string_value(json_object_get(m, "kernel_version")),
@@ -435,7 +485,8 @@ static void print_summary(struct build_ctx *c, const char *initramfs,
 
 struct build_opts {
 	const char *series, *patches;
-	bool baseline, all, each, clean, json, initramfs_only;
+	bool baseline, all, each, clean, json, initramfs_only, dry_run;
+	bool debug;
 	int jobs;
 };
 
@@ -444,13 +495,17 @@ static int parse_args(int argc, char **argv, struct build_opts *o)
 {
 	struct popt opts[] = {
 		OPT_STRING(0, "series", &o->series, "NAME",
-			   "build only the variant of patches/NAME/series"),
+			   "build only the variant of patches/NAME/series (any directory under patches/)"),
 		OPT_BOOL(0, "baseline", &o->baseline,
 			 "build only the baseline (patches/baseline/series)"),
 		OPT_BOOL(0, "all", &o->all,
-			 "build the baseline and the configured series"),
+			 "build every series under patches/: baseline first, then each directory holding a series file, by name"),
+		OPT_BOOL(0, "debug", &o->debug,
+			 "build the debug variant of each selected kernel instead (guest/kernel.config + guest/debug.config, into kernels/<variant>-debug/)"),
 		OPT_BOOL(0, "each", &o->each,
 			 "build after every patch of the series and name the first patch that breaks the build"),
+		OPT_BOOL(0, "dry-run", &o->dry_run,
+			 "print what would be extracted, applied, configured and built, per variant; start nothing"),
 		OPT_INT('j', "jobs", &o->jobs, "N",
 			"parallel make jobs (default: 'jobs' in swapctl.conf; 0: the number of CPUs)",
 			0, 256),
@@ -459,7 +514,7 @@ static int parse_args(int argc, char **argv, struct build_opts *o)
 		OPT_BOOL(0, "clean", &o->clean,
 			 "remove the variants' trees and build directories and exit (the next build starts from scratch)"),
 		OPT_BOOL(0, "json", &o->json,
-			 "print the manifests of the kernels as JSON"),
+			 "print the manifests of the kernels (with --dry-run: the plan) as JSON"),
 		OPT_BOOL(0, "initramfs-only", &o->initramfs_only,
 			 "write only <workdir>/kernels/initramfs.cpio from the guest programs, build no kernel"),
 		OPT_END(),
@@ -469,17 +524,16 @@ static int parse_args(int argc, char **argv, struct build_opts *o)
 		.desc =
 		"Apply the patch series onto the kernel source and build bootable\n"
 		"guest kernels plus the guest initramfs in the work directory.\n"
-		"Without a variant option, builds both 'baseline' and the series\n"
-		"named by 'series' in swapctl.conf (like --all). With -v\n"
-		"(swapctl -v build), the output of make is shown instead of the\n"
-		"progress line.\n",
+		"Without a variant option, builds 'baseline' and the series named\n"
+		"by 'series' in swapctl.conf. With -v (swapctl -v build), the\n"
+		"output of make is shown instead of the progress line.\n",
 		.epilog =
 		"Kernels: <workdir>/kernels/<variant>/bzImage and manifest.json;\n"
 		"initramfs: <workdir>/kernels/initramfs.cpio; logs: <workdir>/logs/.\n"
 		"Exit codes: 0 ok, 2 usage, 3 configuration (swapctl.conf or a\n"
-		"Kconfig option of guest/kernel.config dropped), 4 setup (missing\n"
-		"tarball, tool or guest program), 5 patch series (bad series file or\n"
-		"a patch that does not apply), 6 build failed.\n",
+		"Kconfig option of a fragment dropped), 4 setup (missing tarball,\n"
+		"tool, guest program or fragment), 5 patch series (bad series file\n"
+		"or a patch that does not apply), 6 build failed.\n",
 	};
 	int n;
 
@@ -493,6 +547,8 @@ static int parse_args(int argc, char **argv, struct build_opts *o)
 	if (o->series && !valid_name(o->series))
 		return popt_error(&cmd, "--series: '%s' is not a series name",
 				  o->series);
+	if (o->initramfs_only + o->clean + o->dry_run > 1)
+		return popt_error(&cmd, "--initramfs-only, --clean and --dry-run exclude each other");
 	if (o->series && !strcmp(o->series, "baseline")) {
 		o->baseline = true;
 		o->series = NULL;
@@ -500,7 +556,7 @@ static int parse_args(int argc, char **argv, struct build_opts *o)
 	return 0;
 }
 
-/* The data directory, the series root, the fragment and the jobs. */
+/* The data directory, the series root, the fragments and the jobs. */
 static int setup_ctx(struct build_ctx *c, const struct build_opts *o)
 {
 	c->datadir = util_data_dir();
@@ -517,6 +573,8 @@ static int setup_ctx(struct build_ctx *c, const struct build_opts *o)
 			  "%s/patches", c->datadir);
 	util_path(c->fragment, sizeof(c->fragment), "%s/guest/kernel.config",
 		  c->datadir);
+	util_path(c->debug_fragment, sizeof(c->debug_fragment),
+		  "%s/guest/debug.config", c->datadir);
 	if (util_sha256_file(c->fragment, c->fragment_sha)) {
 		build_fail("%s: %s", c->fragment, strerror(errno));
 		return EXIT_SETUP;
@@ -527,11 +585,218 @@ static int setup_ctx(struct build_ctx *c, const struct build_opts *o)
 	if (c->jobs < 1)
 		c->jobs = 1;
 	c->tty = isatty(STDERR_FILENO);
-	return check_workdir(c);
+	c->dry_run = o->dry_run;
+	return o->dry_run ? 0 : check_workdir(c);
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * --all: baseline, then every directory under the series root that holds
+ * a series file, by name. The names come from the directories.
+ */
+static int discover_series(struct build_ctx *c, char names[][64], int max)
+{
+	char p[PATH_MAX], *sorted[BUILD_MAX_VARIANTS];
+	char found[BUILD_MAX_VARIANTS][64];
+	struct dirent *d;
+	int n = 0, i;
+	DIR *dh;
+
+	dh = opendir(c->patches_root);
+	if (!dh) {
+		build_fail("%s: %s (the series root)", c->patches_root,
+			   strerror(errno));
+		return -EXIT_PATCH;
+	}
+	while ((d = readdir(dh))) {
+		if (!valid_name(d->d_name) || !strcmp(d->d_name, "baseline") ||
+		    util_path(p, sizeof(p), "%s/%s/series", c->patches_root,
+			      d->d_name) || access(p, R_OK))
+			continue;
+		if (n + 1 >= max || n >= BUILD_MAX_VARIANTS) {
+			closedir(dh);
+			build_fail("%s: more than %d series", c->patches_root,
+				   max - 1);
+			return -EXIT_PATCH;
+		}
+		if (snprintf(found[n], sizeof(found[n]), "%s", d->d_name) >=
+		    (int)sizeof(found[n]))
+			continue;
+		sorted[n] = found[n];
+		n++;
+	}
+	closedir(dh);
+	qsort(sorted, n, sizeof(sorted[0]), cmp_names);
+	snprintf(names[0], 64, "baseline");
+	for (i = 0; i < n; i++)
+		snprintf(names[i + 1], 64, "%s", sorted[i]);
+	return n + 1;
+}
+
+/* The variants the options select; their number, or -exit code. */
+static int select_variants(struct build_ctx *c, const struct build_opts *o,
+			   struct variant *vs)
+{
+	char names[BUILD_MAX_VARIANTS][64];
+	int n = 0, i;
+
+	if (o->series) {
+		snprintf(names[n++], 64, "%s", o->series);
+	} else if (o->baseline) {
+		snprintf(names[n++], 64, "baseline");
+	} else if (o->all) {
+		n = discover_series(c, names, BUILD_MAX_VARIANTS);
+		if (n < 0)
+			return n;
+	} else {
+		snprintf(names[n++], 64, "baseline");
+		if (strcmp(c->cfg->series, "baseline"))
+			snprintf(names[n++], 64, "%s", c->cfg->series);
+	}
+	for (i = 0; i < n; i++) {
+		memset(&vs[i], 0, sizeof(vs[i]));
+		vs[i].debug = o->debug;
+		if (snprintf(vs[i].series, sizeof(vs[i].series), "%s",
+			     names[i]) >= (int)sizeof(vs[i].series) ||
+		    snprintf(vs[i].name, sizeof(vs[i].name), "%s%s", names[i],
+			     o->debug ? "-debug" : "") >= (int)sizeof(vs[i].name)) {
+			build_fail("%s: series name too long", names[i]);
+			return -EXIT_USAGE;
+		}
+	}
+	return n;
+}
+
+/* ---- --dry-run ---- */
+
+static json_t *dry_variant(struct build_ctx *c, const struct variant *v,
+			   const struct series *s, bool each)
+{
+	char tree[PATH_MAX], kernel[PATH_MAX], jobs[16];
+	struct variant_state st;
+	json_t *o, *frags, *make;
+
+	util_path(tree, sizeof(tree), "%s/trees/%s", c->cfg->workdir, v->name);
+	util_path(kernel, sizeof(kernel), "%s/kernels/%s/bzImage",
+		  c->cfg->workdir, v->name);
+	variant_state(c, v, s, &st);
+	frags = json_pack("[s]", c->fragment);
+	if (v->debug)
+		json_array_append_new(frags, json_string(c->debug_fragment));
+	snprintf(jobs, sizeof(jobs), "-j%d", c->jobs);
+	make = json_pack("[s,s,s,s,s,s,s]", "make", "-C", tree, "O=out",
+			 "ARCH=x86_64", jobs, "bzImage");
+	if (c->cfg->ccache)
+		json_array_append_new(make, json_string("CC=ccache gcc"));
+	o = json_pack("{s:s,s:s,s:b,s:s,s:b,s:o,s:o,s:b,s:o,s:b,s:b,s:s}",
+		      "variant", v->name, "series", s->n ? s->file : "",
+		      "debug", v->debug, "tree", tree,
+		      "tree_current", st.tree_current,
+		      "patches", patch_list(s), "fragments", frags,
+		      "config_current", st.config_current, "make", make,
+		      "each", each && s->n, "build_current", st.manifest != NULL,
+		      "kernel", kernel);
+	json_decref(st.manifest);
+	return o;
+}
+
+static void dry_print_variant(const json_t *v)
+{
+	const json_t *p, *f;
+	size_t i, n = json_array_size(json_object_get(v, "patches"));
+	bool tree_ok = json_is_true(json_object_get(v, "tree_current"));
+
+	printf("variant %s%s\n", json_string_value(json_object_get(v, "variant")),
+	       json_is_true(json_object_get(v, "debug")) ? " (debug)" : "");
+	printf("  tree       %s: %s\n",
+	       json_string_value(json_object_get(v, "tree")),
+	       tree_ok ? "holds the series already" :
+	       "to make: a hard-link copy of the source, then the patches");
+	if (!n)
+		printf("  apply      no patches\n");
+	json_array_foreach(json_object_get(v, "patches"), i, p)
+		printf("  apply      %zu/%zu %s -p%lld (sha256 %.16s)\n", i + 1, n,
+		       json_string_value(json_object_get(p, "path")),
+		       (long long)json_integer_value(json_object_get(p, "strip")),
+		       json_string_value(json_object_get(p, "sha256")));
+	printf("  configure  tinyconfig");
+	json_array_foreach(json_object_get(v, "fragments"), i, f)
+		printf(" + %s", json_string_value(f));
+	printf(" + olddefconfig: %s\n",
+	       json_is_true(json_object_get(v, "config_current")) ?
+	       "up to date" : "to do");
+	printf("  build     ");
+	json_array_foreach(json_object_get(v, "make"), i, f)
+		printf(" %s", json_string_value(f));
+	printf(": %s%s\n",
+	       json_is_true(json_object_get(v, "build_current")) ?
+	       "up to date" : "to do",
+	       json_is_true(json_object_get(v, "each")) ?
+	       " (after every patch)" : "");
+	printf("  kernel     %s\n",
+	       json_string_value(json_object_get(v, "kernel")));
+}
+
+/* --dry-run: what a build would do, from the stamps; starts nothing. */
+int build_dry_run(struct build_ctx *c, const struct variant *vs, int nvar,
+		  bool each, bool json)
+{
+	char src[PATH_MAX], ird[PATH_MAX], err[1024], *text;
+	json_t *o, *arr = json_array(), *v;
+	struct series s;
+	size_t i;
+	int k, ret;
+
+	ret = tree_tarball_sha(c);
+	if (ret)
+		return ret;
+	util_path(src, sizeof(src), "%s/src/%s", c->cfg->workdir,
+		  c->pristine_id);
+	util_path(ird, sizeof(ird), "%s/kernels/initramfs.cpio",
+		  c->cfg->workdir);
+	for (k = 0; k < nvar; k++) {
+		if (series_load(&s, c->patches_root, vs[k].series, err,
+				sizeof(err))) {
+			build_fail("%s", err);
+			json_decref(arr);
+			return EXIT_PATCH;
+		}
+		json_array_append_new(arr, dry_variant(c, &vs[k], &s, each));
+		series_free(&s);
+	}
+	o = json_pack("{s:b,s:s,s:s,s:s,s:b,s:i,s:b,s:s,s:o}", "dry_run", 1,
+		      "tarball", c->cfg->tarball,
+		      "tarball_sha256", c->tarball_sha, "source", src,
+		      "extracted", util_exists(src), "jobs", c->jobs,
+		      "ccache", c->cfg->ccache, "initramfs", ird,
+		      "variants", arr);
+	if (json) {
+		text = o ? json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER) :
+			NULL;
+		if (text)
+			printf("%s\n", text);
+		free(text);
+		json_decref(o);
+		return text ? 0 : EXIT_FAILURE_GENERIC;
+	}
+	printf("tarball      %s (sha256 %.16s)\n", c->cfg->tarball,
+	       c->tarball_sha);
+	printf("extract      %s: %s\n", src, util_exists(src) ?
+	       "done already" : "to do (tar -xf, once per tarball)");
+	printf("initramfs    %s (from guest/build/)\n", ird);
+	json_array_foreach(arr, i, v)
+		dry_print_variant(v);
+	printf("(dry run: nothing was started)\n");
+	json_decref(o);
+	return 0;
 }
 
 /* Without the lock: if every variant is built already, say so. */
-static bool all_current(struct build_ctx *c, const char *const *variants,
+static bool all_current(struct build_ctx *c, const struct variant *vs,
 			int nvar, bool json, int *ret)
 {
 	char initramfs[PATH_MAX];
@@ -539,7 +804,7 @@ static bool all_current(struct build_ctx *c, const char *const *variants,
 
 	if (tree_tarball_sha(c))
 		return false;
-	for (i = 0; i < nvar && variant_current(c, variants[i]); i++)
+	for (i = 0; i < nvar && variant_current(c, &vs[i]); i++)
 		;
 	if (i < nvar) {
 		json_array_clear(c->kernels);
@@ -547,14 +812,14 @@ static bool all_current(struct build_ctx *c, const char *const *variants,
 	}
 	*ret = initramfs_write(c, initramfs, sizeof(initramfs));
 	for (i = 0; i < nvar && !*ret; i++)
-		build_info("%s: up to date", variants[i]);
+		build_info("%s: up to date", vs[i].name);
 	if (!*ret)
 		print_summary(c, initramfs, json);
 	return true;
 }
 
 /* Under the lock: clean, or build the initramfs and every variant. */
-static int build_locked(struct build_ctx *c, const char *const *variants,
+static int build_locked(struct build_ctx *c, const struct variant *vs,
 			int nvar, const struct build_opts *o)
 {
 	char lockpath[PATH_MAX], initramfs[PATH_MAX];
@@ -570,7 +835,7 @@ static int build_locked(struct build_ctx *c, const char *const *variants,
 	}
 	if (o->clean) {
 		for (i = 0; i < nvar && !ret; i++)
-			ret = clean_variant(c, variants[i]);
+			ret = clean_variant(c, &vs[i]);
 		close(lockfd);
 		return ret;
 	}
@@ -579,7 +844,7 @@ static int build_locked(struct build_ctx *c, const char *const *variants,
 	if (!ret)
 		ret = tree_extract(c);
 	for (i = 0; i < nvar && !ret; i++)
-		ret = build_variant(c, variants[i], o->each);
+		ret = build_variant(c, &vs[i], o->each);
 	close(lockfd);
 	if (!ret) {
 		build_info("done in %.1f s (after the lock was taken)",
@@ -592,22 +857,14 @@ static int build_locked(struct build_ctx *c, const char *const *variants,
 int cmd_build(int argc, char **argv, struct swapctl_config *cfg)
 {
 	struct build_ctx c = { .cfg = cfg, .logfd = -1 };
+	struct variant vs[BUILD_MAX_VARIANTS];
 	char initramfs[PATH_MAX];
-	const char *variants[2];
 	struct build_opts o;
-	int nvar = 0, ret;
+	int nvar, ret;
 
 	ret = parse_args(argc, argv, &o);
 	if (ret)
 		return ret < 0 ? EXIT_OK : ret;
-	if (o.series) {
-		variants[nvar++] = o.series;
-	} else if (o.baseline) {
-		variants[nvar++] = "baseline";
-	} else {
-		variants[nvar++] = "baseline";
-		variants[nvar++] = cfg->series;
-	}
 	ret = setup_ctx(&c, &o);
 	if (ret)
 		return ret;
@@ -618,14 +875,19 @@ int cmd_build(int argc, char **argv, struct swapctl_config *cfg)
 			build_info("initramfs: %s", initramfs);
 		return ret;
 	}
+	nvar = select_variants(&c, &o, vs);
+	if (nvar < 0)
+		return -nvar;
 	/* fail on bad inputs before waiting for the lock */
-	ret = check_inputs(&c, variants, nvar, o.clean);
+	ret = check_inputs(&c, vs, nvar, o.clean);
 	if (ret)
 		return ret;
+	if (o.dry_run)
+		return build_dry_run(&c, vs, nvar, o.each, o.json);
 	c.kernels = json_array();
 	/* nothing to do needs no lock: a no-op build takes no time */
-	if (o.clean || o.each || !all_current(&c, variants, nvar, o.json, &ret))
-		ret = build_locked(&c, variants, nvar, &o);
+	if (o.clean || o.each || !all_current(&c, vs, nvar, o.json, &ret))
+		ret = build_locked(&c, vs, nvar, &o);
 	json_decref(c.kernels);
 	return ret;
 }

@@ -30,6 +30,14 @@
 #include "util.h"
 
 #define TAIL_LINES 30
+#define BUILD_MAX_VARIANTS 32
+
+/* One kernel to build. */
+struct variant {
+	char name[80];		/* trees/<name>, kernels/<name>: <series>[-debug] */
+	char series[64];	/* patches/<series>/series */
+	bool debug;		/* guest/debug.config merged after kernel.config */
+};
 #ifndef ARRAY_SIZE
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #endif
@@ -43,6 +51,10 @@ struct build_ctx {
 	char pristine_id[17];		/* first 16 hex of the tarball sha */
 	char tarball_sha[65];
 	char fragment_sha[65];
+	char debug_fragment[PATH_MAX];	/* guest/debug.config */
+	char debug_fragment_sha[65];	/* "" until a debug variant needs it */
+	const struct variant *cur;	/* the variant being worked on */
+	bool dry_run;			/* read only: write no cache either */
 	int jobs;
 	bool tty;
 	json_t *kernels;		/* manifests, for --json */
@@ -62,6 +74,10 @@ int build_run_failed(const char *what, const char *prog, int st);
 char *build_trim_nl(char *s);
 bool build_file_equals(const char *path, const char *text);
 void build_append(char *buf, size_t len, const char *s);
+
+/* build.c: --dry-run, what a build of @vs would do; starts nothing */
+int build_dry_run(struct build_ctx *c, const struct variant *vs, int nvar,
+		  bool each, bool json);
 
 /* kernel-tree.c */
 /* c->tarball_sha and c->pristine_id, from a cache keyed by stat(). */

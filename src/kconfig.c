@@ -10,10 +10,13 @@
 
 #include "build.h"
 
-/* ---- configuration ---- */
+static bool debug_variant(const struct build_ctx *c)
+{
+	return c->cur && c->cur->debug;
+}
 
 /*
- * The inputs of the .config: the fragment, the pristine source and the
+ * The inputs of the .config: the fragments, the pristine source and the
  * Kconfig files the patches changed (with their content).
  */
 char *kconfig_key(struct build_ctx *c, const char *tree)
@@ -21,8 +24,11 @@ char *kconfig_key(struct build_ctx *c, const char *tree)
 	char path[PATH_MAX], sha[65], *touched, *line, *save, *key, *n;
 	const char *base;
 
-	if (asprintf(&key, "pristine %s\nfragment %s\n", c->pristine_id,
-		     c->fragment_sha) < 0)
+	if (asprintf(&key, "pristine %s\nfragment %s\n%s%s%s",
+		     c->pristine_id, c->fragment_sha,
+		     debug_variant(c) ? "debug-fragment " : "",
+		     debug_variant(c) ? c->debug_fragment_sha : "",
+		     debug_variant(c) ? "\n" : "") < 0)
 		return NULL;
 	util_path(path, sizeof(path), "%s/.swapctl-touched", tree);
 	touched = util_read_file(path, NULL);
@@ -49,17 +55,17 @@ char *kconfig_key(struct build_ctx *c, const char *tree)
 }
 
 /* Check every line of the fragment against the .config; list misses. */
-static int check_fragment(struct build_ctx *c, const char *dotconfig)
+static int check_fragment(const char *fragment, const char *dotconfig)
 {
 	char *frag, *conf, *line, *save, *eq, want[256], missing[4096] = "";
 	char item[320];
 	int lineno = 0, nmissing = 0;
 	bool ok;
 
-	frag = util_read_file(c->fragment, NULL);
+	frag = util_read_file(fragment, NULL);
 	conf = util_read_file(dotconfig, NULL);
 	if (!frag || !conf) {
-		build_fail("%s: %s", frag ? dotconfig : c->fragment,
+		build_fail("%s: %s", frag ? dotconfig : fragment,
 		     strerror(errno));
 		free(frag);
 		free(conf);
@@ -98,7 +104,7 @@ static int check_fragment(struct build_ctx *c, const char *dotconfig)
 	if (!nmissing)
 		return 0;
 	build_fail("%s: %d option%s did not survive olddefconfig (unmet dependencies?): %s",
-	     c->fragment, nmissing, nmissing > 1 ? "s" : "", missing);
+	     fragment, nmissing, nmissing > 1 ? "s" : "", missing);
 	return EXIT_CONFIG;
 }
 
@@ -109,6 +115,7 @@ static int run_kconfig(struct build_ctx *c, const char *tree, const char *out)
 	const char *tiny[] = { "make", "-C", tree, "O=out", "ARCH=x86_64",
 			       "tinyconfig", NULL };
 	const char *mrg[] = { merge, "-m", "-O", ".", ".config", c->fragment,
+			      debug_variant(c) ? c->debug_fragment : NULL,
 			      NULL };
 	const char *old[] = { "make", "-C", tree, "O=out", "ARCH=x86_64",
 			      "olddefconfig", NULL };
@@ -118,8 +125,10 @@ static int run_kconfig(struct build_ctx *c, const char *tree, const char *out)
 
 	util_path(merge, sizeof(merge), "%s/scripts/kconfig/merge_config.sh",
 		  tree);
-	build_info("%s: configuring (tinyconfig + %s + olddefconfig)",
-		   strrchr(tree, '/') + 1, c->fragment);
+	build_info("%s: configuring (tinyconfig + %s%s%s + olddefconfig)",
+		   strrchr(tree, '/') + 1, c->fragment,
+		   debug_variant(c) ? " + " : "",
+		   debug_variant(c) ? c->debug_fragment : "");
 	progress_init(&c->prog, NULL, false, "", 0, util_now());
 	st = kmake_run_logged(c, tiny, NULL, env);
 	if (st == 0) {
@@ -187,7 +196,9 @@ int kconfig_configure(struct build_ctx *c, const char *tree)
 	}
 	ret = run_kconfig(c, tree, out);
 	if (!ret)
-		ret = check_fragment(c, dotconfig);
+		ret = check_fragment(c->fragment, dotconfig);
+	if (!ret && debug_variant(c))
+		ret = check_fragment(c->debug_fragment, dotconfig);
 	if (ret) {
 		/* put the previous state back */
 		if (had_prev)

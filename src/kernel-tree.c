@@ -47,7 +47,8 @@ int tree_tarball_sha(struct build_ctx *c)
 		}
 		strcat(id, c->tarball_sha);
 		strcat(id, "\n");
-		util_write_file_atomic(idpath, id, strlen(id), 0644);
+		if (!c->dry_run)
+			util_write_file_atomic(idpath, id, strlen(id), 0644);
 	}
 	memcpy(c->pristine_id, c->tarball_sha, 16);
 	c->pristine_id[16] = '\0';
