@@ -111,6 +111,8 @@ struct run {
 	struct scenario scn;
 	unsigned int memory_mb, cpus;
 	bool kvm;
+	char accel_why[320];		/* why KVM or TCG */
+	char cmdline[2 * CONFIG_APPEND_MAX + 128]; /* guest kernel cmdline */
 	unsigned int repeat;
 	double host_timeout_s;
 	bool json, dry_run, keep_images;
@@ -475,9 +477,7 @@ static void fill_spec(struct run *r, struct guest_res *g,
 	d->agent_socket = paths[2];
 	/* loglevel=5: warnings and worse reach the console log */
 	/* page_owner=on: a debug kernel's Bad page report names the owner */
-	d->cmdline = r->debug ?
-		"console=ttyS0 panic=-1 loglevel=5 page_owner=on" :
-		"console=ttyS0 panic=-1 loglevel=5";
+	d->cmdline = r->cmdline;
 	for (i = 0; i < r->scn.nswap && n < DOMAIN_MAX_DISKS; i++) {
 		if (!r->scn.swap[i].dev[0])
 			continue;
@@ -1319,28 +1319,105 @@ static int parse_kernels_opt(struct run *r, const char *arg)
 	return r->scn.kernel[0] || r->scn.kernel[1] ? 0 : -1;
 }
 
-static bool read_cpuinfo_kvm(enum accel accel)
+static bool read_cpuinfo_kvm(struct run *r)
 {
 	char *cpuinfo = util_read_file("/proc/cpuinfo", NULL);
-	bool kvm = domain_pick_kvm(accel, cpuinfo, "/dev/kvm");
+	bool warn, kvm;
 
+	kvm = domain_pick_accel(r->cfg->accel, cpuinfo, "/dev/kvm",
+				r->accel_why, sizeof(r->accel_why), &warn);
 	free(cpuinfo);
+	if (warn)
+		fprintf(stderr, "swapctl run: warning: %s (%s)\n", r->accel_why,
+			r->cfg->source[0] ? r->cfg->source : "the default");
 	return kvm;
 }
 
+/*
+ * What run checks beyond the scenario, before anything starts: the work
+ * dir (not inside the repository; quotable in ganesha.conf when an NFS
+ * backend needs it), the kernel command line (append + --append).
+ */
+static int check_setup(struct run *r, const char *append, char *err,
+		       size_t errlen)
+{
+	const struct swapctl_config *cfg = r->cfg;
+	const char *from = cfg->source[0] ? cfg->source : "the default";
+	const char *bad;
+
+	if (config_check_workdir(cfg, err, errlen))
+		return -1;
+	bad = ganesha_bad_char(cfg->workdir);
+	if (scn_has_nfs(&r->scn) && bad) {
+		snprintf(err, errlen,
+			 "%.1024s: workdir %.1024s (from %.1024s) has a '%c', which ganesha.conf cannot quote: the nfsfile backend needs a work dir without '\"', '\\' or control bytes",
+			 r->scn.file, cfg->workdir, from,
+			 *bad >= ' ' ? *bad : '?');
+		return -1;
+	}
+	/* loglevel=5: warnings and worse reach the console log */
+	/* page_owner=on: a debug kernel's Bad page report names the owner */
+	snprintf(r->cmdline, sizeof(r->cmdline),
+		 "console=ttyS0 panic=-1 loglevel=5%s%s%s%s%s",
+		 r->debug ? " page_owner=on" : "",
+		 cfg->append[0] ? " " : "", cfg->append,
+		 append && *append ? " " : "", append ? append : "");
+	return 0;
+}
+
+/* The disks of a guest, as make_disks() creates them. */
+static json_t *dry_disks(const struct run *r)
+{
+	json_t *a = json_array();
+	int i;
+
+	for (i = 0; i < r->scn.nswap; i++) {
+		const struct scn_swap *sw = &r->scn.swap[i];
+
+		if (!sw->dev[0])
+			continue;
+		json_array_append_new(a, json_pack("{sssisssI}",
+			"dev", sw->dev, "swap_index", i,
+			"backend", scn_swap_type_name(sw->type),
+			"size_mb", (json_int_t)(sw->type == SWAP_EXT4FILE ?
+						 sw->disk_mb : sw->size_mb)));
+	}
+	return a;
+}
+
+/*
+ * --dry-run: everything run would start, without starting it: the
+ * accelerator and why, the libvirt URI, the guest's size, command line
+ * and disks, the plan, each domain's XML and the NFS server's
+ * configuration. --json: the same as one object.
+ */
 static int dry_run(struct run *r)
 {
 	struct guest_res g = { 0 };
-	char paths[3 + DOMAIN_MAX_DISKS][4200], name[256];
+	char paths[3 + DOMAIN_MAX_DISKS][4200], name[256], nfs[4200];
+	char exp[4300], rec[4300];
 	struct domain_spec spec;
-	char *xml;
-	int k;
+	json_t *o, *doms, *disks, *d;
+	char *xml, *conf = NULL;
+	size_t i;
+	int k, ret = EXIT_OK;
 
 	snprintf(r->id, sizeof(r->id), "YYYYmmdd-HHMMSS-%s", r->scn.name);
 	util_path(r->dir, sizeof(r->dir), "%s/runs/%s", r->cfg->workdir,
 		  r->id);
-	printf("# plan (%s/plan.txt and /swapctl/plan in each initrd)\n%s",
-	       r->dir, r->plan);
+	config_libvirt_uri(r->cfg, r->uri, sizeof(r->uri));
+	disks = dry_disks(r);
+	o = json_pack("{sbsssssssssisiss}", "dry_run", 1,
+		      "scenario", r->scn.name, "accel", r->kvm ? "kvm" : "tcg",
+		      "accel_why", r->accel_why, "uri", r->uri,
+		      "memory_mb", (int)r->memory_mb, "cpus", (int)r->cpus,
+		      "cmdline", r->cmdline);
+	doms = json_array();
+	if (!o || !doms || !disks)
+		goto oom;
+	json_object_set_new(o, "disks", disks);
+	json_object_set_new(o, "plan", json_string(r->plan));
+	json_object_set_new(o, "domains", doms);
 	for (k = 0; k < KERNEL_COUNT; k++) {
 		if (!r->scn.kernel[k])
 			continue;
@@ -1351,16 +1428,66 @@ static int dry_run(struct run *r)
 		fill_spec(r, &g, &spec, paths, name, sizeof(name));
 		xml = domain_xml(&spec);
 		if (!xml)
-			return EXIT_FAILURE_GENERIC;
-		printf("\n# domain XML of %s-1%s\n%s", scn_kernel_name(k),
-		       access(r->kernel_path[k], R_OK) ?
-		       " (the kernel is not built yet)" : "", xml);
+			goto oom;
+		json_array_append_new(doms, json_pack("{ss+sssssbss}",
+			"guest", scn_kernel_name(k), "-1",
+			"kernel", scn_kernel_name(k),
+			"bzImage", r->kernel_path[k],
+			"built", !access(r->kernel_path[k], R_OK),
+			"xml", xml));
 		free(xml);
 	}
-	if (scn_has_nfs(&r->scn))
-		printf("\n# NFS: ganesha.nfsd on 127.0.0.1:%u, export /export\n",
-		       r->cfg->nfs_port);
-	return EXIT_OK;
+	if (scn_has_nfs(&r->scn)) {
+		snprintf(nfs, sizeof(nfs), "%s/%s-1/nfs", r->dir,
+			 scn_kernel_name(r->scn.kernel[KERNEL_BASELINE] ?
+					 KERNEL_BASELINE : KERNEL_PATCHED));
+		snprintf(exp, sizeof(exp), "%s/export", nfs);
+		snprintf(rec, sizeof(rec), "%s/recovery", nfs);
+		conf = ganesha_config(exp, rec, r->cfg->nfs_port);
+		if (!conf)
+			goto oom;
+		json_object_set_new(o, "nfs", json_pack("{sisssss+s}",
+			"port", (int)r->cfg->nfs_port, "export", exp,
+			"ganesha_conf", conf, "conf_path", nfs,
+			"/ganesha.conf"));
+	} else {
+		json_object_set_new(o, "nfs", json_null());
+	}
+	if (r->json) {
+		if (json_dumpf(o, stdout, JSON_INDENT(2)) || puts("") == EOF)
+			ret = EXIT_OUTPUT;
+		goto out;
+	}
+	printf("# accelerator: %s (%s)\n", r->kvm ? "KVM" : "TCG",
+	       r->accel_why);
+	printf("# libvirt URI: %s\n", r->uri);
+	printf("# guest: %u MiB, %u vCPU%s; kernel command line: %s\n",
+	       r->memory_mb, r->cpus, r->cpus == 1 ? "" : "s", r->cmdline);
+	json_array_foreach(disks, i, d)
+		printf("# disk %s: %lld MiB sparse image for swap[%lld] (%s)\n",
+		       json_string_value(json_object_get(d, "dev")),
+		       (long long)json_integer_value(json_object_get(d, "size_mb")),
+		       (long long)json_integer_value(json_object_get(d, "swap_index")),
+		       json_string_value(json_object_get(d, "backend")));
+	printf("\n# plan (%s/plan.txt and /swapctl/plan in each initrd)\n%s",
+	       r->dir, r->plan);
+	json_array_foreach(doms, i, d)
+		printf("\n# domain XML of %s%s\n%s",
+		       json_string_value(json_object_get(d, "guest")),
+		       json_is_true(json_object_get(d, "built")) ? "" :
+		       " (the kernel is not built yet)",
+		       json_string_value(json_object_get(d, "xml")));
+	if (conf)
+		printf("\n# NFS: ganesha.nfsd on 127.0.0.1:%u, export /export; %s/ganesha.conf:\n%s",
+		       r->cfg->nfs_port, nfs, conf);
+out:
+	free(conf);
+	json_decref(o);
+	return ret;
+oom:
+	fprintf(stderr, "swapctl run: --dry-run: %s\n", strerror(errno));
+	ret = EXIT_FAILURE_GENERIC;
+	goto out;
 }
 
 #define STR_(x) #x
@@ -1369,6 +1496,7 @@ static int dry_run(struct run *r)
 int cmd_run(int argc, char **argv, struct swapctl_config *cfg)
 {
 	const char *kernels_opt = NULL, *bk = NULL, *pk = NULL, *ird = NULL;
+	const char *append = NULL;
 	bool json = false, dry = false, keep = false, debug = false;
 	int repeat = 0, timeout = 0;
 	struct popt opts[] = {
@@ -1389,6 +1517,8 @@ int cmd_run(int argc, char **argv, struct swapctl_config *cfg)
 			   "boot this bzImage instead of the built patched kernel"),
 		OPT_STRING(0, "initramfs", &ird, "FILE",
 			   "use this initramfs instead of the built one"),
+		OPT_STRING(0, "append", &append, "ARGS",
+			   "add ARGS to the guest kernel command line (after swapctl.conf's append)"),
 		OPT_BOOL(0, "keep-images", &keep,
 			 "keep the swap disk images of each guest"),
 		OPT_BOOL(0, "debug", &debug,
@@ -1409,12 +1539,14 @@ int cmd_run(int argc, char **argv, struct swapctl_config *cfg)
 		"swapctl-scenario(5).\n",
 	};
 	struct run *r;
-	char err[1024], lockpath[4200];
+	char err[8192], lockpath[4200];
 	int n, k, rep, code, lockfd = -1;
 
 	n = parse_options(&cmd, argc, argv);
 	if (n < 0)
 		return parse_options_exit(n);
+	if (append && config_check_append(append, err, sizeof(err)))
+		return popt_error(&cmd, "option '--append': %s", err);
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		return EXIT_FAILURE_GENERIC;
@@ -1441,7 +1573,8 @@ int cmd_run(int argc, char **argv, struct swapctl_config *cfg)
 		cfg->guest_cpus ? cfg->guest_cpus : 1;
 	if (scenario_check_fit(&r->scn, r->memory_mb, err, sizeof(err)) ||
 	    scenario_check_host(&r->scn, r->memory_mb, r->cpus, cfg->source,
-				err, sizeof(err))) {
+				err, sizeof(err)) ||
+	    check_setup(r, append, err, sizeof(err))) {
 		fprintf(stderr, "swapctl run: %s\n", err);
 		free(r);
 		return EXIT_CONFIG;
@@ -1449,7 +1582,7 @@ int cmd_run(int argc, char **argv, struct swapctl_config *cfg)
 	r->repeat = repeat ? (unsigned int)repeat : r->scn.repeat;
 	r->host_timeout_s = timeout ? (unsigned int)timeout :
 		r->scn.timeout_s + BOOT_MARGIN_S;
-	r->kvm = read_cpuinfo_kvm(cfg->accel);
+	r->kvm = read_cpuinfo_kvm(r);
 	snprintf(r->kernel_path[KERNEL_BASELINE], 4096, "%s",
 		 bk ? bk : "");
 	snprintf(r->kernel_path[KERNEL_PATCHED], 4096, "%s", pk ? pk : "");
