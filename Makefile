@@ -70,7 +70,8 @@ build:
 
 guest: $(GUEST_BINS)
 
-guest/build/%: guest/%.c $(GUEST_COMMON) $(wildcard guest/*.h) | guest/build
+guest/build/%: guest/%.c $(GUEST_COMMON) $(wildcard guest/*.h common/*.h) \
+		| guest/build
 	$(CC) $(GUEST_CFLAGS) -o $@ $< $(GUEST_COMMON)
 
 guest/build:

@@ -361,7 +361,12 @@ static bool forward(const char *line, size_t len)
 		return false;
 	}
 	if (n < 0) {
-		send_error("agent: producer line exceeds 8192 bytes, dropped");
+		char msg[80];
+
+		snprintf(msg, sizeof(msg),
+			 "agent: producer line exceeds %d bytes, dropped",
+			 GPROTO_LINE_MAX);
+		send_error(msg);
 		return false;
 	}
 	out_raw(out, (size_t)n);

@@ -14,7 +14,7 @@
 #include "compiler.h"
 #include "gplan.h"
 
-#define MAX_WORDS 16
+#define MAX_WORDS PLAN_WORDS_MAX
 
 struct line_ctx {
 	int lineno;
@@ -36,36 +36,6 @@ static int fail(struct line_ctx *c, const char *fmt, ...)
 	vsnprintf(c->err + n, c->errlen - n, fmt, ap);
 	va_end(ap);
 	return -1;
-}
-
-static const char * const swap_names[] = {
-	[GSWAP_BLK] = "blk",
-	[GSWAP_ZRAM] = "zram",
-	[GSWAP_EXT4FILE] = "ext4file",
-	[GSWAP_NFSFILE] = "nfsfile",
-};
-
-static const char * const phase_names[] = {
-	[GPHASE_FILL] = "fill",
-	[GPHASE_PAGEOUT] = "pageout",
-	[GPHASE_PRESSURE] = "pressure",
-	[GPHASE_READ] = "read",
-	[GPHASE_WILLNEED] = "willneed",
-	[GPHASE_REWRITE] = "rewrite",
-};
-
-const char *gplan_swap_type_name(enum gplan_swap_type t)
-{
-	if ((unsigned int)t >= ARRAY_SIZE(swap_names))
-		return "?";
-	return swap_names[t];
-}
-
-const char *gplan_phase_name(enum gplan_phase_type t)
-{
-	if ((unsigned int)t >= ARRAY_SIZE(phase_names))
-		return "?";
-	return phase_names[t];
 }
 
 static const char * const thp_keys[] = {
@@ -121,6 +91,18 @@ static int parse_frac(struct line_ctx *c, const char *key, const char *s,
 	if (v <= min || v > max)
 		return fail(c, "%s: %s out of range (%g, %g]", key, s, min, max);
 	*out = v;
+	return 0;
+}
+
+/* A multiple of the guest's memory: [PLAN_RAM_MIN, PLAN_RAM_MAX]. */
+static int parse_ram(struct line_ctx *c, const char *key, const char *s,
+		     double *out)
+{
+	if (parse_frac(c, key, s, 0, PLAN_RAM_MAX, out))
+		return -1;
+	if (*out < PLAN_RAM_MIN)
+		return fail(c, "%s: %s out of range [%g, %g]", key, s,
+			    PLAN_RAM_MIN, PLAN_RAM_MAX);
 	return 0;
 }
 
@@ -261,56 +243,54 @@ static int parse_swap(struct line_ctx *c, struct gplan *p, int nw, char **w)
 		if (!strcmp(key, "type")) {
 			if (have_type)
 				return fail(c, "swap: duplicate type");
-			for (t = 0; t <= GSWAP_NFSFILE; t++)
-				if (!strcmp(val, swap_names[t]))
-					break;
-			if (t > GSWAP_NFSFILE)
+			t = plan_backend_parse(val);
+			if (t < 0)
 				return fail(c, "swap: unknown type '%s'", val);
 			s->type = t;
 			have_type = true;
 		} else if (!strcmp(key, "prio")) {
-			if (parse_u64(c, key, val, 0, 32767, &v))
+			if (parse_u64(c, key, val, 0, PLAN_PRIO_MAX, &v))
 				return -1;
 			s->prio = (int)v;
-		} else if (!strcmp(key, "size_mb") && s->type != GSWAP_BLK) {
-			if (parse_u64(c, key, val, 1, 1 << 20, &v))
+		} else if (!strcmp(key, "size_mb") && s->type != SWAP_BLK) {
+			if (parse_u64(c, key, val, 1, PLAN_MB_MAX, &v))
 				return -1;
 			s->size_mb = v;
 			have_size = true;
-		} else if (!strcmp(key, "dev") && (s->type == GSWAP_BLK ||
-						   s->type == GSWAP_EXT4FILE)) {
+		} else if (!strcmp(key, "dev") && (s->type == SWAP_BLK ||
+						   s->type == SWAP_EXT4FILE)) {
 			if (!safe_path(val, "/dev/"))
 				return fail(c, "dev: '%s' is not a /dev path",
 					    val);
 			if (copy_val(c, key, val, s->dev, sizeof(s->dev)))
 				return -1;
-		} else if (!strcmp(key, "nonrot") && s->type == GSWAP_BLK) {
+		} else if (!strcmp(key, "nonrot") && s->type == SWAP_BLK) {
 			if (parse_u64(c, key, val, 0, 1, &v))
 				return -1;
 			s->nonrot = v;
-		} else if (!strcmp(key, "comp") && s->type == GSWAP_ZRAM) {
+		} else if (!strcmp(key, "comp") && s->type == SWAP_ZRAM) {
 			if (!safe_name(val))
 				return fail(c, "comp: bad value '%s'", val);
 			if (copy_val(c, key, val, s->comp, sizeof(s->comp)))
 				return -1;
-		} else if (!strcmp(key, "server") && s->type == GSWAP_NFSFILE) {
+		} else if (!strcmp(key, "server") && s->type == SWAP_NFSFILE) {
 			uint32_t a;
 
 			if (parse_ipv4(c, key, val, &a))
 				return -1;
 			if (copy_val(c, key, val, s->server, sizeof(s->server)))
 				return -1;
-		} else if (!strcmp(key, "port") && s->type == GSWAP_NFSFILE) {
+		} else if (!strcmp(key, "port") && s->type == SWAP_NFSFILE) {
 			if (parse_u64(c, key, val, 1, 65535, &v))
 				return -1;
 			s->port = (unsigned int)v;
 			have_port = true;
-		} else if (!strcmp(key, "export") && s->type == GSWAP_NFSFILE) {
+		} else if (!strcmp(key, "export") && s->type == SWAP_NFSFILE) {
 			if (!safe_path(val, "/"))
 				return fail(c, "export: bad path '%s'", val);
 			if (copy_val(c, key, val, s->export, sizeof(s->export)))
 				return -1;
-		} else if (!strcmp(key, "vers") && s->type == GSWAP_NFSFILE) {
+		} else if (!strcmp(key, "vers") && s->type == SWAP_NFSFILE) {
 			if (strcmp(val, "4") && strcmp(val, "4.0") &&
 			    strcmp(val, "4.1") && strcmp(val, "4.2"))
 				return fail(c, "vers: '%s' unsupported (4, 4.0, 4.1, 4.2)",
@@ -318,19 +298,19 @@ static int parse_swap(struct line_ctx *c, struct gplan *p, int nw, char **w)
 			strcpy(s->vers, val);
 		} else {
 			return fail(c, "swap type=%s: unknown key '%s'",
-				    swap_names[s->type], key);
+				    plan_backend_name(s->type), key);
 		}
 	}
 	if (!have_type)
 		return fail(c, "swap: missing type=");
-	if ((s->type == GSWAP_BLK || s->type == GSWAP_EXT4FILE) && !s->dev[0])
-		return fail(c, "swap type=%s: missing dev=", swap_names[s->type]);
-	if (s->type != GSWAP_BLK && !have_size)
+	if ((s->type == SWAP_BLK || s->type == SWAP_EXT4FILE) && !s->dev[0])
+		return fail(c, "swap type=%s: missing dev=", plan_backend_name(s->type));
+	if (s->type != SWAP_BLK && !have_size)
 		return fail(c, "swap type=%s: missing size_mb=",
-			    swap_names[s->type]);
-	if (s->type == GSWAP_NFSFILE && !s->server[0])
+			    plan_backend_name(s->type));
+	if (s->type == SWAP_NFSFILE && !s->server[0])
 		return fail(c, "swap type=nfsfile: missing server=");
-	if (s->type == GSWAP_NFSFILE && !have_port)
+	if (s->type == SWAP_NFSFILE && !have_port)
 		return fail(c, "swap type=nfsfile: missing port=");
 	p->nswap++;
 	return 0;
@@ -387,25 +367,24 @@ static int parse_workload(struct line_ctx *c, struct gplan *p, int nw,
 		if (split_kv(c, w[i], &key, &val))
 			return -1;
 		if (!strcmp(key, "seed")) {
-			/* JSON readers (jansson) stop at INT64_MAX. */
-			if (parse_u64(c, key, val, 0, INT64_MAX, &p->seed))
+			if (parse_u64(c, key, val, 0, PLAN_SEED_MAX, &p->seed))
 				return -1;
 			have_seed = true;
 		} else if (!strcmp(key, "size_mb")) {
-			if (parse_u64(c, key, val, 1, 1 << 20, &p->size_mb))
+			if (parse_u64(c, key, val, 1, PLAN_MB_MAX, &p->size_mb))
 				return -1;
 		} else if (!strcmp(key, "size_ram")) {
-			if (parse_frac(c, key, val, 0, 64, &p->size_ram))
+			if (parse_ram(c, key, val, &p->size_ram))
 				return -1;
 		} else if (!strcmp(key, "shmem_mb")) {
-			if (parse_u64(c, key, val, 0, 1 << 20, &p->shmem_mb))
+			if (parse_u64(c, key, val, 0, PLAN_MB_MAX, &p->shmem_mb))
 				return -1;
 		} else if (!strcmp(key, "thp")) {
 			if (parse_u64(c, key, val, 0, 1, &v))
 				return -1;
 			p->thp_area = v;
 		} else if (!strcmp(key, "unique_words")) {
-			if (parse_u64(c, key, val, 1, 512, &v))
+			if (parse_u64(c, key, val, 1, PLAN_UNIQUE_WORDS_MAX, &v))
 				return -1;
 			p->uniq_words = (unsigned int)v;
 		} else {
@@ -429,17 +408,15 @@ static int parse_phase(struct line_ctx *c, struct gplan *p, int nw, char **w)
 
 	if (nw < 2)
 		return fail(c, "phase: missing name");
-	for (t = 0; t <= GPHASE_REWRITE; t++)
-		if (!strcmp(w[1], phase_names[t]))
-			break;
-	if (t > GPHASE_REWRITE)
+	t = plan_phase_parse(w[1]);
+	if (t < 0)
 		return fail(c, "phase: unknown phase '%s'", w[1]);
 	if (p->nphase >= GPLAN_MAX_PHASE)
 		return fail(c, "phase: more than %d phases", GPLAN_MAX_PHASE);
-	if (p->nphase == 0 && t != GPHASE_FILL)
+	if (p->nphase == 0 && t != PHASE_FILL)
 		return fail(c, "phase %s: the first phase must be fill",
 			    w[1]);
-	if (p->nphase > 0 && t == GPHASE_FILL)
+	if (p->nphase > 0 && t == PHASE_FILL)
 		return fail(c, "phase fill: only once, as the first phase");
 	ph = &p->phase[p->nphase];
 	memset(ph, 0, sizeof(*ph));
@@ -449,7 +426,7 @@ static int parse_phase(struct line_ctx *c, struct gplan *p, int nw, char **w)
 
 		if (split_kv(c, w[i], &key, &val))
 			return -1;
-		if (t == GPHASE_READ && !strcmp(key, "order")) {
+		if (t == PHASE_READ && !strcmp(key, "order")) {
 			if (!strcmp(val, "seq"))
 				ph->random = false;
 			else if (!strcmp(val, "random"))
@@ -457,24 +434,24 @@ static int parse_phase(struct line_ctx *c, struct gplan *p, int nw, char **w)
 			else
 				return fail(c, "order: '%s' is not seq or random",
 					    val);
-		} else if (t == GPHASE_PRESSURE && !strcmp(key, "mb")) {
-			if (parse_u64(c, key, val, 1, 1 << 20, &ph->mb))
+		} else if (t == PHASE_PRESSURE && !strcmp(key, "mb")) {
+			if (parse_u64(c, key, val, 1, PLAN_MB_MAX, &ph->mb))
 				return -1;
-		} else if (t == GPHASE_PRESSURE && !strcmp(key, "ram")) {
-			if (parse_frac(c, key, val, 0, 64, &ph->ram))
+		} else if (t == PHASE_PRESSURE && !strcmp(key, "ram")) {
+			if (parse_ram(c, key, val, &ph->ram))
 				return -1;
-		} else if (t == GPHASE_REWRITE && !strcmp(key, "frac")) {
+		} else if (t == PHASE_REWRITE && !strcmp(key, "frac")) {
 			if (parse_frac(c, key, val, 0, 1, &ph->frac))
 				return -1;
 		} else {
 			return fail(c, "phase %s: unknown key '%s'", w[1], key);
 		}
 	}
-	if (t == GPHASE_PRESSURE && !ph->mb && ph->ram == 0)
+	if (t == PHASE_PRESSURE && !ph->mb && ph->ram == 0)
 		return fail(c, "phase pressure: missing mb= or ram=");
-	if (t == GPHASE_PRESSURE && ph->mb && ph->ram != 0)
+	if (t == PHASE_PRESSURE && ph->mb && ph->ram != 0)
 		return fail(c, "phase pressure: mb= and ram= are exclusive");
-	if (t == GPHASE_REWRITE && ph->frac == 0)
+	if (t == PHASE_REWRITE && ph->frac == 0)
 		return fail(c, "phase rewrite: missing frac=");
 	p->nphase++;
 	return 0;
@@ -707,13 +684,15 @@ static int parse_line(struct line_ctx *c, struct gplan *p, char *line,
 	} else if (!strcmp(w[0], "interval_ms")) {
 		if (nw != 2)
 			return fail(c, "interval_ms: expected one number");
-		if (parse_u64(c, "interval_ms", w[1], 10, 60000, &v))
+		if (parse_u64(c, "interval_ms", w[1], PLAN_INTERVAL_MS_MIN,
+			      PLAN_INTERVAL_MS_MAX, &v))
 			return -1;
 		p->interval_ms = (unsigned int)v;
 	} else if (!strcmp(w[0], "timeout_s")) {
 		if (nw != 2)
 			return fail(c, "timeout_s: expected one number");
-		if (parse_u64(c, "timeout_s", w[1], 5, 86400, &v))
+		if (parse_u64(c, "timeout_s", w[1], PLAN_TIMEOUT_S_MIN,
+			      PLAN_TIMEOUT_S_MAX, &v))
 			return -1;
 		p->timeout_s = (unsigned int)v;
 	} else if (!strcmp(w[0], "sysctl")) {
@@ -747,7 +726,7 @@ static int parse_line(struct line_ctx *c, struct gplan *p, char *line,
 			return fail(c, "verify_seed: duplicate directive");
 		if (nw != 2)
 			return fail(c, "verify_seed: expected one number");
-		if (parse_u64(c, "verify_seed", w[1], 0, INT64_MAX,
+		if (parse_u64(c, "verify_seed", w[1], 0, PLAN_SEED_MAX,
 			      &p->verify_seed))
 			return -1;
 		p->has_verify_seed = true;
@@ -760,10 +739,10 @@ static int parse_line(struct line_ctx *c, struct gplan *p, char *line,
 static void default_phases(struct gplan *p)
 {
 	static const struct gplan_phase def[] = {
-		{ .type = GPHASE_FILL },
-		{ .type = GPHASE_PAGEOUT },
-		{ .type = GPHASE_READ, .random = false },
-		{ .type = GPHASE_READ, .random = true },
+		{ .type = PHASE_FILL },
+		{ .type = PHASE_PAGEOUT },
+		{ .type = PHASE_READ, .random = false },
+		{ .type = PHASE_READ, .random = true },
 	};
 	size_t i;
 
@@ -782,7 +761,7 @@ int gplan_parse(const char *text, struct gplan *p, char *err, size_t errlen)
 
 	memset(p, 0, sizeof(*p));
 	p->interval_ms = GPLAN_DEF_INTERVAL_MS;
-	p->uniq_words = 512;
+	p->uniq_words = PLAN_UNIQUE_WORDS_MAX;
 	p->timeout_s = GPLAN_DEF_TIMEOUT_S;
 	if (errlen)
 		err[0] = '\0';
@@ -827,7 +806,7 @@ int gplan_parse(const char *text, struct gplan *p, char *err, size_t errlen)
 	if (!p->has_workload)
 		return fail(&c, "end of plan: missing workload directive");
 	for (i = 0; i < p->nswap; i++)
-		if (p->swap[i].type == GSWAP_NFSFILE && !p->has_net)
+		if (p->swap[i].type == SWAP_NFSFILE && !p->has_net)
 			return fail(&c, "end of plan: nfsfile backend needs a net directive");
 	if (!p->nphase)
 		default_phases(p);

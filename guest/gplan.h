@@ -11,40 +11,36 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define GPLAN_VERSION		1
-#define GPLAN_MAX_LINE		1024
-#define GPLAN_MAX_SYSCTL	32
-#define GPLAN_MAX_KV		8
-#define GPLAN_MAX_SWAP		8
-#define GPLAN_MAX_PHASE		64
+#include "../common/planspec.h"
+
+/* the contract's numbers (common/planspec.h), by the guest's names */
+#define GPLAN_VERSION		PLAN_VERSION
+#define GPLAN_MAX_LINE		PLAN_LINE_MAX
+#define GPLAN_MAX_SYSCTL	PLAN_MAX_SYSCTL
+#define GPLAN_MAX_KV		PLAN_MAX_KV
+#define GPLAN_MAX_SWAP		PLAN_MAX_SWAP
+#define GPLAN_MAX_PHASE		PLAN_MAX_PHASES
 #define GPLAN_KEY_LEN		64
 #define GPLAN_VAL_LEN		128
 #define GPLAN_PATH_LEN		128
 #define GPLAN_ERR_LEN		256
 
-#define GPLAN_MAX_GROUP		8	/* command groups */
-#define GPLAN_MAX_ARGS		32	/* argv words per group */
-#define GPLAN_MAX_ENV		16	/* environment entries per group */
-#define GPLAN_MAX_OUT		8	/* output patterns per group */
-#define GPLAN_STR_LEN		256	/* decoded argv word, env entry, path */
+#define GPLAN_MAX_GROUP		PLAN_MAX_GROUPS	/* command groups */
+#define GPLAN_MAX_ARGS		PLAN_MAX_ARGS	/* argv words per group */
+#define GPLAN_MAX_ENV		PLAN_MAX_ENV	/* environment entries per group */
+#define GPLAN_MAX_OUT		PLAN_MAX_OUT	/* output patterns per group */
+#define GPLAN_STR_LEN		PLAN_STR_MAX	/* decoded argv word, env, path */
 
-#define GPLAN_DEF_INTERVAL_MS	100
-#define GPLAN_DEF_TIMEOUT_S	300
+#define GPLAN_DEF_INTERVAL_MS	PLAN_INTERVAL_MS_DEF
+#define GPLAN_DEF_TIMEOUT_S	PLAN_TIMEOUT_S_DEF
 
 struct gplan_kv {
 	char key[GPLAN_KEY_LEN];
 	char val[GPLAN_VAL_LEN];
 };
 
-enum gplan_swap_type {
-	GSWAP_BLK,
-	GSWAP_ZRAM,
-	GSWAP_EXT4FILE,
-	GSWAP_NFSFILE,
-};
-
 struct gplan_swap {
-	enum gplan_swap_type type;
+	enum plan_backend type;
 	int prio;		/* -1: kernel default */
 	uint64_t size_mb;	/* 0 for blk: the whole disk */
 	char dev[GPLAN_PATH_LEN];	/* blk, ext4file */
@@ -56,17 +52,8 @@ struct gplan_swap {
 	bool nonrot;			/* blk: mark the disk non-rotational */
 };
 
-enum gplan_phase_type {
-	GPHASE_FILL,
-	GPHASE_PAGEOUT,
-	GPHASE_PRESSURE,
-	GPHASE_READ,
-	GPHASE_WILLNEED,
-	GPHASE_REWRITE,
-};
-
 struct gplan_phase {
-	enum gplan_phase_type type;
+	enum plan_phase type;
 	bool random;		/* read: order=random */
 	uint64_t mb;		/* pressure: MiB, 0 when ram= is used */
 	double ram;		/* pressure: multiple of MemTotal */
@@ -146,9 +133,6 @@ struct gplan {
  * read random.
  */
 int gplan_parse(const char *text, struct gplan *p, char *err, size_t errlen);
-
-const char *gplan_swap_type_name(enum gplan_swap_type t);
-const char *gplan_phase_name(enum gplan_phase_type t);
 
 /*
  * Decode a %XX-escaped plan word into @out (@len bytes). -1 on a bad

@@ -10,11 +10,13 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "../common/agentproto.h"
 #include "compiler.h"
 
-#define GU_PORT_NAME	"org.swapctl.agent.0"
-#define GU_LINE_MAX	8192	/* protocol line limit, '\n' included */
-#define GU_PIPE_LINE	4096	/* producer lines: atomic pipe writes */
+/* the protocol's numbers (common/agentproto.h) */
+#define GU_PORT_NAME	AGENT_PORT_NAME
+#define GU_LINE_MAX	AGENT_LINE_MAX	/* protocol line, '\n' included */
+#define GU_PIPE_LINE	AGENT_PRODUCER_LINE_MAX	/* atomic pipe writes */
 
 /* Read a whole (small) file; NUL-terminated. Returns length or -errno. */
 ssize_t gu_read_file(const char *path, char *buf, size_t cap);

@@ -597,16 +597,16 @@ static int setup(char *reason)
 		const struct gplan_swap *s = &plan.swap[i];
 
 		switch (s->type) {
-		case GSWAP_BLK:
+		case SWAP_BLK:
 			r = setup_blk(s, &backends[i], reason);
 			break;
-		case GSWAP_ZRAM:
+		case SWAP_ZRAM:
 			r = setup_zram(s, &backends[i], nzram++, reason);
 			break;
-		case GSWAP_EXT4FILE:
+		case SWAP_EXT4FILE:
 			r = setup_ext4file(s, &backends[i], reason);
 			break;
-		case GSWAP_NFSFILE:
+		case SWAP_NFSFILE:
 			r = setup_nfsfile(s, &backends[i], nnfs++, reason);
 			break;
 		}
@@ -631,7 +631,7 @@ static void send_swap_line(void)
 
 		gu_blkdev_of(backends[i].name, dev, sizeof(dev));
 		gj_obj_open(&j, NULL);
-		gj_str(&j, "type", gplan_swap_type_name(plan.swap[i].type));
+		gj_str(&j, "type", plan_backend_name(plan.swap[i].type));
 		gj_str(&j, "name", backends[i].name);
 		gj_str(&j, "dev", dev);
 		for (k = 0; k < nsw; k++)

@@ -161,8 +161,8 @@ static int resident_pages(uint64_t *out)
 
 static bool pushes_out(const struct gplan_phase *ph)
 {
-	return ph->type == GPHASE_PAGEOUT || ph->type == GPHASE_PRESSURE ||
-	       ph->type == GPHASE_REWRITE;
+	return ph->type == PHASE_PAGEOUT || ph->type == PHASE_PRESSURE ||
+	       ph->type == PHASE_REWRITE;
 }
 
 static void phase_line(int idx, const struct gplan_phase *ph,
@@ -175,17 +175,17 @@ static void phase_line(int idx, const struct gplan_phase *ph,
 
 	gj_init(&j, line, sizeof(line));
 	gj_line_start(&j, "phase");
-	gj_str(&j, "name", gplan_phase_name(ph->type));
+	gj_str(&j, "name", plan_phase_name(ph->type));
 	gj_str(&j, "state", state);
 	gj_i64(&j, "index", idx);
-	if (ph->type == GPHASE_READ)
+	if (ph->type == PHASE_READ)
 		gj_str(&j, "order", ph->random ? "random" : "seq");
 	if (st) {
 		gj_u64(&j, "pages", st->pages);
 		gj_u64(&j, "ns", ns);
 		gj_u64(&j, "corrupt", st->corrupt);
 		gj_u64(&j, "failed", st->failed);
-		if (ph->type == GPHASE_WILLNEED)
+		if (ph->type == PHASE_WILLNEED)
 			gj_u64(&j, "advise_ns", st->advise_ns);
 		if (st->has_residency) {
 			uint64_t b = st->resident_before, a = st->resident_after;
@@ -364,21 +364,21 @@ static void run_phase(int idx, const struct gplan_phase *ph)
 		st.has_residency = !resident_pages(&st.resident_before);
 	t0 = gj_now_ns();
 	switch (ph->type) {
-	case GPHASE_FILL:
+	case PHASE_FILL:
 		for (i = 0; i < npages; i++) {
 			fill_page(i, gen[i], &st);
 			prog->pages_written++;
 			st.pages++;
 		}
 		break;
-	case GPHASE_PAGEOUT:
+	case PHASE_PAGEOUT:
 		advise_all(MADV_PAGEOUT, "MADV_PAGEOUT");
 		st.pages = npages;
 		break;
-	case GPHASE_PRESSURE:
+	case PHASE_PRESSURE:
 		do_pressure(ph, &st);
 		break;
-	case GPHASE_READ:
+	case PHASE_READ:
 		if (!ph->random) {
 			for (i = 0; i < npages; i++)
 				verify_page(i, &st);
@@ -394,13 +394,13 @@ static void run_phase(int idx, const struct gplan_phase *ph)
 		for (i = 0; i < npages; i++)
 			verify_page(perm[i], &st);
 		break;
-	case GPHASE_WILLNEED:
+	case PHASE_WILLNEED:
 		advise_all(MADV_WILLNEED, "MADV_WILLNEED");
 		st.advise_ns = gj_now_ns() - t0;
 		for (i = 0; i < npages; i++)
 			verify_page(i, &st);
 		break;
-	case GPHASE_REWRITE:
+	case PHASE_REWRITE:
 		do_rewrite(idx, ph, &st);
 		break;
 	}

@@ -11,10 +11,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../common/agentproto.h"
 #include "config.h"
 
 #define DOMAIN_MAX_DISKS 8
-#define DOMAIN_AGENT_PORT "org.swapctl.agent.0"
+#define DOMAIN_AGENT_PORT AGENT_PORT_NAME
 #define DOMAIN_NAME_PREFIX "swapctl-"
 /* The 9p mount tag of the host's root file system (guest/init.c). */
 #define DOMAIN_HOSTROOT_TAG "swapctl-hostroot"

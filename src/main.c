@@ -26,6 +26,7 @@ static const struct cmd commands[] = {
 	{ "top", cmd_top, "live view of a running or recorded scenario" },
 	{ "report", cmd_report, "tables and plots of recorded runs" },
 	{ "validate", cmd_validate, "check scenario files without running" },
+	{ "metrics", cmd_metrics, "list the metrics swapctl measures" },
 	{ "help", cmd_help, "show help for a command" },
 };
 

@@ -18,7 +18,7 @@
 static void swap_line(FILE *f, const struct scn_swap *sw,
 		      unsigned int nfs_port)
 {
-	fprintf(f, "swap type=%s", scn_swap_type_name(sw->type));
+	fprintf(f, "swap type=%s", plan_backend_name(sw->type));
 	switch (sw->type) {
 	case SWAP_BLK:
 		fprintf(f, " dev=/dev/%s", sw->dev);
@@ -45,7 +45,7 @@ static void swap_line(FILE *f, const struct scn_swap *sw,
 
 static void phase_line(FILE *f, const struct scn_phase *ph)
 {
-	fprintf(f, "phase %s", scn_phase_name(ph->kind));
+	fprintf(f, "phase %s", plan_phase_name(ph->kind));
 	switch (ph->kind) {
 	case PHASE_PRESSURE:
 		fprintf(f, " mb=%u", ph->mb);

@@ -17,19 +17,11 @@
 #include <jansson.h>
 
 #include "kbuild.h"
+#include "metrics.h"
 #include "scenario.h"
 #include "util.h"
 
 #define MAX_DEPTH 8
-
-const char *const scn_metrics[] = {
-	"write_pages_per_io", "read_pages_per_io", "pswpout", "pswpin",
-	"nrswpout", "nrswpin", "pages_verified", "pages_corrupt",
-	"pages_failed", "pages_failed_distinct", "swap_read_errors",
-	"swap_write_errors", "boot_seconds", "workload_seconds", "device_write_ios",
-	"device_read_ios", "host_write_requests", "host_read_requests",
-	NULL,
-};
 
 struct comp {
 	const char *key;	/* NULL: array index */
@@ -46,31 +38,71 @@ struct pctx {
 	size_t errlen;
 };
 
-const char *scn_kernel_name(enum scn_kernel k)
+int scn_kernel_index(const struct scenario *s, const char *name)
 {
-	return k == KERNEL_BASELINE ? "baseline" : "patched";
+	int i;
+
+	for (i = 0; i < s->nkernels; i++)
+		if (!strcmp(s->kernels[i], name))
+			return i;
+	return -1;
 }
 
-static const char *const swap_type_names[] = {
-	[SWAP_BLK] = "blk", [SWAP_ZRAM] = "zram",
-	[SWAP_EXT4FILE] = "ext4file", [SWAP_NFSFILE] = "nfsfile",
-};
-
-const char *scn_swap_type_name(enum scn_swap_type t)
+/* A kernel name: a variant directory under kernels/ (or "patched"). */
+static const char *kernel_name_problem(const char *name)
 {
-	return swap_type_names[t];
+	const char *p;
+
+	if (!name[0])
+		return "is empty";
+	if (strlen(name) >= SCN_KERNEL_MAX)
+		return "is longer than 32 characters";
+	if (name[0] == '.' || name[0] == '-')
+		return "must not start with '.' or '-'";
+	for (p = name; *p; p++)
+		if (!isalnum((unsigned char)*p) && !strchr("_.-", *p))
+			return "must be letters, digits, '_', '.' and '-' (a variant under <workdir>/kernels/)";
+	return NULL;
 }
 
-static const char *const phase_names[] = {
-	[PHASE_FILL] = "fill", [PHASE_PAGEOUT] = "pageout",
-	[PHASE_PRESSURE] = "pressure", [PHASE_READ] = "read",
-	[PHASE_WILLNEED] = "willneed", [PHASE_REWRITE] = "rewrite",
-};
-
-const char *scn_phase_name(enum scn_phase_kind k)
+int scn_set_kernels(struct scenario *s, const char *list, char *err,
+		    size_t errlen)
 {
-	return phase_names[k];
+	char buf[SCN_MAX_KERNELS * SCN_KERNEL_MAX + 16], *tok, *save = NULL;
+	const char *why;
+
+	if (strlen(list) >= sizeof(buf)) {
+		util_seterr(err, errlen, "'%s': too long", list);
+		return -1;
+	}
+	strcpy(buf, list);
+	s->nkernels = 0;
+	for (tok = strtok_r(buf, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		why = kernel_name_problem(tok);
+		if (why) {
+			util_seterr(err, errlen, "'%s' %s", tok, why);
+			return -1;
+		}
+		if (scn_kernel_index(s, tok) >= 0) {
+			util_seterr(err, errlen, "'%s' is listed twice", tok);
+			return -1;
+		}
+		if (s->nkernels >= SCN_MAX_KERNELS) {
+			util_seterr(err, errlen, "more than %d kernels",
+				    SCN_MAX_KERNELS);
+			return -1;
+		}
+		snprintf(s->kernels[s->nkernels++], SCN_KERNEL_MAX, "%s",
+			 tok);
+	}
+	if (!s->nkernels) {
+		util_seterr(err, errlen, "'%s': no kernel named", list);
+		return -1;
+	}
+	return 0;
 }
+
 
 bool scn_has_nfs(const struct scenario *s)
 {
@@ -448,6 +480,21 @@ static int one_of(struct pctx *c, const char *key, const char *val,
 	return -1;
 }
 
+/* "type": one of the plan's backends (common/planspec.h) */
+static int one_of_backends(struct pctx *c, const char *val, int *out)
+{
+	const char *names[PLAN_BACKENDS + 1];
+	int b;
+
+	for (b = 0; b < PLAN_BACKENDS; b++)
+		names[b] = plan_backend_name(b);
+	names[b] = NULL;
+	if (one_of(c, "type", val, names))
+		return -1;
+	*out = plan_backend_parse(val);
+	return 0;
+}
+
 static int get_object(struct pctx *c, json_t *obj, const char *key,
 		      json_t **out)
 {
@@ -494,33 +541,32 @@ static int fit_problem(const struct scenario *s, unsigned int memory_mb,
 
 static int parse_kernels(struct pctx *c, struct scenario *s, json_t *root)
 {
+	const char *why, *name;
 	json_t *arr, *v;
 	size_t i;
-	int k;
 
-	s->kernel[KERNEL_BASELINE] = s->kernel[KERNEL_PATCHED] = true;
-	if (get_array(c, root, "kernels", 1, 2, &arr))
+	s->nkernels = 2;
+	strcpy(s->kernels[0], "baseline");
+	strcpy(s->kernels[1], SCN_PATCHED);
+	if (get_array(c, root, "kernels", 1, SCN_MAX_KERNELS, &arr))
 		return -1;
 	if (!arr)
 		return 0;
-	s->kernel[KERNEL_BASELINE] = s->kernel[KERNEL_PATCHED] = false;
+	s->nkernels = 0;
 	push_key(c, "kernels");
 	json_array_foreach(arr, i, v) {
 		push_idx(c, i);
 		if (!json_is_string(v))
-			return fail(c, "expected \"baseline\" or \"patched\", got %s",
+			return fail(c, "expected a kernel name (\"baseline\", \"patched\" or a variant under <workdir>/kernels/), got %s",
 				    type_name(v));
-		if (!strcmp(json_string_value(v), "baseline"))
-			k = KERNEL_BASELINE;
-		else if (!strcmp(json_string_value(v), "patched"))
-			k = KERNEL_PATCHED;
-		else
-			return fail(c, "\"%s\" is neither \"baseline\" nor \"patched\"",
-				    json_string_value(v));
-		if (s->kernel[k])
-			return fail(c, "\"%s\" is listed twice",
-				    json_string_value(v));
-		s->kernel[k] = true;
+		name = json_string_value(v);
+		why = kernel_name_problem(name);
+		if (why)
+			return fail(c, "\"%s\" %s", name, why);
+		if (scn_kernel_index(s, name) >= 0)
+			return fail(c, "\"%s\" is listed twice", name);
+		snprintf(s->kernels[s->nkernels++], SCN_KERNEL_MAX, "%s",
+			 name);
 		pop(c);
 	}
 	pop(c);
@@ -629,8 +675,6 @@ static int parse_swap_one(struct pctx *c, struct scenario *s, json_t *o,
 	static const char *const keys[] = {
 		"type", "size_mb", "prio", "comp", "vers", "disk_mb", "nonrot",
 		NULL };
-	static const char *const types[] = {
-		"blk", "zram", "ext4file", "nfsfile", NULL };
 	static const char *const vers[] = { "4.0", "4.1", "4.2", NULL };
 	struct scn_swap *sw = &s->swap[s->nswap];
 	char type[16] = "";
@@ -642,13 +686,11 @@ static int parse_swap_one(struct pctx *c, struct scenario *s, json_t *o,
 	if (check_keys(c, o, keys) ||
 	    get_string(c, o, "type", type, sizeof(type), true,
 		       NAME_CHARS) ||
-	    one_of(c, "type", type, types))
+	    one_of_backends(c, type, &t))
 		return -1;
-	for (t = 0; strcmp(types[t], type); t++)
-		;
 	sw->type = t;
 	sw->prio = -1;
-	if (get_uint32(c, o, "size_mb", 1, 1048576, true, &sw->size_mb))
+	if (get_uint32(c, o, "size_mb", 1, PLAN_MB_MAX, true, &sw->size_mb))
 		return -1;
 	prio = json_object_get(o, "prio");
 	if (prio) {
@@ -657,9 +699,10 @@ static int parse_swap_one(struct pctx *c, struct scenario *s, json_t *o,
 			return fail(c, "expected an integer, got %s",
 				    type_name(prio));
 		if (json_integer_value(prio) < -1 ||
-		    json_integer_value(prio) > 32767)
-			return fail(c, "%lld is out of range -1..32767",
-				    (long long)json_integer_value(prio));
+		    json_integer_value(prio) > PLAN_PRIO_MAX)
+			return fail(c, "%lld is out of range -1..%d",
+				    (long long)json_integer_value(prio),
+				    PLAN_PRIO_MAX);
 		sw->prio = json_integer_value(prio);
 		pop(c);
 	}
@@ -760,17 +803,22 @@ static int parse_phase(struct pctx *c, struct scn_phase *ph, json_t *v)
 		return fail(c, "expected a phase name or an object, got %s",
 			    type_name(v));
 	}
-	for (k = 0; k <= PHASE_REWRITE; k++)
-		if (!strcmp(phase_names[k], name))
-			break;
-	if (k > PHASE_REWRITE) {
+	k = plan_phase_parse(name);
+	if (k < 0) {
+		char known[128] = "";
+		int i;
+
+		for (i = 0; i < PLAN_PHASES; i++)
+			snprintf(known + strlen(known),
+				 sizeof(known) - strlen(known), "%s%s",
+				 i ? ", " : "", plan_phase_name(i));
 		if (o)
 			push_key(c, "name");
-		return fail(c, "unknown phase \"%s\" (known: fill, pageout, pressure, read, willneed, rewrite)",
-			    name);
+		return fail(c, "unknown phase \"%s\" (known: %s)", name,
+			    known);
 	}
 	ph->kind = k;
-	ph->frac = 0.25;
+	ph->frac = PLAN_REWRITE_FRAC_DEF;
 	if (k == PHASE_PRESSURE && !o)
 		return fail(c, "pressure needs {\"name\": \"pressure\", \"mb\": N}");
 	if (!o)
@@ -786,7 +834,7 @@ static int parse_phase(struct pctx *c, struct scn_phase *ph, json_t *v)
 		push_key(c, bad);
 		return fail(c, "phase %s takes no \"%s\"", name, bad);
 	}
-	if (get_uint32(c, o, "mb", 1, 1048576, k == PHASE_PRESSURE,
+	if (get_uint32(c, o, "mb", 1, PLAN_MB_MAX, k == PHASE_PRESSURE,
 		       &ph->mb) ||
 	    get_string(c, o, "order", order, sizeof(order), false,
 		       NAME_CHARS) ||
@@ -984,7 +1032,7 @@ static int parse_workload(struct pctx *c, struct scenario *s, json_t *root)
 	static const char *const keys[] = {
 		"seed", "size_mb", "size_ram", "shmem_mb", "thp", "phases",
 		"verify_seed", "unique_words", "command", NULL };
-	unsigned long long seed = 12345, vseed = 0;
+	unsigned long long seed = PLAN_SEED_DEF, vseed = 0;
 	bool has_ram = false;
 	json_t *w, *arr, *v;
 	size_t i;
@@ -997,14 +1045,16 @@ static int parse_workload(struct pctx *c, struct scenario *s, json_t *root)
 	if (json_object_get(w, "command"))
 		return parse_command(c, s, w);
 	if (check_keys(c, w, keys) ||
-	    get_uint(c, w, "seed", 0, UINT32_MAX, false, &seed) ||
-	    get_uint32(c, w, "size_mb", 1, 1048576, false, &s->size_mb) ||
-	    get_double(c, w, "size_ram", 0.01, 64.0, &has_ram, &s->size_ram) ||
-	    get_uint32(c, w, "shmem_mb", 0, 1048576, false, &s->shmem_mb) ||
-	    get_uint32(c, w, "unique_words", 1, 512, false,
+	    get_uint(c, w, "seed", 0, PLAN_SEED_MAX, false, &seed) ||
+	    get_uint32(c, w, "size_mb", 1, PLAN_MB_MAX, false, &s->size_mb) ||
+	    get_double(c, w, "size_ram", PLAN_RAM_MIN, PLAN_RAM_MAX, &has_ram,
+		       &s->size_ram) ||
+	    get_uint32(c, w, "shmem_mb", 0, PLAN_MB_MAX, false, &s->shmem_mb) ||
+	    get_uint32(c, w, "unique_words", 1, PLAN_UNIQUE_WORDS_MAX, false,
 		       &s->unique_words) ||
 	    get_bool(c, w, "thp", &s->wl_thp) ||
-	    get_uint(c, w, "verify_seed", 0, UINT32_MAX, false, &vseed))
+	    get_uint(c, w, "verify_seed", 0, PLAN_SEED_MAX, false,
+		     &vseed))
 		return -1;
 	s->seed = seed;
 	if (json_object_get(w, "verify_seed")) {
@@ -1037,16 +1087,48 @@ static int parse_workload(struct pctx *c, struct scenario *s, json_t *root)
 	return 0;
 }
 
+/* @key must name a registry metric */
+static int metric_key(struct pctx *c, const char *key, const char *val)
+{
+	char list[1024];
+	size_t off = 0;
+	unsigned int i;
+
+	if (metric_index(val) >= 0)
+		return 0;
+	for (i = 0; i < metric_count && off < sizeof(list); i++)
+		off += snprintf(list + off, sizeof(list) - off, "%s%s",
+				i ? ", " : "", metric_defs[i].key);
+	if (key)
+		push_key(c, key);
+	fail(c, "\"%s\" is not a metric (swapctl metrics lists them: %s)",
+	     val, list);
+	if (key)
+		pop(c);
+	return -1;
+}
+
+static int expect_kernel(struct pctx *c, const struct scenario *s,
+			 const char *key, const char *name)
+{
+	if (scn_kernel_index(s, name) >= 0)
+		return 0;
+	push_key(c, key);
+	fail(c, "\"%s\" is not in \"kernels\"", name);
+	pop(c);
+	return -1;
+}
+
 static int parse_expect(struct pctx *c, struct scenario *s, json_t *root)
 {
 	static const char *const keys[] = {
-		"metric", "kernel", "min", "max", NULL };
-	static const char *const ons[] = {
-		"each", "baseline", "patched", "ratio", NULL };
+		"metric", "kernel", "vs", "min", "max", "min_ratio",
+		"max_ratio", NULL };
 	json_t *arr, *o;
-	char on[16];
+	char on[SCN_KERNEL_MAX];
+	bool hmin_r, hmax_r;
+	double min_r, max_r;
 	size_t i;
-	int k;
 
 	if (get_array(c, root, "expect", 0, SCN_MAX_EXPECT, &arr))
 		return -1;
@@ -1057,6 +1139,9 @@ static int parse_expect(struct pctx *c, struct scenario *s, json_t *root)
 		struct scn_expect *e = &s->expect[i];
 
 		push_idx(c, i);
+		memset(e, 0, sizeof(*e));
+		hmin_r = hmax_r = false;
+		min_r = max_r = 0;
 		if (!json_is_object(o))
 			return fail(c, "expected an object, got %s",
 				    type_name(o));
@@ -1064,33 +1149,89 @@ static int parse_expect(struct pctx *c, struct scenario *s, json_t *root)
 		if (check_keys(c, o, keys) ||
 		    get_string(c, o, "metric", e->metric, sizeof(e->metric),
 			       true, NAME_CHARS) ||
-		    one_of(c, "metric", e->metric, (const char **)scn_metrics) ||
+		    metric_key(c, "metric", e->metric) ||
 		    get_string(c, o, "kernel", on, sizeof(on), false,
 			       NAME_CHARS) ||
-		    one_of(c, "kernel", on, ons) ||
+		    get_string(c, o, "vs", e->vs, sizeof(e->vs), false,
+			       NAME_CHARS) ||
 		    get_double(c, o, "min", -1e18, 1e18, &e->has_min,
 			       &e->min) ||
 		    get_double(c, o, "max", -1e18, 1e18, &e->has_max,
-			       &e->max))
+			       &e->max) ||
+		    get_double(c, o, "min_ratio", 0, 1e9, &hmin_r, &min_r) ||
+		    get_double(c, o, "max_ratio", 0, 1e9, &hmax_r, &max_r))
 			return -1;
-		for (k = 0; strcmp(ons[k], on); k++)
-			;
-		e->on = k;
-		if (!e->has_min && !e->has_max)
-			return fail(c, "give \"min\", \"max\" or both");
+		if (strcmp(on, "each")) {
+			if (expect_kernel(c, s, "kernel", on))
+				return -1;
+			snprintf(e->kernel, sizeof(e->kernel), "%s", on);
+		}
+		if (e->vs[0]) {
+			if (expect_kernel(c, s, "vs", e->vs))
+				return -1;
+			if (!e->kernel[0]) {
+				push_key(c, "vs");
+				return fail(c, "needs a \"kernel\" to compare with \"%s\"",
+					    e->vs);
+			}
+			if (!strcmp(e->kernel, e->vs)) {
+				push_key(c, "vs");
+				return fail(c, "compares \"%s\" with itself",
+					    e->vs);
+			}
+			if (e->has_min || e->has_max)
+				return fail(c, "with \"vs\" give \"min_ratio\"/\"max_ratio\", not \"min\"/\"max\"");
+			if (!hmin_r && !hmax_r)
+				return fail(c, "give \"min_ratio\", \"max_ratio\" or both");
+			e->has_min = hmin_r;
+			e->min = min_r;
+			e->has_max = hmax_r;
+			e->max = max_r;
+		} else {
+			if (hmin_r || hmax_r)
+				return fail(c, "\"min_ratio\"/\"max_ratio\" need \"vs\"");
+			if (!e->has_min && !e->has_max)
+				return fail(c, "give \"min\", \"max\" or both");
+		}
 		if (e->has_min && e->has_max && e->min > e->max)
 			return fail(c, "min %g is above max %g", e->min, e->max);
-		if ((e->on == EXPECT_BASELINE &&
-		     !s->kernel[KERNEL_BASELINE]) ||
-		    (e->on == EXPECT_PATCHED && !s->kernel[KERNEL_PATCHED]) ||
-		    (e->on == EXPECT_RATIO &&
-		     !(s->kernel[KERNEL_BASELINE] &&
-		       s->kernel[KERNEL_PATCHED]))) {
-			push_key(c, "kernel");
-			return fail(c, "\"%s\" needs that kernel in \"kernels\"",
-				    on);
-		}
 		s->nexpect++;
+		pop(c);
+	}
+	pop(c);
+	return 0;
+}
+
+static int parse_no_regression(struct pctx *c, struct scenario *s,
+			       json_t *root)
+{
+	const struct metric_def *m;
+	json_t *arr, *v;
+	size_t i;
+	int j;
+
+	if (get_array(c, root, "no_regression", 0, SCN_MAX_NOREG, &arr))
+		return -1;
+	if (!arr)
+		return 0;
+	push_key(c, "no_regression");
+	json_array_foreach(arr, i, v) {
+		push_idx(c, i);
+		if (!json_is_string(v))
+			return fail(c, "expected a metric name, got %s",
+				    type_name(v));
+		if (metric_key(c, NULL, json_string_value(v)))
+			return -1;
+		m = metric_find(json_string_value(v));
+		if (m->dir == METRIC_NEUTRAL)
+			return fail(c, "\"%s\" is neutral (neither higher nor lower is better): it cannot regress",
+				    m->key);
+		for (j = 0; j < s->nnoreg; j++)
+			if (!strcmp(s->no_regression[j], m->key))
+				return fail(c, "\"%s\" is listed twice",
+					    m->key);
+		snprintf(s->no_regression[s->nnoreg++], SCN_METRIC_MAX, "%s",
+			 m->key);
 		pop(c);
 	}
 	pop(c);
@@ -1102,7 +1243,7 @@ static int parse_root(struct pctx *c, struct scenario *s, json_t *root)
 	static const char *const keys[] = {
 		"name", "description", "kernels", "guest", "interval_ms",
 		"timeout_s", "repeat", "sysctl", "thp", "zswap", "swap",
-		"workload", "expect", NULL };
+		"workload", "expect", "no_regression", NULL };
 	static const char *const gkeys[] = { "memory_mb", "cpus", NULL };
 	char msg[256];
 	json_t *g;
@@ -1137,18 +1278,21 @@ static int parse_root(struct pctx *c, struct scenario *s, json_t *root)
 			return -1;
 		pop(c);
 	}
-	s->interval_ms = 100;
-	s->timeout_s = 300;
+	s->interval_ms = PLAN_INTERVAL_MS_DEF;
+	s->timeout_s = PLAN_TIMEOUT_S_DEF;
 	s->repeat = 1;
-	if (get_uint32(c, root, "interval_ms", 10, 60000, false,
+	if (get_uint32(c, root, "interval_ms", PLAN_INTERVAL_MS_MIN,
+		       PLAN_INTERVAL_MS_MAX, false,
 		       &s->interval_ms) ||
-	    get_uint32(c, root, "timeout_s", 5, 86400, false, &s->timeout_s) ||
+	    get_uint32(c, root, "timeout_s", PLAN_TIMEOUT_S_MIN,
+		       PLAN_TIMEOUT_S_MAX, false, &s->timeout_s) ||
 	    get_uint32(c, root, "repeat", 1, 100, false, &s->repeat) ||
 	    parse_sysctl(c, s, root) ||
 	    parse_thp_zswap(c, s, root) ||
 	    parse_swap(c, s, root) ||
 	    parse_workload(c, s, root) ||
-	    parse_expect(c, s, root))
+	    parse_expect(c, s, root) ||
+	    parse_no_regression(c, s, root))
 		return -1;
 	if (s->memory_mb && !s->command &&
 	    fit_problem(s, s->memory_mb, &idx, msg, sizeof(msg))) {

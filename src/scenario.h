@@ -10,23 +10,34 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define SCN_MAX_SWAP	8
-#define SCN_MAX_SYSCTL	16
-#define SCN_MAX_PHASES	32
+#include "../common/planspec.h"
+
+/* a scenario holds what one plan can (common/planspec.h) */
+#define SCN_MAX_SWAP	PLAN_MAX_SWAP
+#define SCN_MAX_SYSCTL	PLAN_MAX_SYSCTL
+#define SCN_MAX_PHASES	PLAN_MAX_PHASES
 #define SCN_MAX_EXPECT	16
 #define SCN_NAME_MAX	48
-#define SCN_MAX_GROUPS	8	/* command groups (guest/plan.h) */
-#define SCN_MAX_ARGS	32
-#define SCN_MAX_ENV	16
-#define SCN_MAX_OUT	8
-#define SCN_STR_MAX	256	/* argv word, env entry, path, with NUL */
+#define SCN_DESC_MAX	511	/* bytes of "description" */
+#define SCN_MAX_KERNELS	8
+#define SCN_KERNEL_MAX	33	/* a kernel name, with NUL */
+#define SCN_METRIC_MAX	40	/* a metric key, with NUL */
+#define SCN_MAX_NOREG	32
+#define SCN_MAX_GROUPS	PLAN_MAX_GROUPS	/* command groups */
+#define SCN_MAX_ARGS	PLAN_MAX_ARGS
+#define SCN_MAX_ENV	PLAN_MAX_ENV
+#define SCN_MAX_OUT	PLAN_MAX_OUT
+#define SCN_STR_MAX	PLAN_STR_MAX	/* argv word, env entry, path, with NUL */
 
-enum scn_kernel { KERNEL_BASELINE, KERNEL_PATCHED, KERNEL_COUNT };
-
-enum scn_swap_type { SWAP_BLK, SWAP_ZRAM, SWAP_EXT4FILE, SWAP_NFSFILE };
+/*
+ * The kernel "patched" is the variant named by `series` in swapctl.conf
+ * (default swap-ops); any other name is the variant of that name under
+ * <workdir>/kernels/ (baseline, swap-ops, bhe-ops, ...).
+ */
+#define SCN_PATCHED	"patched"
 
 struct scn_swap {
-	enum scn_swap_type type;
+	enum plan_backend type;
 	unsigned int size_mb;	/* swap area size */
 	unsigned int disk_mb;	/* ext4file: size of the disk image */
 	int prio;		/* -1: the kernel's default */
@@ -41,25 +52,22 @@ struct scn_sysctl {
 	char value[64];
 };
 
-enum scn_phase_kind {
-	PHASE_FILL, PHASE_PAGEOUT, PHASE_PRESSURE, PHASE_READ,
-	PHASE_WILLNEED, PHASE_REWRITE,
-};
-
 struct scn_phase {
-	enum scn_phase_kind kind;
+	enum plan_phase kind;
 	unsigned int mb;	/* pressure */
 	bool random;		/* read: order=random */
 	double frac;		/* rewrite */
 };
 
-/* Which kernel an expectation applies to. */
-enum scn_expect_on { EXPECT_EACH, EXPECT_BASELINE, EXPECT_PATCHED,
-		     EXPECT_RATIO };
-
+/*
+ * An expectation: metric @metric of kernel @kernel ("" = every guest of
+ * every kernel) within [min, max]; with @vs, the ratio of @kernel's mean
+ * to @vs's mean within [min_ratio, max_ratio] (kept in min/max).
+ */
 struct scn_expect {
-	char metric[32];
-	enum scn_expect_on on;
+	char metric[SCN_METRIC_MAX];
+	char kernel[SCN_KERNEL_MAX];
+	char vs[SCN_KERNEL_MAX];
 	bool has_min, has_max;
 	double min, max;
 };
@@ -85,8 +93,10 @@ struct scn_group {
 struct scenario {
 	char file[4096];
 	char name[SCN_NAME_MAX + 1];
-	char description[512];
-	bool kernel[KERNEL_COUNT];
+	char description[SCN_DESC_MAX + 1];
+	/* the kernels compared; the first is the reference */
+	char kernels[SCN_MAX_KERNELS][SCN_KERNEL_MAX];
+	int nkernels;
 	unsigned int memory_mb;	/* 0: from swapctl.conf */
 	unsigned int cpus;	/* 0: from swapctl.conf */
 	unsigned int interval_ms;
@@ -118,6 +128,9 @@ struct scenario {
 
 	struct scn_expect expect[SCN_MAX_EXPECT];
 	int nexpect;
+	/* metrics that must not get significantly worse on any kernel */
+	char no_regression[SCN_MAX_NOREG][SCN_METRIC_MAX];
+	int nnoreg;
 
 	/* workload.command: the host's programs instead of the fill */
 	bool command;
@@ -130,12 +143,14 @@ struct scenario {
 	char kbuild_out[4096];
 };
 
-/* The metric names an expectation may name (NULL-terminated). */
-extern const char *const scn_metrics[];
-
-const char *scn_kernel_name(enum scn_kernel k);
-const char *scn_swap_type_name(enum scn_swap_type t);
-const char *scn_phase_name(enum scn_phase_kind k);
+/* The index of kernel @name in @s->kernels, or -1. */
+int scn_kernel_index(const struct scenario *s, const char *name);
+/*
+ * Replace the kernel list by the comma-separated @list (names checked
+ * like the scenario's). -1 with a message in @err.
+ */
+int scn_set_kernels(struct scenario *s, const char *list, char *err,
+		    size_t errlen);
 bool scn_has_nfs(const struct scenario *s);
 
 /*

@@ -17,7 +17,8 @@
 #include "stats.h"
 #include "stream.h"
 
-#define SOURCE_MAX_GUESTS	32
+#define SOURCE_MAX_GUESTS	256
+#define SOURCE_MAX_KERNELS	8
 
 struct source_line {
 	size_t off, len;	/* in data */
@@ -53,6 +54,9 @@ struct source {
 	double end_s;		/* replay: time of the last line */
 	struct source_guest *g[SOURCE_MAX_GUESTS];
 	unsigned int ng;
+	/* the kernels file: the run's kernels in order, reference first */
+	char kernels[SOURCE_MAX_KERNELS][48];
+	unsigned int nkernels;
 	/* replay: the first samples.jsonl that exists and holds no line */
 	char empty[PATH_MAX];
 	/* live: state says running but no run is behind it (source_done) */

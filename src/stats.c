@@ -210,6 +210,47 @@ static void hist_add(struct stats_track *t, const struct stats_point *a,
 	t->hist[hist_bucket((double)pages / (double)ios)] += ios;
 }
 
+static void feed_counters(struct stats_track *t, const struct stream_line *l)
+{
+	unsigned int i, j;
+	bool reset = false;
+
+	for (i = 0; i < l->ncounters; i++) {
+		const struct stream_counter *c = &l->counters[i];
+		struct stats_counter *k = NULL;
+
+		for (j = 0; j < t->nctr; j++)
+			if (!strcmp(t->ctr[j].name, c->name)) {
+				k = &t->ctr[j];
+				break;
+			}
+		if (!k) {
+			if (t->nctr >= STREAM_MAX_COUNTERS)
+				continue;
+			k = &t->ctr[t->nctr++];
+			snprintf(k->name, sizeof(k->name), "%s", c->name);
+			k->raw = k->cum = c->value;
+			continue;
+		}
+		k->cum += stats_delta(k->raw, c->value, &reset);
+		k->raw = c->value;
+	}
+}
+
+bool stats_track_counter(const struct stats_track *t, const char *name,
+			 uint64_t *value)
+{
+	unsigned int i;
+
+	for (i = 0; i < t->nctr; i++)
+		if (!strcmp(t->ctr[i].name, name)) {
+			if (value)
+				*value = t->ctr[i].cum;
+			return true;
+		}
+	return false;
+}
+
 static void feed_sample(struct stats_track *t, const struct stream_line *l)
 {
 	struct stats_point raw, cum;
@@ -222,6 +263,7 @@ static void feed_sample(struct stats_track *t, const struct stream_line *l)
 		t->dropped++;
 		return;
 	}
+	feed_counters(t, l);
 	if (!grow((void **)&t->pts, &t->cap, t->npts, sizeof(*t->pts))) {
 		t->dropped++;
 		return;
@@ -363,6 +405,8 @@ void stats_track_feed(struct stats_track *t, const struct stream_line *l)
 
 	switch (l->type) {
 	case STREAM_T_HELLO:
+		if (!t->hello)
+			t->hello_t_ns = l->t_ns;
 		t->hello = true;
 		snprintf(t->kernel, sizeof(t->kernel), "%s", l->kernel);
 		t->interval_ms = l->interval_ms;
@@ -396,6 +440,7 @@ void stats_track_feed(struct stats_track *t, const struct stream_line *l)
 		t->pages_corrupt = l->pages_corrupt;
 		t->first_corrupt = l->first_corrupt;
 		t->pages_failed = l->pages_failed;
+		t->pages_failed_distinct = l->pages_failed_distinct;
 		snprintf(t->reason, sizeof(t->reason), "%s", l->msg);
 		break;
 	case STREAM_T_FAULT:
@@ -518,8 +563,9 @@ void stats_between(const struct stats_point *a, const struct stats_point *b,
 	out->pswpin = field_delta(a, b, SF_PSWPIN);
 	out->nrswpin = field_delta(a, b, SF_NRSWPIN);
 	out->majflt = field_delta(a, b, SF_MAJFLT);
-	out->dev_ios = sum(field_delta(a, b, SF_DEV_RD_IOS),
-			   field_delta(a, b, SF_DEV_WR_IOS));
+	out->dev_rd_ios = field_delta(a, b, SF_DEV_RD_IOS);
+	out->dev_wr_ios = field_delta(a, b, SF_DEV_WR_IOS);
+	out->dev_ios = sum(out->dev_rd_ios, out->dev_wr_ios);
 	out->pswpout_s = per_s(out->pswpout, dt);
 	out->nrswpout_s = per_s(out->nrswpout, dt);
 	out->pswpin_s = per_s(out->pswpin, dt);
@@ -577,6 +623,7 @@ static void all_na(struct stats_interval *out)
 	out->dev_ios_s = out->dev_wr_ppio = out->host_req_s = na;
 	out->majflt_s = out->pswpout = out->nrswpout = na;
 	out->pswpin = out->nrswpin = out->majflt = out->dev_ios = na;
+	out->dev_rd_ios = out->dev_wr_ios = na;
 	out->host_req = na;
 	out->cpu_user = out->cpu_sys = out->cpu_iowait = na;
 	out->cpu_softirq = out->cpu_busy = na;
@@ -601,6 +648,20 @@ static long point_at(const struct stats_point *pts, size_t n, uint64_t when)
 			hi = mid;
 	}
 	return (long)lo - 1;
+}
+
+size_t stats_point_after(const struct stats_track *t, uint64_t when)
+{
+	long i = point_at(t->pts, t->npts, when);
+
+	if (i >= 0 && t->pts[i].t_ns == when)
+		return (size_t)i;
+	return (size_t)(i + 1);
+}
+
+long stats_point_before(const struct stats_track *t, uint64_t when)
+{
+	return point_at(t->pts, t->npts, when);
 }
 
 static long host_at(const struct stats_host_point *h, size_t n,
@@ -827,4 +888,140 @@ void stats_describe(const double *x, size_t n, struct stats_desc *d)
 	d->ci95 = stats_t95((unsigned int)(n - 1)) * d->stddev /
 		  sqrt((double)n);
 	d->has_ci = true;
+}
+
+/*
+ * The regularized incomplete beta function I_x(a, b) by its continued
+ * fraction (modified Lentz), used for Student's t distribution.
+ */
+static double beta_cf(double a, double b, double x)
+{
+	const double tiny = 1e-300;
+	double c = 1, d, h, num;
+	int m;
+
+	d = 1 - (a + b) * x / (a + 1);
+	d = fabs(d) < tiny ? tiny : d;
+	d = 1 / d;
+	h = d;
+	for (m = 1; m <= 300; m++) {
+		double dm = m;
+
+		num = dm * (b - dm) * x / ((a + 2 * dm - 1) * (a + 2 * dm));
+		d = 1 + num * d;
+		d = fabs(d) < tiny ? tiny : d;
+		c = 1 + num / c;
+		c = fabs(c) < tiny ? tiny : c;
+		d = 1 / d;
+		h *= d * c;
+		num = -(a + dm) * (a + b + dm) * x /
+		      ((a + 2 * dm) * (a + 2 * dm + 1));
+		d = 1 + num * d;
+		d = fabs(d) < tiny ? tiny : d;
+		c = 1 + num / c;
+		c = fabs(c) < tiny ? tiny : c;
+		d = 1 / d;
+		h *= d * c;
+		if (fabs(d * c - 1) < 1e-14)
+			break;
+	}
+	return h;
+}
+
+static double beta_inc(double a, double b, double x)
+{
+	double front;
+
+	if (x <= 0)
+		return 0;
+	if (x >= 1)
+		return 1;
+	front = exp(lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) +
+		    b * log1p(-x));
+	if (x < (a + 1) / (a + b + 2))
+		return front * beta_cf(a, b, x) / a;
+	return 1 - front * beta_cf(b, a, 1 - x) / b;
+}
+
+double stats_t_cdf(double t, double df)
+{
+	double tail;
+
+	if (!(df > 0) || isnan(t))
+		return NAN;
+	if (isinf(t))
+		return t > 0 ? 1 : 0;
+	tail = 0.5 * beta_inc(df / 2, 0.5, df / (df + t * t));
+	return t > 0 ? 1 - tail : tail;
+}
+
+double stats_t_quantile(double p, double df)
+{
+	double lo = -1e6, hi = 1e6, mid = 0;
+	int i;
+
+	if (!(p > 0 && p < 1) || !(df > 0))
+		return NAN;
+	for (i = 0; i < 200; i++) {
+		mid = (lo + hi) / 2;
+		if (stats_t_cdf(mid, df) < p)
+			lo = mid;
+		else
+			hi = mid;
+		if (hi - lo < 1e-10 * (1 + fabs(mid)))
+			break;
+	}
+	return mid;
+}
+
+bool stats_welch(const struct stats_desc *a, const struct stats_desc *b,
+		 double *p, double *df)
+{
+	double va, vb, se2, t;
+
+	if (a->n < 2 || b->n < 2)
+		return false;
+	va = a->stddev * a->stddev / (double)a->n;
+	vb = b->stddev * b->stddev / (double)b->n;
+	se2 = va + vb;
+	if (se2 <= 0 || !isfinite(se2)) {
+		*df = (double)(a->n + b->n - 2);
+		*p = a->mean == b->mean ? 1 : 0;
+		return true;
+	}
+	*df = se2 * se2 / (va * va / (double)(a->n - 1) +
+			   vb * vb / (double)(b->n - 1));
+	t = (b->mean - a->mean) / sqrt(se2);
+	*p = 2 * stats_t_cdf(-fabs(t), *df);
+	if (*p > 1)
+		*p = 1;
+	return true;
+}
+
+bool stats_ratio_ci(const struct stats_desc *a, const struct stats_desc *b,
+		    double *ratio, double *lo, double *hi, bool *has_ci)
+{
+	double r, rel2, half, p, df;
+
+	*has_ci = false;
+	if (!a->n || !b->n || a->mean == 0)
+		return false;
+	r = b->mean / a->mean;
+	*ratio = *lo = *hi = r;
+	if (a->n < 2 || b->n < 2)
+		return true;
+	rel2 = a->stddev * a->stddev / ((double)a->n * a->mean * a->mean);
+	if (b->mean != 0)
+		rel2 += b->stddev * b->stddev /
+			((double)b->n * b->mean * b->mean);
+	stats_welch(a, b, &p, &df);
+	if (b->mean != 0)
+		half = stats_t_quantile(0.975, df) * fabs(r) * sqrt(rel2);
+	else
+		half = stats_t_quantile(0.975, df) * b->stddev /
+		       sqrt((double)b->n) / fabs(a->mean);
+	*lo = r - half;
+	*hi = r + half;
+	*has_ci = true;
+	return true;
 }

@@ -99,6 +99,16 @@ struct stats_phase {
 	uint64_t asked, resident_before, resident, evicted;
 };
 
+/*
+ * Every vmstat counter of the samples, by name, reset-corrected: @cum is
+ * the value since the guest booted (the first raw value plus every delta
+ * after it).
+ */
+struct stats_counter {
+	char name[STREAM_NAME_MAX];
+	uint64_t raw, cum;
+};
+
 /* A fault event of the stream (guest or host), in arrival order. */
 struct stats_fault {
 	char name[32];
@@ -112,6 +122,7 @@ struct stats_fault {
 struct stats_track {
 	char kernel[64];		/* from hello, "" before it */
 	bool hello;
+	uint64_t hello_t_ns;		/* guest uptime at hello */
 	uint64_t interval_ms;
 	bool hello_nrswp;		/* hello listed nrswpout */
 	char devs[STREAM_MAX_SWAPS][STREAM_NAME_MAX]; /* swap block devs */
@@ -130,6 +141,8 @@ struct stats_track {
 					 */
 	struct stats_phase phases[STATS_MAX_PHASES];
 	unsigned int nphases;
+	struct stats_counter ctr[STREAM_MAX_COUNTERS];
+	unsigned int nctr;
 
 	/*
 	 * Write I/Os by the mean batch size (pages per I/O) of their sample
@@ -144,11 +157,20 @@ struct stats_track {
 	uint64_t pages_written, pages_verified, pages_corrupt;
 	int64_t first_corrupt;
 	uint64_t pages_failed;		/* SIGBUS: failed loudly */
+	uint64_t pages_failed_distinct;
 	char reason[STREAM_MSG_MAX];
 	char last_log[STREAM_MSG_MAX];
 	/* fault events: the newest STATS_MAX_FAULTS, nfaults_seen in all */
 	struct stats_fault faults[STATS_MAX_FAULTS];
 	unsigned int nfaults, nfaults_seen;
+
+	/*
+	 * Not from the stream: the scan of the guest's console.log, set by
+	 * whoever read it (run after the guest, source when it loads a
+	 * recorded guest).
+	 */
+	bool console_scanned;
+	int swap_read_errors, swap_write_errors;
 };
 
 void stats_track_init(struct stats_track *t);
@@ -181,6 +203,7 @@ struct stats_interval {
 	struct stats_val pswpout_s, nrswpout_s, wr_ppio;
 	struct stats_val pswpin_s, nrswpin_s, rd_ppio;
 	struct stats_val dev_ios_s;	/* guest swap devices rd+wr */
+	struct stats_val dev_rd_ios, dev_wr_ios;
 	struct stats_val dev_wr_ppio;	/* (wr_sectors / 8) / wr_ios */
 	struct stats_val host_req_s;	/* host rd_req + wr_req */
 	struct stats_val majflt_s;
@@ -250,6 +273,18 @@ size_t stats_track_series(const struct stats_track *t, enum stats_metric m,
 			  struct stats_val *out);
 /* Guest time span of the track (last - first point), 0 if < 2 points. */
 uint64_t stats_track_span_ns(const struct stats_track *t);
+/*
+ * vmstat counter @name since the guest booted (reset-corrected), from the
+ * last sample that had it. False when no sample had it.
+ */
+bool stats_track_counter(const struct stats_track *t, const char *name,
+			 uint64_t *value);
+/*
+ * Index of the first point at or after guest time @when (npts if none),
+ * and of the last point at or before it (-1 if none).
+ */
+size_t stats_point_after(const struct stats_track *t, uint64_t when);
+long stats_point_before(const struct stats_track *t, uint64_t when);
 
 /* Mean, sample standard deviation, 95% confidence interval (Student t). */
 struct stats_desc {
@@ -262,5 +297,27 @@ struct stats_desc {
 void stats_describe(const double *x, size_t n, struct stats_desc *d);
 /* Two-sided 95% quantile of Student's t with @df degrees of freedom. */
 double stats_t95(unsigned int df);
+/* P(T <= @t) for Student's t with @df (> 0, not necessarily whole). */
+double stats_t_cdf(double t, double df);
+/* The @p quantile (0 < p < 1) of Student's t with @df degrees. */
+double stats_t_quantile(double p, double df);
+
+/*
+ * Welch's unequal-variance t-test of mean(b) - mean(a) (both n >= 2):
+ * two-sided p-value and the Welch-Satterthwaite degrees of freedom.
+ * When both variances are 0 the p-value is 0 if the means differ, else 1
+ * (and df is n_a + n_b - 2). Returns false when either n < 2.
+ */
+bool stats_welch(const struct stats_desc *a, const struct stats_desc *b,
+		 double *p, double *df);
+
+/*
+ * The ratio of means mean(b) / mean(a) with its 95% confidence interval
+ * from the first-order delta method: var(R) ~ R^2 (s_a^2 / (n_a m_a^2) +
+ * s_b^2 / (n_b m_b^2)), t quantile at the Welch degrees of freedom.
+ * Returns false when mean(a) is 0; *has_ci false when either n < 2.
+ */
+bool stats_ratio_ci(const struct stats_desc *a, const struct stats_desc *b,
+		    double *ratio, double *lo, double *hi, bool *has_ci);
 
 #endif

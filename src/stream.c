@@ -901,10 +901,11 @@ static int parse_root(struct stream_state *st, json_t *root,
 			return fail(st, STREAM_E_FIELD, "v: missing");
 		if (!json_is_integer(v))
 			return fail(st, STREAM_E_FIELD, "v: not an integer");
-		if (json_integer_value(v) != 1)
+		if (json_integer_value(v) != AGENT_PROTO_VERSION)
 			return fail(st, STREAM_E_VERSION,
-				    "v: version %lld, expected 1",
-				    (long long)json_integer_value(v));
+				    "v: version %lld, expected %d",
+				    (long long)json_integer_value(v),
+				    AGENT_PROTO_VERSION);
 	}
 	r = get_u64(st, root, "", "seq", !host, &out->seq);
 	if (r < 0)

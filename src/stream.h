@@ -18,7 +18,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define STREAM_MAX_LINE		8192	/* bytes of a line, without '\n' */
+#include "../common/agentproto.h"
+
+/* bytes of a line without its '\n': the protocol's limit less the '\n' */
+#define STREAM_MAX_LINE		(AGENT_LINE_MAX - 1)
 #define STREAM_MAX_COUNTERS	64	/* vmstat counters kept per sample */
 #define STREAM_MAX_DEVS		8	/* blk devices kept per sample */
 #define STREAM_MAX_SWAPS	8	/* swap areas kept per line */

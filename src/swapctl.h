@@ -25,6 +25,9 @@ enum swapctl_exit {
 	EXIT_DATA = 11,		/* a run directory that is not one or cannot
 				 * be used: no guests, an empty samples file,
 				 * "running" with no run behind it */
+	EXIT_REGRESSION = 12,	/* a no_regression metric got significantly
+				 * worse
+				 */
 	EXIT_INTERRUPTED = 130,	/* SIGINT/SIGTERM */
 };
 
@@ -39,6 +42,7 @@ int cmd_run(int argc, char **argv, struct swapctl_config *cfg);
 int cmd_top(int argc, char **argv, struct swapctl_config *cfg);
 int cmd_report(int argc, char **argv, struct swapctl_config *cfg);
 int cmd_validate(int argc, char **argv, struct swapctl_config *cfg);
+int cmd_metrics(int argc, char **argv, struct swapctl_config *cfg);
 
 
 extern int verbose;

@@ -64,17 +64,17 @@ static void test_full_example(void **state)
 	assert_string_equal(p.thp[1].val, "never");
 	assert_int_equal(p.nzswap, 1);
 	assert_int_equal(p.nswap, 4);
-	assert_int_equal(p.swap[0].type, GSWAP_BLK);
+	assert_int_equal(p.swap[0].type, SWAP_BLK);
 	assert_string_equal(p.swap[0].dev, "/dev/vda");
 	assert_int_equal(p.swap[0].prio, 10);
 	assert_true(p.swap[0].nonrot);
 	assert_false(p.swap[2].nonrot);
-	assert_int_equal(p.swap[1].type, GSWAP_ZRAM);
+	assert_int_equal(p.swap[1].type, SWAP_ZRAM);
 	assert_int_equal(p.swap[1].size_mb, 512);
 	assert_string_equal(p.swap[1].comp, "lzo-rle");
-	assert_int_equal(p.swap[2].type, GSWAP_EXT4FILE);
+	assert_int_equal(p.swap[2].type, SWAP_EXT4FILE);
 	assert_string_equal(p.swap[2].dev, "/dev/vdb");
-	assert_int_equal(p.swap[3].type, GSWAP_NFSFILE);
+	assert_int_equal(p.swap[3].type, SWAP_NFSFILE);
 	assert_string_equal(p.swap[3].server, "10.0.2.2");
 	assert_int_equal(p.swap[3].port, 20490);
 	assert_string_equal(p.swap[3].export, "/export");
@@ -88,12 +88,12 @@ static void test_full_example(void **state)
 	assert_int_equal(p.size_mb, 300);
 	assert_int_equal(p.uniq_words, 64);
 	assert_int_equal(p.nphase, 7);
-	assert_int_equal(p.phase[0].type, GPHASE_FILL);
-	assert_int_equal(p.phase[2].type, GPHASE_PRESSURE);
+	assert_int_equal(p.phase[0].type, PHASE_FILL);
+	assert_int_equal(p.phase[2].type, PHASE_PRESSURE);
 	assert_int_equal(p.phase[2].mb, 200);
 	assert_false(p.phase[3].random);
 	assert_true(p.phase[4].random);
-	assert_int_equal(p.phase[5].type, GPHASE_WILLNEED);
+	assert_int_equal(p.phase[5].type, PHASE_WILLNEED);
 	assert_true(p.phase[6].frac > 0.2499 && p.phase[6].frac < 0.2501);
 	assert_true(p.has_verify_seed);
 	assert_int_equal(p.verify_seed, 12345);
@@ -113,9 +113,9 @@ static void test_defaults(void **state)
 	assert_int_equal(p.uniq_words, 512);
 	/* No phase lines: fill, pageout, read seq, read random. */
 	assert_int_equal(p.nphase, 4);
-	assert_int_equal(p.phase[0].type, GPHASE_FILL);
-	assert_int_equal(p.phase[1].type, GPHASE_PAGEOUT);
-	assert_int_equal(p.phase[2].type, GPHASE_READ);
+	assert_int_equal(p.phase[0].type, PHASE_FILL);
+	assert_int_equal(p.phase[1].type, PHASE_PAGEOUT);
+	assert_int_equal(p.phase[2].type, PHASE_READ);
 	assert_false(p.phase[2].random);
 	assert_true(p.phase[3].random);
 
@@ -316,9 +316,9 @@ static void test_names(void **state)
 	char path[16];
 
 	(void)state;
-	assert_string_equal(gplan_swap_type_name(GSWAP_NFSFILE), "nfsfile");
-	assert_string_equal(gplan_phase_name(GPHASE_WILLNEED), "willneed");
-	assert_string_equal(gplan_phase_name((enum gplan_phase_type)99), "?");
+	assert_string_equal(plan_backend_name(SWAP_NFSFILE), "nfsfile");
+	assert_string_equal(plan_phase_name(PHASE_WILLNEED), "willneed");
+	assert_string_equal(plan_phase_name((enum plan_phase)99), "?");
 	assert_int_equal(gplan_sysctl_path("vm.swappiness", path,
 					   sizeof(path)), -1);
 	assert_int_equal(gplan_sysctl_path(".vm", path, 16), -1);

@@ -121,8 +121,8 @@ static void test_guest_agrees(void **state)
 		assert_int_equal(gp->nsysctl, scn.nsysctl);
 		assert_int_equal(gp->nswap, scn.nswap);
 		for (i = 0; i < scn.nswap; i++) {
-			assert_string_equal(gplan_swap_type_name(gp->swap[i].type),
-					    scn_swap_type_name(scn.swap[i].type));
+			assert_string_equal(plan_backend_name(gp->swap[i].type),
+					    plan_backend_name(scn.swap[i].type));
 			assert_int_equal(gp->swap[i].prio, scn.swap[i].prio);
 			if (scn.swap[i].dev[0]) {
 				char dev[32];
@@ -144,8 +144,8 @@ static void test_guest_agrees(void **state)
 				 scn.unique_words : 512);
 		assert_int_equal(gp->nphase, scn.nphases);
 		for (i = 0; i < scn.nphases; i++)
-			assert_string_equal(gplan_phase_name(gp->phase[i].type),
-					    scn_phase_name(scn.phase[i].kind));
+			assert_string_equal(plan_phase_name(gp->phase[i].type),
+					    plan_phase_name(scn.phase[i].kind));
 		assert_false(gp->has_verify_seed);
 		free(plan);
 	}
@@ -311,11 +311,93 @@ static void test_initrd(void **state)
 	assert_int_equal(util_rm_rf(dir), 0);
 }
 
+/*
+ * A scenario of @nsysctl sysctls, @nphases phases and @seed, sized by
+ * @size (a "size_mb": N or "size_ram": F member).
+ */
+static char *limit_scenario(int nsysctl, int nphases, unsigned long long seed,
+			    const char *size)
+{
+	size_t cap = 65536, off = 0;
+	char *t = malloc(cap);
+	int i;
+
+	assert_non_null(t);
+	off += snprintf(t + off, cap - off,
+			"{\"name\": \"limits\", \"sysctl\": {");
+	for (i = 0; i < nsysctl; i++)
+		off += snprintf(t + off, cap - off, "%s\"vm.k%d\": %d",
+				i ? ", " : "", i, i);
+	off += snprintf(t + off, cap - off,
+			"}, \"swap\": [{\"type\": \"zram\", \"size_mb\": 64}],"
+			" \"workload\": {\"seed\": %llu, \"verify_seed\": %llu, %s,"
+			" \"phases\": [", seed, seed, size);
+	for (i = 0; i < nphases; i++)
+		off += snprintf(t + off, cap - off, "%s\"%s\"", i ? ", " : "",
+				i ? plan_phase_name(PHASE_PAGEOUT + i % 2 * 3) :
+				"fill");
+	snprintf(t + off, cap - off, "]}}\n");
+	return t;
+}
+
+/* The contract's limits (common/planspec.h): both sides take them. */
+static void test_limits_agree(void **state)
+{
+	struct gplan *gp = calloc(1, sizeof(*gp));
+	char *text, *plan;
+
+	(void)state;
+	assert_non_null(gp);
+	text = limit_scenario(PLAN_MAX_SYSCTL, PLAN_MAX_PHASES, PLAN_SEED_MAX,
+			      "\"size_ram\": 0.01");
+	if (scenario_parse(&scn, text, strlen(text), "l.json", err,
+			   sizeof(err)))
+		fail_msg("the host refuses the limits: %s", err);
+	free(text);
+	plan = plan_text(&scn, 256, 2049);
+	assert_non_null(plan);
+	if (gplan_parse(plan, gp, err, sizeof(err)))
+		fail_msg("the guest refuses the host's plan at the limits: %s",
+			 err);
+	assert_int_equal(gp->nsysctl, PLAN_MAX_SYSCTL);
+	assert_int_equal(gp->nphase, PLAN_MAX_PHASES);
+	assert_true(gp->seed == PLAN_SEED_MAX);
+	assert_true(gp->verify_seed == PLAN_SEED_MAX);
+	free(plan);
+
+	/* size_ram at its minimum (the guest used to refuse it) */
+	text = limit_scenario(1, 1, 0, "\"size_ram\": 0.01");
+	assert_int_equal(scenario_parse(&scn, text, strlen(text), "l.json",
+					err, sizeof(err)), 0);
+	free(text);
+	assert_int_equal(gplan_parse("version 1\nworkload seed=1 size_ram=0.01\n",
+				     gp, err, sizeof(err)), 0);
+
+	/* one more of anything: the host refuses it, as the guest would */
+	text = limit_scenario(PLAN_MAX_SYSCTL + 1, 1, 1, "\"size_mb\": 8");
+	assert_int_equal(scenario_parse(&scn, text, strlen(text), "l.json",
+					err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "more than 32 sysctls"));
+	free(text);
+	text = limit_scenario(1, PLAN_MAX_PHASES + 1, 1, "\"size_mb\": 8");
+	assert_int_equal(scenario_parse(&scn, text, strlen(text), "l.json",
+					err, sizeof(err)), -1);
+	free(text);
+	text = limit_scenario(1, 1, PLAN_SEED_MAX + 1ULL, "\"size_mb\": 8");
+	assert_int_equal(scenario_parse(&scn, text, strlen(text), "l.json",
+					err, sizeof(err)), -1);
+	free(text);
+	assert_int_equal(gplan_parse("version 1\nworkload seed=4294967296 size_mb=8\n",
+				     gp, err, sizeof(err)), -1);
+	free(gp);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_exact_text),
 		cmocka_unit_test(test_guest_agrees),
+		cmocka_unit_test(test_limits_agree),
 		cmocka_unit_test(test_plan_check),
 		cmocka_unit_test(test_initrd),
 		cmocka_unit_test(test_escape),

@@ -35,8 +35,10 @@ static void test_minimal_defaults(void **state)
 	assert_int_equal(parse("{\"name\": \"m\", " MIN_SWAP ", " MIN_WL "}"),
 			 0);
 	assert_string_equal(scn.name, "m");
-	assert_true(scn.kernel[KERNEL_BASELINE]);
-	assert_true(scn.kernel[KERNEL_PATCHED]);
+	assert_int_equal(scn.nkernels, 2);
+	assert_string_equal(scn.kernels[0], "baseline");
+	assert_string_equal(scn.kernels[1], "patched");
+	assert_int_equal(scn.nnoreg, 0);
 	assert_int_equal(scn.interval_ms, 100);
 	assert_int_equal(scn.timeout_s, 300);
 	assert_int_equal(scn.repeat, 1);
@@ -74,8 +76,8 @@ static void test_full(void **state)
 
 	(void)state;
 	assert_int_equal(parse(text), 0);
-	assert_false(scn.kernel[KERNEL_BASELINE]);
-	assert_true(scn.kernel[KERNEL_PATCHED]);
+	assert_int_equal(scn.nkernels, 1);
+	assert_string_equal(scn.kernels[0], "patched");
 	assert_int_equal(scn.memory_mb, 512);
 	assert_int_equal(scn.cpus, 4);
 	assert_int_equal(scn.repeat, 3);
@@ -104,9 +106,45 @@ static void test_full(void **state)
 	assert_true(scn.phase[2].random);
 	assert_true(scn.phase[3].frac == 0.5);
 	assert_int_equal(scn.nexpect, 1);
-	assert_int_equal(scn.expect[0].on, EXPECT_PATCHED);
+	assert_string_equal(scn.expect[0].kernel, "patched");
+	assert_string_equal(scn.expect[0].vs, "");
 	assert_true(scn.expect[0].has_min);
 	assert_false(scn.expect[0].has_max);
+}
+
+static void test_kernels_and_relative(void **state)
+{
+	static const char text[] =
+		"{\"name\": \"n\", \"kernels\": [\"baseline\", \"patched\", \"bhe-ops\"],\n"
+		" " MIN_SWAP ", " MIN_WL ",\n"
+		" \"no_regression\": [\"pswpout\", \"workload_seconds\"],\n"
+		" \"expect\": [{\"metric\": \"pswpout\", \"kernel\": \"bhe-ops\",\n"
+		"   \"vs\": \"baseline\", \"min_ratio\": 0.98, \"max_ratio\": 1.5},\n"
+		"  {\"metric\": \"pages_corrupt\", \"max\": 0}]}\n";
+
+	(void)state;
+	assert_int_equal(parse(text), 0);
+	assert_int_equal(scn.nkernels, 3);
+	assert_string_equal(scn.kernels[2], "bhe-ops");
+	assert_int_equal(scn_kernel_index(&scn, "bhe-ops"), 2);
+	assert_int_equal(scn_kernel_index(&scn, "swap-ops"), -1);
+	assert_int_equal(scn.nnoreg, 2);
+	assert_string_equal(scn.no_regression[1], "workload_seconds");
+	assert_int_equal(scn.nexpect, 2);
+	assert_string_equal(scn.expect[0].kernel, "bhe-ops");
+	assert_string_equal(scn.expect[0].vs, "baseline");
+	assert_true(scn.expect[0].has_min && scn.expect[0].min == 0.98);
+	assert_true(scn.expect[0].has_max && scn.expect[0].max == 1.5);
+	assert_string_equal(scn.expect[1].kernel, "");
+	/* --kernels */
+	assert_int_equal(scn_set_kernels(&scn, "swap-ops,baseline", err,
+					 sizeof(err)), 0);
+	assert_int_equal(scn.nkernels, 2);
+	assert_string_equal(scn.kernels[0], "swap-ops");
+	assert_int_equal(scn_set_kernels(&scn, "a,a", err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "'a' is listed twice"));
+	assert_int_equal(scn_set_kernels(&scn, "x/y", err, sizeof(err)), -1);
+	assert_int_equal(scn_set_kernels(&scn, ",", err, sizeof(err)), -1);
 }
 
 static void test_shipped(void **state)
@@ -125,10 +163,26 @@ static void test_shipped(void **state)
 
 	(void)state;
 	for (i = 0; i < ARRAY_SIZE(files); i++) {
+		static const char *const must[] = {
+			"pswpout", "pswpin", "pageout_evicted",
+			"workload_seconds",
+		};
+		size_t j;
+		int k;
+
 		if (scenario_load(&scn, files[i], err, sizeof(err)))
 			fail_msg("%s", err);
 		assert_int_equal(scenario_check_fit(&scn, 256, err,
 						    sizeof(err)), 0);
+		/* every shipped scenario guards the same four metrics */
+		for (j = 0; j < ARRAY_SIZE(must); j++) {
+			for (k = 0; k < scn.nnoreg; k++)
+				if (!strcmp(scn.no_regression[k], must[j]))
+					break;
+			if (k == scn.nnoreg)
+				fail_msg("%s: no_regression lacks %s",
+					 files[i], must[j]);
+		}
 	}
 	/* multi-device: two disks of equal priority */
 	assert_int_equal(scenario_load(&scn, "scenarios/multi-device.json",
@@ -194,13 +248,35 @@ static const struct bad bads[] = {
 	{ "{\"name\": \"x\", \"kernels\": [\"patched\", \"patched\"], " MIN_SWAP ", " MIN_WL "}",
 	  "kernels[1]: \"patched\" is listed twice" },
 	{ "{\"name\": \"x\", \"kernels\": [], " MIN_SWAP ", " MIN_WL "}",
-	  "kernels: needs 1 to 2 entries, has 0" },
+	  "kernels: needs 1 to 8 entries, has 0" },
+	{ "{\"name\": \"x\", \"kernels\": [\"../x\"], " MIN_SWAP ", " MIN_WL "}",
+	  "kernels[0]: \"../x\" must not start with '.' or '-'" },
+	{ "{\"name\": \"x\", \"kernels\": [\"a/b\"], " MIN_SWAP ", " MIN_WL "}",
+	  "kernels[0]: \"a/b\" must be letters, digits" },
 	{ "{\"name\": \"x\", \"kernels\": [\"patched\"], " MIN_SWAP ", " MIN_WL ",\n"
-	  " \"expect\": [{\"metric\": \"pswpout\", \"kernel\": \"ratio\", \"min\": 1}]}",
-	  "t.json:2:45: expect[0].kernel: \"ratio\" needs that kernel" },
+	  " \"expect\": [{\"metric\": \"pswpout\", \"kernel\": \"baseline\", \"min\": 1}]}",
+	  "t.json:2:45: expect[0].kernel: \"baseline\" is not in \"kernels\"" },
+	{ "{\"name\": \"x\", " MIN_SWAP ", " MIN_WL ",\n"
+	  " \"expect\": [{\"metric\": \"pswpout\", \"kernel\": \"patched\", \"vs\": \"bhe-ops\", \"min_ratio\": 1}]}",
+	  "expect[0].vs: \"bhe-ops\" is not in \"kernels\"" },
+	{ "{\"name\": \"x\", " MIN_SWAP ", " MIN_WL ",\n"
+	  " \"expect\": [{\"metric\": \"pswpout\", \"kernel\": \"patched\", \"vs\": \"baseline\", \"min\": 1}]}",
+	  "expect[0]: with \"vs\" give \"min_ratio\"/\"max_ratio\", not \"min\"/\"max\"" },
+	{ "{\"name\": \"x\", " MIN_SWAP ", " MIN_WL ",\n"
+	  " \"expect\": [{\"metric\": \"pswpout\", \"vs\": \"baseline\", \"min_ratio\": 1}]}",
+	  "expect[0].vs: needs a \"kernel\" to compare with \"baseline\"" },
+	{ "{\"name\": \"x\", " MIN_SWAP ", " MIN_WL ",\n"
+	  " \"expect\": [{\"metric\": \"pswpout\", \"kernel\": \"patched\", \"max_ratio\": 1}]}",
+	  "expect[0]: \"min_ratio\"/\"max_ratio\" need \"vs\"" },
 	{ "{\"name\": \"x\", " MIN_SWAP ", " MIN_WL ",\n"
 	  " \"expect\": [{\"metric\": \"speed\", \"min\": 1}]}",
-	  "expect[0].metric: \"speed\" is not one of: write_pages_per_io" },
+	  "expect[0].metric: \"speed\" is not a metric (swapctl metrics lists them: pswpout" },
+	{ "{\"name\": \"x\", " MIN_SWAP ", " MIN_WL ", \"no_regression\": [\"speed\"]}",
+	  "no_regression[0]: \"speed\" is not a metric" },
+	{ "{\"name\": \"x\", " MIN_SWAP ", " MIN_WL ", \"no_regression\": [\"swap_peak_mib\"]}",
+	  "no_regression[0]: \"swap_peak_mib\" is neutral" },
+	{ "{\"name\": \"x\", " MIN_SWAP ", " MIN_WL ", \"no_regression\": [\"pswpout\", \"pswpout\"]}",
+	  "no_regression[1]: \"pswpout\" is listed twice" },
 	{ "{\"name\": \"x\", " MIN_SWAP ", " MIN_WL ",\n"
 	  " \"expect\": [{\"metric\": \"pswpout\"}]}",
 	  "expect[0]: give \"min\", \"max\" or both" },
@@ -395,7 +471,7 @@ static void test_escaped_keys(void **state)
 	assert_int_equal(parse("{\"name\": \"x\",\n \"\\u0062ogus\": 1}"),
 			 -1);
 	assert_string_equal(err,
-		"t.json:1:1: bogus: unknown key (known: name, description, kernels, guest, interval_ms, timeout_s, repeat, sysctl, thp, zswap, swap, workload, expect)");
+		"t.json:1:1: bogus: unknown key (known: name, description, kernels, guest, interval_ms, timeout_s, repeat, sysctl, thp, zswap, swap, workload, expect, no_regression)");
 	assert_int_equal(parse("{\"name\": \"x\\\"y\"}"), -1);
 	assert_non_null(strstr(err, "must be letters"));
 }
@@ -405,6 +481,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_minimal_defaults),
 		cmocka_unit_test(test_full),
+		cmocka_unit_test(test_kernels_and_relative),
 		cmocka_unit_test(test_shipped),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_command),

@@ -3,10 +3,12 @@
 data integrity; then report and top on the recording; a wrong verification
 seed; nothing left behind."""
 import json
+import os
+import subprocess
 
 import pytest
 
-from harness import EXIT_CORRUPT, REPO
+from harness import EXIT_CORRUPT, REPO, SWAPCTL
 
 
 def shipped():
@@ -28,25 +30,32 @@ def check_summary(d, name):
     ppio = {}
     for r in res:
         k = r["kernel"]
-        vm = r["vmstat"]
+        m = r["metrics"]
         need(r["status"] == "pass",
              "%s: status %s (%s)" % (k, r["status"], r.get("reason")))
-        need(r["pages_corrupt"] == 0,
-             "%s: %s corrupt pages" % (k, r["pages_corrupt"]))
-        need((r["pages_verified"] or 0) > 0, "%s: no page verified" % k)
-        need((vm["pswpout"] or 0) > 0, "%s: nothing swapped out" % k)
-        need(vm["nrswpout"] is not None and vm["nrswpout"] > 0,
+        need(m["pages_corrupt"] == 0,
+             "%s: %s corrupt pages" % (k, m["pages_corrupt"]))
+        need((m["pages_verified"] or 0) > 0, "%s: no page verified" % k)
+        need((m["pswpout"] or 0) > 0, "%s: nothing swapped out" % k)
+        need(m["nrswpout"] is not None and m["nrswpout"] > 0,
              "%s: no nrswpout counter" % k)
-        need(r["write_pages_per_io"] is not None,
+        need(m["write_pages_per_io"] is not None,
              "%s: no write pages/I/O" % k)
-        need(r["boot_seconds"] is not None and r["boot_seconds"] > 0,
+        need(m["boot_seconds"] is not None and m["boot_seconds"] > 0,
              "%s: no boot time" % k)
-        need(r["workload_seconds"] is not None, "%s: no workload time" % k)
+        need(m["workload_seconds"] is not None, "%s: no workload time" % k)
         need(r["console_problems"] == 0,
              "%s: console: %s" % (k, r.get("console_first_problem")))
         need(r["stream"]["seq_gaps"] == 0,
              "%s: %d sequence gaps" % (k, r["stream"]["seq_gaps"]))
-        ppio[k] = r["write_pages_per_io"] or 0
+        ppio[k] = m["write_pages_per_io"] or 0
+    for c in d.get("comparisons", []):
+        need(c["reference"] == "baseline", "reference %r" % c["reference"])
+        need(c["verdict"] in ("better", "worse", "no significant change",
+                              "not measured", "changed"),
+             "verdict %r" % c["verdict"])
+    need(d.get("comparisons"), "no comparisons")
+    need(not d.get("regressions"), "regressions: %r" % d.get("regressions"))
     need(all(e["pass"] for e in d.get("expectations", [])),
          "expectations: %r" % [e for e in d.get("expectations", [])
                                if not e["pass"]])
@@ -96,19 +105,20 @@ def recorded(runs):
 
 
 @pytest.mark.boot
-def test_report_agrees_with_summary(sw, recorded):
-    rep = sw.expect(0, "report", "--json", recorded.dir).json()
-    summ = json.loads((recorded.dir / "summary.json").read_text())
-    want = {r["kernel"]: r["write_pages_per_io"] for r in summ["results"]}
-    got = {g["kernel"]: g["write_pages_per_io"] for g in rep["guests"]}
-    for k, v in want.items():
-        assert abs((got[k] or 0) - (v or 0)) < 0.01, (want, got)
+def test_registry_walk(sw, recorded):
+    """Every metric of the registry: summary.json, report --json and top
+    --once give the same value (tests/check-registry does the walk)."""
+    sw.expect(0, "metrics", "--json")
+    r = subprocess.run([str(REPO / "tests" / "check-registry"),
+                        str(recorded.dir)], capture_output=True, text=True,
+                       env=dict(os.environ, SWAPCTL=str(SWAPCTL)))
+    assert r.returncode == 0, r.stdout + r.stderr
 
 
 @pytest.mark.boot
 def test_top_once_shows_both_kernels(sw, recorded):
     r = sw.expect(0, "top", "--once", recorded.dir)
-    assert "run: write pages/IO" in r.out, r.out[:300]
+    assert "write pages/I/O" in r.out, r.out[:300]
     assert "baseline" in r.out and "patched" in r.out
 
 
@@ -130,6 +140,6 @@ def test_wrong_verify_seed_counts_every_page_corrupt(runs, tmp_path):
     path.write_text(json.dumps(d))
     run = runs.get(path)
     assert run.rc == EXIT_CORRUPT, run
-    r = run.json["results"][0]
+    r = run.json["results"][0]["metrics"]
     assert r["pages_corrupt"] and r["pages_corrupt"] == r["pages_verified"]
     runs.sw.assert_no_leftovers(run.dir)
