@@ -43,6 +43,16 @@ int ganesha_start(struct ganesha *g, const char *dir, unsigned int port,
  */
 void ganesha_stop(struct ganesha *g);
 
+/*
+ * Faults: stop answering (SIGSTOP) and answer again (SIGCONT); kill the
+ * server (SIGKILL) and start it again on the same export and recovery
+ * directory (nothing is removed), waiting until it listens. 0 or -1.
+ */
+int ganesha_pause(struct ganesha *g);
+int ganesha_resume(struct ganesha *g);
+int ganesha_kill(struct ganesha *g);
+int ganesha_restart(struct ganesha *g, char *err, size_t errlen);
+
 /* Whether something accepts TCP connections on 127.0.0.1:@port. */
 int ganesha_port_open(unsigned int port);
 

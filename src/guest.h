@@ -59,6 +59,8 @@ struct guest {
 	char console_first[200];
 	int oom_kills;
 	struct console_scan console;	/* the reports, quoted */
+	int fault_failures;		/* host fault actions that failed */
+	char fault_error[256];
 	struct stream_state st;		/* validation counters */
 	struct stats_track track;	/* everything measured */
 	bool pass;
