@@ -353,6 +353,8 @@ static void fill_spec(struct guest_env *r, struct guest *g,
 	d->net = scn_has_nfs(r->scn);
 	/* command workloads run the host's programs: its root, read-only */
 	d->host_root = r->scn->command ? "/" : NULL;
+	/* command workloads run the host's programs: its root, read-only */
+	d->host_root = r->scn->command ? "/" : NULL;
 }
 
 void guest_cleanup(struct guest_env *r)
@@ -405,7 +407,9 @@ static void classify(struct guest_env *r, struct guest *g)
 			 g->last_error_log);
 	} else if (t->status == STREAM_CORRUPT) {
 		g->exit_class = EXIT_CORRUPT;
-		set_why(g, "result: corrupt");
+		/* a command workload says which outputs differ */
+		set_why(g, "result: corrupt%s%s", t->reason[0] ? ": " : "",
+			t->reason);
 	} else if (t->status == STREAM_OOM && !scn_expects_oom(r->scn)) {
 		g->exit_class = EXIT_GUEST;
 		set_why(g, "the OOM killer took the workload: %s", t->reason);
