@@ -123,6 +123,28 @@ integration: all
 	$(PYTEST) $(if $(filter tests/%,$(PYTEST_ARGS)),,tests/integration) \
 		$(PYTEST_ARGS)
 
+# The README's table, re-measured: each scenario with --repeat
+# BENCH_REPEAT (kernels interleaved), its --json object kept in
+# BENCH_DIR/<scenario>.json (whatever the run's exit code: a regression is
+# a result too) and the table of ratios, intervals and verdicts in
+# BENCH_DIR/table.md. Takes about an hour on two cores with TCG.
+BENCH_SCENARIOS ?= bdev-swap zram-swap ext4-swapfile multi-device \
+	thp-swap nfs-swap
+BENCH_REPEAT ?= 5
+BENCH_DIR ?= bench
+bench: all
+	@mkdir -p $(BENCH_DIR); for s in $(BENCH_SCENARIOS); do \
+		echo "== $$s: --repeat $(BENCH_REPEAT)"; \
+		./swapctl run --json --repeat $(BENCH_REPEAT) \
+			scenarios/$$s.json >$(BENCH_DIR)/$$s.json.tmp; \
+		echo "   exit $$?"; \
+		mv $(BENCH_DIR)/$$s.json.tmp $(BENCH_DIR)/$$s.json; \
+	done; \
+	tools/bench-table $(BENCH_SCENARIOS:%=$(BENCH_DIR)/%.json) \
+		>$(BENCH_DIR)/table.md.tmp && \
+		mv $(BENCH_DIR)/table.md.tmp $(BENCH_DIR)/table.md && \
+		cat $(BENCH_DIR)/table.md
+
 check: all unit fuzz integration
 
 # Quiet when everything is there; apt-get runs only for what is missing.
@@ -165,5 +187,5 @@ install: all
 clean:
 	rm -rf build guest/build tests/bin swapctl
 
-.PHONY: all guest unit fuzz integration check deps install clean
+.PHONY: all guest unit fuzz integration bench check deps install clean
 -include $(OBJS:.o=.d)

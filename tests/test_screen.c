@@ -16,8 +16,8 @@
 #include "screen.h"
 #include "source.h"
 
-static struct stream_state st[2];
-static struct stats_track tr[2];
+static struct stream_state st[3];
+static struct stats_track tr[3];
 static struct screen scr;
 
 static void feed(int k, const char *fmt, ...)
@@ -156,6 +156,7 @@ static int teardown(void **state)
 	(void)state;
 	stats_track_free(&tr[0]);
 	stats_track_free(&tr[1]);
+	stats_track_free(&tr[2]);
 	return 0;
 }
 
@@ -255,6 +256,29 @@ static void test_width_height_help(void **state)
 	assert_int_equal(scr.n, 2);
 }
 
+/* A third kernel: one more column and one more ratio to the first. */
+static void test_three_kernels(void **state)
+{
+	struct screen_input in;
+
+	(void)state;
+	guest(0, 1, true);
+	guest(1, 16, true);
+	guest(2, 32, true);
+	input(&in, 200);
+	in.ncols = 3;
+	in.cols[2].label = "bhe-ops-1";
+	in.cols[2].track = &tr[2];
+	in.cols[2].st = &st[2];
+	in.cols[2].exists = true;
+	screen_build(&in, &scr);
+	assert_non_null(strstr(scr.line[1].text, "patched/baseline"));
+	assert_non_null(strstr(scr.line[1].text, "bhe-ops/baseline"));
+	assert_row("write pages/I/O", "1.00 16.00 32.00 16.00x", "32.00x",
+		   NULL);
+	assert_row("swap write I/Os", "3200 200 100 0.06x", "0.03x", NULL);
+}
+
 static void test_replay_fixture(void **state)
 {
 	static struct source src;
@@ -296,6 +320,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_table, teardown),
 		cmocka_unit_test_teardown(test_missing_and_sparkline, teardown),
 		cmocka_unit_test_teardown(test_width_height_help, teardown),
+		cmocka_unit_test_teardown(test_three_kernels, teardown),
 		cmocka_unit_test(test_replay_fixture),
 	};
 
