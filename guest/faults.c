@@ -484,6 +484,8 @@ static __noreturn void run(struct gu_progress *prog)
 			if (!fr->child && f->duration_ms &&
 			    now - fr->t_start >= f->duration_ms * 1000000)
 				end_one(fr, "duration_ms elapsed");
+			else if (f->until_phase >= 0 && ph >= f->until_phase)
+				end_one(fr, "its until_phase started");
 		}
 		if (ph > prog->fault_ack)
 			prog->fault_ack = ph;
