@@ -339,11 +339,7 @@ static void fill_spec(struct guest_env *r, struct guest *g,
 	d->initrd = paths[0];
 	d->console_log = paths[1];
 	d->agent_socket = paths[2];
-	/* loglevel=5: warnings and worse reach the console log */
-	/* page_owner=on: a debug kernel's Bad page report names the owner */
-	d->cmdline = r->debug ?
-		"console=ttyS0 panic=-1 loglevel=5 page_owner=on" :
-		"console=ttyS0 panic=-1 loglevel=5";
+	d->cmdline = r->cmdline;	/* run.c: check_setup() */
 	for (i = 0; i < r->scn->nswap && n < DOMAIN_MAX_DISKS; i++) {
 		if (!r->scn->swap[i].dev[0])
 			continue;
@@ -355,6 +351,8 @@ static void fill_spec(struct guest_env *r, struct guest *g,
 	}
 	d->ndisks = n;
 	d->net = scn_has_nfs(r->scn);
+	/* command workloads run the host's programs: its root, read-only */
+	d->host_root = r->scn->command ? "/" : NULL;
 	/* command workloads run the host's programs: its root, read-only */
 	d->host_root = r->scn->command ? "/" : NULL;
 }
@@ -409,7 +407,9 @@ static void classify(struct guest_env *r, struct guest *g)
 			 g->last_error_log);
 	} else if (t->status == STREAM_CORRUPT) {
 		g->exit_class = EXIT_CORRUPT;
-		set_why(g, "result: corrupt");
+		/* a command workload says which outputs differ */
+		set_why(g, "result: corrupt%s%s", t->reason[0] ? ": " : "",
+			t->reason);
 	} else if (t->status == STREAM_OOM && !scn_expects_oom(r->scn)) {
 		g->exit_class = EXIT_GUEST;
 		set_why(g, "the OOM killer took the workload: %s", t->reason);
