@@ -8,6 +8,7 @@
 #include "metrics.h"
 
 #define PAGE_MIB	(4096.0 / 1048576.0)
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 static struct stats_val na(void)
 {
@@ -348,7 +349,7 @@ const struct metric_def metric_defs[] = {
 	},
 };
 
-const unsigned int metric_count = sizeof(metric_defs) / sizeof(metric_defs[0]);
+const unsigned int metric_count = ARRAY_SIZE(metric_defs);
 
 int metric_index(const char *key)
 {
@@ -398,7 +399,7 @@ static struct stats_val window_counter(const struct metric_in *in,
 	};
 	size_t i;
 
-	for (i = 0; i < sizeof(f) / sizeof(f[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(f); i++)
 		if (!strcmp(f[i].name, name))
 			return *(const struct stats_val *)
 				((const char *)&in->total + f[i].off);
