@@ -53,6 +53,7 @@
 #define BIN_IN_ROOT	"/run/swapctl-bin"	/* our /bin, seen by commands */
 #define MAX_FILES	4096
 #define LOG_TAIL	2048
+#define LOG_LINES	8	/* of the command's output, sent after it ends */
 #define DEF_PATH	"/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 
 struct outfile {
@@ -448,13 +449,13 @@ static struct job *wait_one(struct job *jobs, int n)
 	}
 }
 
-/* The last lines the command printed, as log lines. */
+/* The last lines (at most LOG_LINES) the command printed, as log lines. */
 static void send_log_tail(const struct job *jb, const char *level)
 {
 	char path[GPLAN_STR_LEN + 8], buf[LOG_TAIL + 1], *p, *nl;
 	struct stat sb;
+	int fd, lines = 0;
 	ssize_t n;
-	int fd;
 
 	snprintf(path, sizeof(path), "%s/log", jb->dir);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -468,6 +469,12 @@ static void send_log_tail(const struct job *jb, const char *level)
 		return;
 	buf[n] = '\0';
 	p = sb.st_size > LOG_TAIL ? strchr(buf, '\n') : buf;
+	for (nl = buf + n; nl > buf; nl--)
+		if (*nl == '\n' && ++lines > LOG_LINES) {
+			if (nl + 1 > p)
+				p = nl + 1;
+			break;
+		}
 	for (; p && *p; p = nl) {
 		nl = strchr(p, '\n');
 		if (nl)
@@ -662,6 +669,7 @@ int main(int argc, char **argv)
 			command_line(&ref[i], "end");
 			fatal("%s", why);
 		}
+		send_log_tail(&ref[i], "info");
 		collect_outputs(&ref[i]);
 		command_line(&ref[i], "end");
 		drop_root(&ref[i]);
@@ -683,6 +691,8 @@ int main(int argc, char **argv)
 			send_log_tail(jb, "error");
 			if (!why[0])
 				snprintf(why, sizeof(why), "%s", w);
+		} else {
+			send_log_tail(jb, "info");
 		}
 	}
 	phase_line("end", gj_now_ns() - t0);

@@ -38,6 +38,44 @@ static int fail(struct line_ctx *c, const char *fmt, ...)
 	return -1;
 }
 
+static const char * const fault_names[] = {
+	[GFAULT_IO_ERROR] = "io_error",
+	[GFAULT_SWAPOFF] = "swapoff",
+	[GFAULT_SWAP_CHURN] = "swap_churn",
+	[GFAULT_OOM] = "oom",
+};
+
+static const char * const fault_ops[] = {
+	[GFOP_READ] = "read",
+	[GFOP_WRITE] = "write",
+	[GFOP_BOTH] = "both",
+};
+
+const char *gplan_fault_name(enum gplan_fault_kind k)
+{
+	if ((unsigned int)k >= ARRAY_SIZE(fault_names))
+		return "?";
+	return fault_names[k];
+}
+
+const char *gplan_fault_op_name(enum gplan_fault_op op)
+{
+	if ((unsigned int)op >= ARRAY_SIZE(fault_ops))
+		return "?";
+	return fault_ops[op];
+}
+
+const struct gplan_fault *gplan_dm_fault(const struct gplan *p, int swap)
+{
+	int i;
+
+	for (i = 0; i < p->nfault; i++)
+		if (p->fault[i].kind == GFAULT_IO_ERROR &&
+		    p->fault[i].swap == swap && p->fault[i].op != GFOP_BOTH)
+			return &p->fault[i];
+	return NULL;
+}
+
 static const char * const thp_keys[] = {
 	"enabled", "defrag", "shmem_enabled", "use_zero_page", NULL
 };
@@ -639,6 +677,145 @@ static int parse_group_word(struct line_ctx *c, struct gplan *p, int nw,
 	return 0;
 }
 
+static int lookup(const char *val, const char * const *names, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(val, names[i]))
+			return (int)i;
+	return -1;
+}
+
+/*
+ * fault index=N kind=K [swap=N] phase=N|after_ms=N|after_swap_ios=N
+ *       [duration_ms=N] [op=read|write|both] [slots=FIRST+COUNT]
+ *       [probability=P] [times=N] [interval=N] [period_ms=N]
+ */
+static int parse_fault(struct line_ctx *c, struct gplan *p, int nw, char **w)
+{
+	bool have_kind = false, have_index = false, have_trig = false;
+	bool have_slots = false, have_op = false;
+	struct gplan_fault *f;
+	int i, t;
+
+	if (p->nfault >= GPLAN_MAX_FAULT)
+		return fail(c, "fault: more than %d faults", GPLAN_MAX_FAULT);
+	f = &p->fault[p->nfault];
+	memset(f, 0, sizeof(*f));
+	f->swap = -1;
+	for (i = 1; i < nw; i++) {
+		char *key, *val, *plus;
+		uint64_t v;
+
+		if (split_kv(c, w[i], &key, &val))
+			return -1;
+		if (!strcmp(key, "index")) {
+			if (parse_u64(c, key, val, 0, 63, &v))
+				return -1;
+			f->index = (unsigned int)v;
+			have_index = true;
+		} else if (!strcmp(key, "kind")) {
+			t = lookup(val, fault_names, ARRAY_SIZE(fault_names));
+			if (t < 0)
+				return fail(c, "fault: unknown kind '%s'", val);
+			f->kind = t;
+			have_kind = true;
+		} else if (!strcmp(key, "swap")) {
+			if (parse_u64(c, key, val, 0, GPLAN_MAX_SWAP - 1, &v))
+				return -1;
+			f->swap = (int)v;
+		} else if (!strcmp(key, "phase") || !strcmp(key, "after_ms") ||
+			   !strcmp(key, "after_swap_ios")) {
+			if (have_trig)
+				return fail(c, "fault: more than one trigger");
+			if (parse_u64(c, key, val, 0, key[0] == 'p' ?
+				      GPLAN_MAX_PHASE - 1 : 1ULL << 40, &f->at))
+				return -1;
+			f->trig = key[0] == 'p' ? GTRIG_PHASE :
+				  key[6] == 'm' ? GTRIG_AFTER_MS :
+				  GTRIG_AFTER_SWAP_IOS;
+			have_trig = true;
+		} else if (!strcmp(key, "duration_ms")) {
+			if (parse_u64(c, key, val, 0, 86400000, &f->duration_ms))
+				return -1;
+		} else if (!strcmp(key, "op")) {
+			t = lookup(val, fault_ops, ARRAY_SIZE(fault_ops));
+			if (t < 0)
+				return fail(c, "op: '%s' is not read, write or both",
+					    val);
+			f->op = t;
+			have_op = true;
+		} else if (!strcmp(key, "slots")) {
+			plus = strchr(val, '+');
+			if (!plus)
+				return fail(c, "slots: expected FIRST+COUNT");
+			*plus = '\0';
+			if (parse_u64(c, "slots", val, 1, 1ULL << 32, &f->slot) ||
+			    parse_u64(c, "slots count", plus + 1, 1,
+				      GPLAN_MAX_BAD_SLOTS, &f->nslots))
+				return -1;
+			have_slots = true;
+		} else if (!strcmp(key, "probability")) {
+			if (parse_u64(c, key, val, 1, 100, &v))
+				return -1;
+			f->probability = (unsigned int)v;
+		} else if (!strcmp(key, "times")) {
+			if (parse_u64(c, key, val, 1, 1ULL << 32, &f->times))
+				return -1;
+		} else if (!strcmp(key, "interval")) {
+			if (parse_u64(c, key, val, 1, 1ULL << 32, &f->interval))
+				return -1;
+		} else if (!strcmp(key, "period_ms")) {
+			if (parse_u64(c, key, val, 10, 3600000, &f->period_ms))
+				return -1;
+		} else {
+			return fail(c, "fault: unknown key '%s'", key);
+		}
+	}
+	if (!have_index || !have_kind || !have_trig)
+		return fail(c, "fault: needs index=, kind= and a trigger (phase=, after_ms= or after_swap_ios=)");
+	if (f->kind == GFAULT_OOM ? f->swap >= 0 : f->swap < 0)
+		return fail(c, "fault %s: %s", fault_names[f->kind],
+			    f->kind == GFAULT_OOM ? "takes no swap=" :
+			    "missing swap=");
+	if (f->swap >= 0 && f->swap >= p->nswap)
+		return fail(c, "fault: swap=%d but only %d swap backends before it",
+			    f->swap, p->nswap);
+	if (f->kind == GFAULT_IO_ERROR) {
+		if (!have_op)
+			return fail(c, "fault io_error: missing op=");
+		if ((f->op == GFOP_READ) != have_slots)
+			return fail(c, "fault io_error: slots= %s",
+				    have_slots ? "is for op=read only" :
+				    "is required with op=read (dm-dust bad blocks)");
+		if ((f->op == GFOP_BOTH) != (f->probability > 0))
+			return fail(c, "fault io_error: probability= %s",
+				    f->probability ? "is for op=both only" :
+				    "is required with op=both (fail_make_request)");
+		if (f->op != GFOP_BOTH && (f->times || f->interval))
+			return fail(c, "fault io_error: times= and interval= are for op=both");
+		if (f->op != GFOP_BOTH &&
+		    p->swap[f->swap].type != SWAP_BLK)
+			return fail(c, "fault io_error op=%s: only on a blk backend (device-mapper)",
+				    fault_ops[f->op]);
+		if (f->op != GFOP_BOTH && gplan_dm_fault(p, f->swap))
+			return fail(c, "fault io_error: one read or write fault per backend");
+	} else if (have_op || have_slots || f->probability || f->times ||
+		   f->interval) {
+		return fail(c, "fault %s: op=, slots=, probability=, times= and interval= are for io_error",
+			    fault_names[f->kind]);
+	}
+	if ((f->kind == GFAULT_SWAP_CHURN) != (f->period_ms > 0))
+		return fail(c, "fault: period_ms= %s",
+			    f->period_ms ? "is for swap_churn only" :
+			    "is required for swap_churn");
+	if (f->kind == GFAULT_SWAP_CHURN && !f->duration_ms)
+		return fail(c, "fault swap_churn: missing duration_ms=");
+	p->nfault++;
+	return 0;
+}
+
 static int parse_line(struct line_ctx *c, struct gplan *p, char *line,
 		      bool *seen_version)
 {
@@ -712,6 +889,8 @@ static int parse_line(struct line_ctx *c, struct gplan *p, char *line,
 		return parse_workload(c, p, nw, w);
 	} else if (!strcmp(w[0], "phase")) {
 		return parse_phase(c, p, nw, w);
+	} else if (!strcmp(w[0], "fault")) {
+		return parse_fault(c, p, nw, w);
 	} else if (!strcmp(w[0], "hostroot")) {
 		return parse_hostroot(c, p, nw, w);
 	} else if (!strcmp(w[0], "command")) {
@@ -810,5 +989,12 @@ int gplan_parse(const char *text, struct gplan *p, char *err, size_t errlen)
 			return fail(&c, "end of plan: nfsfile backend needs a net directive");
 	if (!p->nphase)
 		default_phases(p);
+	for (i = 0; i < p->nfault; i++)
+		if (p->fault[i].trig == GTRIG_PHASE &&
+		    p->fault[i].at >= (uint64_t)p->nphase)
+			return fail(&c, "end of plan: fault index=%u: phase=%llu but the plan has %d phases",
+				    p->fault[i].index,
+				    (unsigned long long)p->fault[i].at,
+				    p->nphase);
 	return 0;
 }

@@ -20,6 +20,8 @@
 #define GPLAN_MAX_KV		PLAN_MAX_KV
 #define GPLAN_MAX_SWAP		PLAN_MAX_SWAP
 #define GPLAN_MAX_PHASE		PLAN_MAX_PHASES
+#define GPLAN_MAX_FAULT		16
+#define GPLAN_MAX_BAD_SLOTS	4096
 #define GPLAN_KEY_LEN		64
 #define GPLAN_VAL_LEN		128
 #define GPLAN_PATH_LEN		128
@@ -58,6 +60,39 @@ struct gplan_phase {
 	uint64_t mb;		/* pressure: MiB, 0 when ram= is used */
 	double ram;		/* pressure: multiple of MemTotal */
 	double frac;		/* rewrite: fraction of pages */
+};
+
+/* Faults the guest injects itself (the host does the NFS ones). */
+enum gplan_fault_kind {
+	GFAULT_IO_ERROR,	/* swap I/O errors on a block backend */
+	GFAULT_SWAPOFF,		/* swapoff under load, swapon again after */
+	GFAULT_SWAP_CHURN,	/* swapoff/swapon in a loop */
+	GFAULT_OOM,		/* push the workload past RAM + swap */
+};
+
+enum gplan_fault_op { GFOP_READ, GFOP_WRITE, GFOP_BOTH };
+
+enum gplan_trigger {
+	GTRIG_PHASE,		/* when phase index @at starts */
+	GTRIG_AFTER_MS,		/* @at ms after the first phase started */
+	GTRIG_AFTER_SWAP_IOS,	/* after @at swap I/Os (nrswpin + nrswpout) */
+};
+
+struct gplan_fault {
+	enum gplan_fault_kind kind;
+	unsigned int index;	/* position in the scenario's faults */
+	int swap;		/* backend index; -1: none (oom) */
+	enum gplan_trigger trig;
+	uint64_t at;
+	uint64_t duration_ms;	/* 0: until the workload ends */
+	/* io_error */
+	enum gplan_fault_op op;
+	uint64_t slot, nslots;	/* read: bad swap slots [slot, slot+nslots) */
+	unsigned int probability;	/* both: percent of I/Os failed */
+	uint64_t times;		/* both: at most this many (0: no limit) */
+	uint64_t interval;	/* both: every interval-th I/O at most */
+	/* swap_churn */
+	uint64_t period_ms;
 };
 
 /*
@@ -115,6 +150,8 @@ struct gplan {
 	bool has_verify_seed;
 	uint64_t verify_seed;
 
+	int nfault;
+	struct gplan_fault fault[GPLAN_MAX_FAULT];
 	/* hostroot: the host's root shared read-only over 9p */
 	bool has_hostroot;
 	char hostroot_tag[GPLAN_KEY_LEN];
@@ -133,6 +170,11 @@ struct gplan {
  * read random.
  */
 int gplan_parse(const char *text, struct gplan *p, char *err, size_t errlen);
+
+const char *gplan_fault_name(enum gplan_fault_kind k);
+const char *gplan_fault_op_name(enum gplan_fault_op op);
+/* The io_error fault of backend @swap with op read or write, or NULL. */
+const struct gplan_fault *gplan_dm_fault(const struct gplan *p, int swap);
 
 /*
  * Decode a %XX-escaped plan word into @out (@len bytes). -1 on a bad

@@ -217,6 +217,7 @@ struct gu_progress *gu_progress_map(const char *path)
 		return &fallback;
 	p->first_corrupt = -1;
 	p->phase = -1;
+	p->fault_ack = -1;
 	return p;
 }
 

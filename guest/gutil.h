@@ -50,7 +50,12 @@ struct gu_progress {
 	uint64_t failed_distinct;
 	/* index of the phase that started last, -1 before the first */
 	int64_t phase;
+	/* the fault process has started the faults of phases <= this */
+	int64_t fault_ack;
 };
+
+/* Names of the swap backends as swapped on, one per line (init writes). */
+#define GU_BACKENDS_PATH	"/run/swapctl-backends"
 
 /* Map (creating) @path; on failure a private zeroed struct. Never NULL. */
 struct gu_progress *gu_progress_map(const char *path);

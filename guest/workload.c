@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "compiler.h"
+#include "faults.h"
 #include "json.h"
 #include "pattern.h"
 #include "gplan.h"
@@ -41,6 +42,7 @@
 #define HPAGE (2UL << 20)
 
 static struct gplan plan;
+static pid_t faults_pid;	/* the fault process, 0: none */
 
 static char *anon;		/* nanon pages */
 static char *shm;		/* nshm pages */
@@ -358,6 +360,8 @@ static void run_phase(int idx, const struct gplan_phase *ph)
 	size_t i;
 
 	prog->phase = idx;
+	/* the faults of this phase start before its work does */
+	gfault_sync(prog, faults_pid, idx);
 	phase_line(idx, ph, "start", NULL, 0);
 	/* outside [t0, t1]: the phase's time does not include the check */
 	if (pushes_out(ph))
@@ -485,9 +489,14 @@ int main(int argc, char **argv)
 	if (gplan_parse(text, &plan, err, sizeof(err)))
 		fatal("%s: %s", argv[1], err);
 	catch_sigbus();
+	/* before the area exists: the fault process shares none of it */
+	faults_pid = gfault_start(&plan, prog, STDOUT_FILENO);
+	if (faults_pid < 0)
+		fatal("fork the fault process: %s", strerror(errno));
 	setup_area();
 	for (i = 0; i < plan.nphase; i++)
 		run_phase(i, &plan.phase[i]);
+	gfault_stop(faults_pid);
 	if (prog->pages_corrupt) {
 		result("corrupt", "");
 		return 1;

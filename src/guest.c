@@ -23,6 +23,7 @@
 
 #include <jansson.h>
 
+#include "faults.h"
 #include "guest.h"
 #include "plan.h"
 #include "rundir.h"
@@ -99,6 +100,7 @@ struct feed_ctx {
 	FILE *samples;
 	FILE *rejected;		/* bad lines, with the reason */
 	double t_create;
+	struct faults faults;	/* the host's faults (src/faults.c) */
 };
 
 static void on_line(void *arg, const struct stream_line *l,
@@ -128,6 +130,7 @@ static void on_line(void *arg, const struct stream_line *l,
 	fwrite(raw, 1, len, fc->samples);
 	fputc('\n', fc->samples);
 	fflush(fc->samples);
+	faults_line(&fc->faults, l, util_now());
 	/* the same pipeline as report and top reading samples.jsonl */
 	stats_track_feed(&g->track, l);
 	switch (l->type) {
@@ -336,11 +339,7 @@ static void fill_spec(struct guest_env *r, struct guest *g,
 	d->initrd = paths[0];
 	d->console_log = paths[1];
 	d->agent_socket = paths[2];
-	/* loglevel=5: warnings and worse reach the console log */
-	/* page_owner=on: a debug kernel's Bad page report names the owner */
-	d->cmdline = r->debug ?
-		"console=ttyS0 panic=-1 loglevel=5 page_owner=on" :
-		"console=ttyS0 panic=-1 loglevel=5";
+	d->cmdline = r->cmdline;	/* run.c: check_setup() */
 	for (i = 0; i < r->scn->nswap && n < DOMAIN_MAX_DISKS; i++) {
 		if (!r->scn->swap[i].dev[0])
 			continue;
@@ -352,6 +351,8 @@ static void fill_spec(struct guest_env *r, struct guest *g,
 	}
 	d->ndisks = n;
 	d->net = scn_has_nfs(r->scn);
+	/* command workloads run the host's programs: its root, read-only */
+	d->host_root = r->scn->command ? "/" : NULL;
 	/* command workloads run the host's programs: its root, read-only */
 	d->host_root = r->scn->command ? "/" : NULL;
 }
@@ -406,11 +407,23 @@ static void classify(struct guest_env *r, struct guest *g)
 			 g->last_error_log);
 	} else if (t->status == STREAM_CORRUPT) {
 		g->exit_class = EXIT_CORRUPT;
-		set_why(g, "result: corrupt");
+		/* a command workload says which outputs differ */
+		set_why(g, "result: corrupt%s%s", t->reason[0] ? ": " : "",
+			t->reason);
+	} else if (t->status == STREAM_OOM && !scn_expects_oom(r->scn)) {
+		g->exit_class = EXIT_GUEST;
+		set_why(g, "the OOM killer took the workload: %s", t->reason);
 	} else if (t->status == STREAM_ERROR) {
 		g->exit_class = EXIT_GUEST;
 		set_why(g, "guest error: %s",
 			 t->reason[0] ? t->reason : "(no reason given)");
+	} else if (t->status != STREAM_OOM && scn_expects_oom(r->scn)) {
+		g->exit_class = EXIT_GUEST;
+		set_why(g, "an oom fault expects the OOM killer to take the workload; it finished");
+	} else if (g->fault_failures) {
+		g->exit_class = EXIT_GUEST;
+		set_why(g, "%d host fault actions failed, last: %s",
+			g->fault_failures, g->fault_error);
 	} else {
 		g->exit_class = EXIT_OK;
 		g->pass = true;
@@ -493,6 +506,7 @@ void guest_run(struct guest_env *r, struct guest *g)
 			 strerror(errno));
 		goto setup_fail;
 	}
+	faults_init(&fc.faults, r->scn, NULL, &r->nfs, fc.samples);
 	unlink(spec.console_log);
 	unlink(spec.agent_socket);
 	snprintf(r->sock, sizeof(r->sock), "%s", spec.agent_socket);
@@ -531,6 +545,7 @@ void guest_run(struct guest_env *r, struct guest *g)
 			host_line(r, g, fc.samples);
 			next_host = now + r->scn->interval_ms / 1000.0;
 		}
+		faults_tick(&fc.faults, now);
 		if (now > deadline ||
 		    (!g->track.hello && now > fc.t_create + HELLO_WAIT_S) ||
 		    (t_result && now > t_result + POWEROFF_WAIT_S)) {
@@ -551,6 +566,10 @@ void guest_run(struct guest_env *r, struct guest *g)
 	stream_finish(&g->st, on_line, &fc);
 	g->run_s = util_now() - fc.t_create;
 	close(fd);
+	faults_finish(&fc.faults, util_now());
+	g->fault_failures = fc.faults.failures;
+	snprintf(g->fault_error, sizeof(g->fault_error), "%s",
+		 fc.faults.last_error);
 	guest_cleanup(r);
 	fclose(fc.samples);
 	close_rejected(&fc, g);
@@ -570,6 +589,7 @@ setup_fail:
 failed:
 	if (fd >= 0)
 		close(fd);
+	faults_finish(&fc.faults, util_now());
 	guest_cleanup(r);
 	if (fc.samples)
 		fclose(fc.samples);

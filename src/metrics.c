@@ -200,6 +200,127 @@ static struct stats_val pageout_evicted(const struct metric_in *in)
 	return stats_ok(out / asked);
 }
 
+/* Guest CPU, PSI and host CPU: the stats_interval of the total/window. */
+static struct stats_val cpu_user_s(const struct metric_in *in)
+{
+	return in->total.cpu_user;
+}
+
+static struct stats_val cpu_sys_s(const struct metric_in *in)
+{
+	return in->total.cpu_sys;
+}
+
+static struct stats_val cpu_iowait_s(const struct metric_in *in)
+{
+	return in->total.cpu_iowait;
+}
+
+static struct stats_val cpu_softirq_s(const struct metric_in *in)
+{
+	return in->total.cpu_softirq;
+}
+
+static struct stats_val sys_ms_per_mib(const struct metric_in *in)
+{
+	return in->total.sys_ms_per_mib;
+}
+
+static struct stats_val psi_some_s(const struct metric_in *in)
+{
+	return in->total.psi_some;
+}
+
+static struct stats_val psi_full_s(const struct metric_in *in)
+{
+	return in->total.psi_full;
+}
+
+static struct stats_val host_cpu_s(const struct metric_in *in)
+{
+	return in->total.host_cpu;
+}
+
+/*
+ * Over the ended phases named @name: the pages the workload's mincore()
+ * check found freed (evicted) per page asked. Missing if such a phase
+ * ended without the check (an older guest).
+ */
+static struct stats_val phases_freed(const struct metric_in *in,
+				     const char *name)
+{
+	const struct stats_track *t = in->t;
+	double evicted = 0, asked = 0;
+	unsigned int i, n = 0;
+
+	for (i = 0; i < t->nphases; i++) {
+		const struct stats_phase *p = &t->phases[i];
+
+		if (!p->ended || strcmp(p->name, name))
+			continue;
+		if (!p->has_residency)
+			return stats_missing();
+		evicted += (double)p->evicted;
+		asked += (double)p->asked;
+		n++;
+	}
+	if (!n || asked <= 0)
+		return na();
+	return stats_ok(evicted / asked);
+}
+
+static struct stats_val pageout_freed(const struct metric_in *in)
+{
+	return phases_freed(in, "pageout");
+}
+
+static struct stats_val pressure_freed(const struct metric_in *in)
+{
+	return phases_freed(in, "pressure");
+}
+
+/* The workload's own time (end lines' ns) of the phases named @name. */
+static struct stats_val phases_seconds(const struct metric_in *in,
+				       const char *name)
+{
+	const struct stats_track *t = in->t;
+	double s = 0;
+	unsigned int i, n = 0;
+
+	for (i = 0; i < t->nphases; i++) {
+		const struct stats_phase *p = &t->phases[i];
+
+		if (!p->ended || strcmp(p->name, name))
+			continue;
+		s += p->has_stats ? (double)p->ns / 1e9 :
+		     (double)(p->end_ns - p->start_ns) / 1e9;
+		n++;
+	}
+	return n ? stats_ok(s) : na();
+}
+
+#define PHASE_SECONDS(ph)						\
+static struct stats_val ph##_seconds(const struct metric_in *in)	\
+{									\
+	return phases_seconds(in, #ph);					\
+}
+
+PHASE_SECONDS(fill)
+PHASE_SECONDS(pageout)
+PHASE_SECONDS(pressure)
+PHASE_SECONDS(read)
+PHASE_SECONDS(willneed)
+PHASE_SECONDS(rewrite)
+
+#define PHASE_ENTRY(ph, lbl)						\
+	{								\
+		.key = #ph "_seconds", .label = lbl, .unit = "s",	\
+		.eval = ph##_seconds,					\
+		.how = "sum of the ns of the " #ph " phases' end lines (the workload's clock)", \
+		.dir = METRIC_LOWER_BETTER, .decimals = 2,		\
+		.min_effect = 0.01,					\
+	}
+
 const struct metric_def metric_defs[] = {
 	{
 		.key = "pswpout", .live = true, .label = "pages swapped out",
@@ -350,6 +471,65 @@ const struct metric_def metric_defs[] = {
 		.how = "guest time from the first to the last sample",
 		.dir = METRIC_LOWER_BETTER, .decimals = 2,
 		.min_effect = 0.01,
+	},
+	PHASE_ENTRY(fill, "fill s"),
+	PHASE_ENTRY(pageout, "pageout s"),
+	PHASE_ENTRY(pressure, "pressure s"),
+	PHASE_ENTRY(read, "read s"),
+	PHASE_ENTRY(willneed, "willneed s"),
+	PHASE_ENTRY(rewrite, "rewrite s"),
+	{
+		.key = "pageout_freed", .label = "freed per pageout",
+		.unit = "pages/page", .eval = pageout_freed,
+		.how = "pageout phases' end lines: evicted (pages of the area resident before - after, by mincore(); a page still in the swap cache is resident) / asked (pages of the area)",
+		.dir = METRIC_HIGHER_BETTER, .decimals = 3,
+		.min_effect = 0.05, .deterministic = true,
+	}, {
+		.key = "pressure_freed", .label = "freed per pressure",
+		.unit = "pages/page", .eval = pressure_freed,
+		.how = "pressure phases' end lines: evicted (the area's resident pages before - after, mincore()) / asked (pages of the area); which pages reclaim picks is policy",
+		.dir = METRIC_NEUTRAL, .decimals = 3, .min_effect = 0.05,
+	}, {
+		.key = "cpu_user_seconds", .live = true,
+		.label = "guest CPU user s", .unit = "s", .eval = cpu_user_s,
+		.how = "user of the samples' cpu_ns (/proc/stat, all CPUs), since boot",
+		.dir = METRIC_NEUTRAL, .decimals = 2, .min_effect = 0.01,
+	}, {
+		.key = "cpu_system_seconds", .live = true,
+		.label = "guest CPU system s", .unit = "s", .eval = cpu_sys_s,
+		.how = "system of the samples' cpu_ns (/proc/stat, all CPUs: reclaim, swap I/O submission, zram compression), since boot",
+		.dir = METRIC_LOWER_BETTER, .decimals = 2, .min_effect = 0.01,
+	}, {
+		.key = "cpu_iowait_seconds", .live = true,
+		.label = "guest CPU iowait s", .unit = "s", .eval = cpu_iowait_s,
+		.how = "iowait of the samples' cpu_ns (/proc/stat, all CPUs: idle with I/O pending), since boot",
+		.dir = METRIC_NEUTRAL, .decimals = 2, .min_effect = 0.01,
+	}, {
+		.key = "cpu_softirq_seconds", .live = true,
+		.label = "guest CPU softirq s", .unit = "s",
+		.eval = cpu_softirq_s,
+		.how = "softirq of the samples' cpu_ns (/proc/stat, all CPUs: bio completions among them), since boot",
+		.dir = METRIC_LOWER_BETTER, .decimals = 2, .min_effect = 0.01,
+	}, {
+		.key = "system_ms_per_mib", .label = "sys CPU ms/MiB swapped",
+		.unit = "ms/MiB", .eval = sys_ms_per_mib,
+		.how = "guest CPU system ms / MiB swapped out and in ((pswpout + pswpin) / 256), since boot",
+		.dir = METRIC_LOWER_BETTER, .decimals = 2, .min_effect = 0.01,
+	}, {
+		.key = "psi_memory_some_seconds", .live = true,
+		.label = "PSI memory some s", .unit = "s", .eval = psi_some_s,
+		.how = "some total= of /proc/pressure/memory (samples' psi.some_us) since boot: time some task stalled on memory (direct reclaim, workingset refaults); absent without CONFIG_PSI",
+		.dir = METRIC_NEUTRAL, .decimals = 3, .min_effect = 0.05,
+	}, {
+		.key = "psi_memory_full_seconds", .live = true,
+		.label = "PSI memory full s", .unit = "s", .eval = psi_full_s,
+		.how = "full total= of /proc/pressure/memory (samples' psi.full_us) since boot: time all non-idle tasks stalled on memory at once",
+		.dir = METRIC_NEUTRAL, .decimals = 3, .min_effect = 0.05,
+	}, {
+		.key = "host_cpu_seconds", .live = true,
+		.label = "host CPU s (QEMU)", .unit = "s", .eval = host_cpu_s,
+		.how = "the last host line's cpu_ns.total: CPU time of the guest's QEMU process on the host since it started (virDomainGetCPUStats or virDomainGetInfo)",
+		.dir = METRIC_LOWER_BETTER, .decimals = 2, .min_effect = 0.01,
 	},
 };
 

@@ -62,6 +62,41 @@ static void phase_line(FILE *f, const struct scn_phase *ph)
 	fputc('\n', f);
 }
 
+/* A guest fault (guest/gplan.c parse_fault); host faults are not sent. */
+static void fault_line(FILE *f, int idx, const struct scn_fault *ft)
+{
+	fprintf(f, "fault index=%d kind=%s", idx, scn_fault_name(ft->kind));
+	if (ft->swap >= 0)
+		fprintf(f, " swap=%d", ft->swap);
+	switch (ft->trig) {
+	case TRIG_PHASE:
+		fprintf(f, " phase=%.0f", ft->at);
+		break;
+	case TRIG_AFTER_S:
+		fprintf(f, " after_ms=%.0f", ft->at * 1000);
+		break;
+	case TRIG_AFTER_SWAP_IOS:
+		fprintf(f, " after_swap_ios=%.0f", ft->at);
+		break;
+	}
+	if (ft->duration_s > 0)
+		fprintf(f, " duration_ms=%.0f", ft->duration_s * 1000);
+	if (ft->kind == FAULT_IO_ERROR) {
+		fprintf(f, " op=%s", scn_fault_op_name(ft->op));
+		if (ft->op == FOP_READ)
+			fprintf(f, " slots=%llu+%llu", ft->slot, ft->nslots);
+		if (ft->probability)
+			fprintf(f, " probability=%u", ft->probability);
+		if (ft->times)
+			fprintf(f, " times=%llu", ft->times);
+		if (ft->interval)
+			fprintf(f, " interval=%llu", ft->interval);
+	}
+	if (ft->kind == FAULT_SWAP_CHURN)
+		fprintf(f, " period_ms=%u", ft->period_ms);
+	fputc('\n', f);
+}
+
 size_t plan_escape(char *buf, size_t len, const char *s)
 {
 	static const char hex[] = "0123456789ABCDEF";
@@ -227,6 +262,9 @@ char *plan_text(const struct scenario *s, unsigned int memory_mb,
 	if (s->has_verify_seed)
 		fprintf(f, "verify_seed %llu\n",
 			(unsigned long long)s->verify_seed);
+	for (i = 0; i < s->nfaults; i++)
+		if (!scn_fault_on_host(s->fault[i].kind))
+			fault_line(f, i, &s->fault[i]);
 out:
 	if (fclose(f)) {
 		free(buf);

@@ -165,7 +165,7 @@ static void warn_resets(const struct run *r, const char *which, FILE *f)
 static void text_run(const struct run *r, FILE *f)
 {
 	char buf[64];
-	unsigned int i, m, ng = r->src.ng;
+	unsigned int i, m, kk, ng = r->src.ng;
 
 	fprintf(f, "run %s  scenario %s  state %s  reference %s\n",
 		r->src.id, r->src.scenario[0] ? r->src.scenario : "?",
@@ -215,6 +215,17 @@ static void text_run(const struct run *r, FILE *f)
 		fputc('\n', f);
 	}
 	warn_resets(r, "", f);
+	/* the events: faults injected into each guest, in order */
+	for (i = 0; i < r->src.ng; i++) {
+		const struct stats_track *t = &r->src.g[i]->track;
+
+		for (kk = 0; kk < t->nfaults; kk++)
+			fprintf(f, "%s: fault %s %s%s%s\n", r->src.g[i]->name,
+				t->faults[kk].name,
+				t->faults[kk].end ? "end" : "start",
+				t->faults[kk].detail[0] ? ": " : "",
+				t->faults[kk].detail);
+	}
 	fprintf(f, "\nper kernel: mean (±95%% CI over the repeats); ratio to %s [95%% CI] and verdict\n",
 		r->res.nk ? r->res.kernels[0] : "?");
 	results_print_table(f, &r->res);

@@ -114,6 +114,41 @@ bool scn_has_nfs(const struct scenario *s)
 	return false;
 }
 
+static const char *const fault_names[] = {
+	[FAULT_IO_ERROR] = "io_error", [FAULT_NFS_STALL] = "nfs_stall",
+	[FAULT_NFS_RESTART] = "nfs_restart", [FAULT_SWAPOFF] = "swapoff",
+	[FAULT_SWAP_CHURN] = "swap_churn", [FAULT_OOM] = "oom", NULL,
+};
+
+static const char *const fault_ops[] = {
+	[FOP_READ] = "read", [FOP_WRITE] = "write", [FOP_BOTH] = "both", NULL,
+};
+
+const char *scn_fault_name(enum scn_fault_kind k)
+{
+	return fault_names[k];
+}
+
+const char *scn_fault_op_name(enum scn_fault_op op)
+{
+	return fault_ops[op];
+}
+
+bool scn_fault_on_host(enum scn_fault_kind k)
+{
+	return k == FAULT_NFS_STALL || k == FAULT_NFS_RESTART;
+}
+
+bool scn_expects_oom(const struct scenario *s)
+{
+	int i;
+
+	for (i = 0; i < s->nfaults; i++)
+		if (s->fault[i].kind == FAULT_OOM)
+			return true;
+	return false;
+}
+
 /* ---- locating a key path in the (already valid) JSON text ---- */
 
 static const char *skip_ws(const char *p, const char *end)
@@ -1238,12 +1273,231 @@ static int parse_no_regression(struct pctx *c, struct scenario *s,
 	return 0;
 }
 
+static int parse_trigger(struct pctx *c, struct scn_fault *f, json_t *o)
+{
+	static const char *const keys[] = {
+		"phase", "after_s", "after_swap_ios", NULL };
+	unsigned long long v = 0;
+	json_t *t;
+	int n = 0;
+
+	if (!json_object_get(o, "trigger"))
+		return fail(c, "missing key \"trigger\" ({\"phase\": N}, {\"after_s\": S} or {\"after_swap_ios\": N})");
+	if (get_object(c, o, "trigger", &t))
+		return -1;
+	push_key(c, "trigger");
+	if (check_keys(c, t, keys))
+		return -1;
+	n = !!json_object_get(t, "phase") + !!json_object_get(t, "after_s") +
+	    !!json_object_get(t, "after_swap_ios");
+	if (n != 1)
+		return fail(c, "give exactly one of \"phase\", \"after_s\" and \"after_swap_ios\"");
+	if (json_object_get(t, "phase")) {
+		f->trig = TRIG_PHASE;
+		if (get_uint(c, t, "phase", 0, SCN_MAX_PHASES - 1, true, &v))
+			return -1;
+		f->at = (double)v;
+	} else if (json_object_get(t, "after_s")) {
+		f->trig = TRIG_AFTER_S;
+		if (get_double(c, t, "after_s", 0, 86400, NULL, &f->at))
+			return -1;
+	} else {
+		f->trig = TRIG_AFTER_SWAP_IOS;
+		if (get_uint(c, t, "after_swap_ios", 0, 1ULL << 40, true, &v))
+			return -1;
+		f->at = (double)v;
+	}
+	pop(c);
+	return 0;
+}
+
+static int parse_fault_one(struct pctx *c, struct scenario *s,
+			   struct scn_fault *f, json_t *o)
+{
+	static const char *const keys[] = {
+		"kind", "swap", "trigger", "duration_s", "op", "slots",
+		"probability", "times", "interval", "period_ms", NULL };
+	static const char *const skeys[] = { "first", "count", NULL };
+	char kind[16] = "", op[8] = "";
+	unsigned long long v = 0;
+	bool has_dur = false;
+	json_t *slots;
+	int k;
+
+	if (!json_is_object(o))
+		return fail(c, "expected an object, got %s", type_name(o));
+	if (check_keys(c, o, keys) ||
+	    get_string(c, o, "kind", kind, sizeof(kind), true, NAME_CHARS) ||
+	    one_of(c, "kind", kind, fault_names))
+		return -1;
+	for (k = 0; strcmp(fault_names[k], kind); k++)
+		;
+	f->kind = k;
+	f->swap = -1;
+	if (json_object_get(o, "swap")) {
+		if (get_uint(c, o, "swap", 0, SCN_MAX_SWAP - 1, true, &v))
+			return -1;
+		f->swap = (int)v;
+	}
+	if (parse_trigger(c, f, o) ||
+	    get_double(c, o, "duration_s", 0, 86400, &has_dur,
+		       &f->duration_s))
+		return -1;
+	if (f->trig == TRIG_PHASE && f->at >= s->nphases) {
+		push_key(c, "trigger");
+		push_key(c, "phase");
+		return fail(c, "phase %.0f: the workload has %d phases (0-based)",
+			    f->at, s->nphases);
+	}
+	/* which backend: the kinds that act on one need one */
+	if (f->kind == FAULT_OOM || scn_fault_on_host(f->kind)) {
+		if (f->swap >= 0) {
+			push_key(c, "swap");
+			return fail(c, "%s takes no \"swap\"", kind);
+		}
+	} else if (f->swap < 0) {
+		return fail(c, "%s needs \"swap\" (the index of a swap backend)",
+			    kind);
+	} else if (f->swap >= s->nswap) {
+		push_key(c, "swap");
+		return fail(c, "swap %d: the scenario has %d swap backends",
+			    f->swap, s->nswap);
+	}
+	if (scn_fault_on_host(f->kind) && !scn_has_nfs(s))
+		return fail(c, "%s needs an nfsfile swap backend", kind);
+	if ((f->kind == FAULT_NFS_STALL || f->kind == FAULT_NFS_RESTART ||
+	     f->kind == FAULT_SWAP_CHURN) && f->duration_s <= 0) {
+		if (has_dur)
+			push_key(c, "duration_s");
+		return fail(c, "%s needs a \"duration_s\" greater than 0",
+			    kind);
+	}
+	if (f->kind == FAULT_OOM && has_dur) {
+		push_key(c, "duration_s");
+		return fail(c, "oom takes no \"duration_s\": it lasts until the OOM killer runs");
+	}
+	if (f->kind != FAULT_IO_ERROR) {
+		const char *const only[] = { "op", "slots", "probability",
+					     "times", "interval", NULL };
+		const char *const *q;
+
+		for (q = only; *q; q++)
+			if (json_object_get(o, *q)) {
+				push_key(c, *q);
+				return fail(c, "only io_error takes \"%s\"",
+					    *q);
+			}
+	}
+	if (f->kind != FAULT_SWAP_CHURN && json_object_get(o, "period_ms")) {
+		push_key(c, "period_ms");
+		return fail(c, "only swap_churn takes \"period_ms\"");
+	}
+	if (f->kind == FAULT_SWAP_CHURN &&
+	    get_uint32(c, o, "period_ms", 10, 3600000, true, &f->period_ms))
+		return -1;
+	if (f->kind != FAULT_IO_ERROR)
+		return 0;
+
+	if (get_string(c, o, "op", op, sizeof(op), true, NAME_CHARS) ||
+	    one_of(c, "op", op, fault_ops))
+		return -1;
+	for (k = 0; strcmp(fault_ops[k], op); k++)
+		;
+	f->op = k;
+	if (f->op != FOP_BOTH && s->swap[f->swap].type != SWAP_BLK) {
+		push_key(c, "op");
+		return fail(c, "op \"%s\" needs a blk backend (device-mapper under the swap partition); \"both\" also works on zram",
+			    op);
+	}
+	if (f->op == FOP_BOTH && s->swap[f->swap].type != SWAP_BLK &&
+	    s->swap[f->swap].type != SWAP_ZRAM) {
+		push_key(c, "swap");
+		return fail(c, "io_error needs a blk or zram backend");
+	}
+	if ((f->op == FOP_READ) != !!json_object_get(o, "slots")) {
+		if (f->op != FOP_READ)
+			push_key(c, "slots");
+		return fail(c, f->op == FOP_READ ?
+			    "op \"read\" needs \"slots\": {\"first\": N, \"count\": N} (the bad swap slots)" :
+			    "only op \"read\" takes \"slots\"");
+	}
+	if ((f->op == FOP_BOTH) != !!json_object_get(o, "probability")) {
+		if (f->op != FOP_BOTH)
+			push_key(c, "probability");
+		return fail(c, f->op == FOP_BOTH ?
+			    "op \"both\" needs \"probability\" (percent of I/Os that fail)" :
+			    "only op \"both\" takes \"probability\"");
+	}
+	if (f->op != FOP_BOTH && (json_object_get(o, "times") ||
+				  json_object_get(o, "interval"))) {
+		push_key(c, json_object_get(o, "times") ? "times" : "interval");
+		return fail(c, "only op \"both\" takes \"times\" and \"interval\"");
+	}
+	if (get_uint32(c, o, "probability", 1, 100, false, &f->probability) ||
+	    get_uint(c, o, "times", 1, 1ULL << 32, false, &f->times) ||
+	    get_uint(c, o, "interval", 1, 1ULL << 32, false, &f->interval) ||
+	    get_object(c, o, "slots", &slots))
+		return -1;
+	if (slots) {
+		push_key(c, "slots");
+		if (check_keys(c, slots, skeys) ||
+		    get_uint(c, slots, "first", 1, 1ULL << 32, true,
+			     &f->slot) ||
+		    get_uint(c, slots, "count", 1, SCN_MAX_BAD_SLOTS, true,
+			     &f->nslots))
+			return -1;
+		if ((f->slot + f->nslots) * 4 > s->swap[f->swap].size_mb * 1024ULL)
+			return fail(c, "slots %llu-%llu are beyond the %u MiB swap area",
+				    f->slot, f->slot + f->nslots - 1,
+				    s->swap[f->swap].size_mb);
+		pop(c);
+	}
+	return 0;
+}
+
+static int parse_faults(struct pctx *c, struct scenario *s, json_t *root)
+{
+	json_t *arr, *v;
+	size_t i;
+	int j;
+
+	if (get_array(c, root, "faults", 0, SCN_MAX_FAULTS, &arr))
+		return -1;
+	if (!arr)
+		return 0;
+	if (s->command && json_array_size(arr)) {
+		push_key(c, "faults");
+		return fail(c, "faults need the synthetic workload (phases), not a command");
+	}
+	push_key(c, "faults");
+	json_array_foreach(arr, i, v) {
+		struct scn_fault *f = &s->fault[i];
+
+		push_idx(c, i);
+		if (parse_fault_one(c, s, f, v))
+			return -1;
+		/* one dm target per disk: one read or write io_error each */
+		for (j = 0; j < (int)i; j++)
+			if (f->kind == FAULT_IO_ERROR && f->op != FOP_BOTH &&
+			    s->fault[j].kind == FAULT_IO_ERROR &&
+			    s->fault[j].op != FOP_BOTH &&
+			    s->fault[j].swap == f->swap)
+				return fail(c, "swap %d already has a read or write io_error (faults[%d]): one per backend",
+					    f->swap, j);
+		s->nfaults++;
+		pop(c);
+	}
+	pop(c);
+	return 0;
+}
+
 static int parse_root(struct pctx *c, struct scenario *s, json_t *root)
 {
 	static const char *const keys[] = {
 		"name", "description", "kernels", "guest", "interval_ms",
 		"timeout_s", "repeat", "sysctl", "thp", "zswap", "swap",
-		"workload", "expect", "no_regression", NULL };
+		"workload", "expect", "no_regression", "faults",
+		NULL };
 	static const char *const gkeys[] = { "memory_mb", "cpus", NULL };
 	char msg[256];
 	json_t *g;
@@ -1292,7 +1546,8 @@ static int parse_root(struct pctx *c, struct scenario *s, json_t *root)
 	    parse_swap(c, s, root) ||
 	    parse_workload(c, s, root) ||
 	    parse_expect(c, s, root) ||
-	    parse_no_regression(c, s, root))
+	    parse_no_regression(c, s, root) ||
+	    parse_faults(c, s, root))
 		return -1;
 	if (s->memory_mb && !s->command &&
 	    fit_problem(s, s->memory_mb, &idx, msg, sizeof(msg))) {

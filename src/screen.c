@@ -173,6 +173,8 @@ static void status_text(const struct screen_col *c, bool done, char *buf,
 		snprintf(buf, len, "CORRUPT %llu pages",
 			 (unsigned long long)t->pages_corrupt);
 		*attr = SA_BAD;
+	} else if (t->status == STREAM_OOM) {
+		snprintf(buf, len, "oom");
 	} else {
 		snprintf(buf, len, "error");
 		*attr = SA_BAD;
@@ -324,6 +326,15 @@ static void table(struct builder *b)
 		if (t->have_result && t->status == STREAM_ERROR)
 			add(b, SA_BAD, "%s: error: %s", in->cols[i].label,
 			    t->reason);
+		/* the newest fault event of each guest */
+		if (t->nfaults) {
+			const struct stats_fault *f = &t->faults[t->nfaults - 1];
+
+			add(b, SA_NORMAL, "%s: fault %s %s%s%.160s",
+			    in->cols[i].label, f->name,
+			    f->end ? "end" : "start", f->detail[0] ? ": " : "",
+			    f->detail);
+		}
 	}
 }
 

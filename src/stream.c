@@ -593,9 +593,12 @@ static int parse_result(struct stream_state *st, json_t *root,
 		out->status = STREAM_CORRUPT;
 	else if (!strcmp(status, "error"))
 		out->status = STREAM_ERROR;
+	else if (!strcmp(status, "oom"))
+		out->status = STREAM_OOM;
 	else
 		return fail(st, STREAM_E_FIELD,
-			    "status: '%s' is not pass|corrupt|error", status);
+			    "status: '%s' is not pass|corrupt|error|oom",
+			    status);
 	if (get_u64(st, root, "", "pages_written", true,
 		    &out->pages_written) < 0 ||
 	    get_u64(st, root, "", "pages_verified", true,
@@ -788,6 +791,8 @@ const char *stream_status_str(enum stream_status status)
 		return "corrupt";
 	case STREAM_ERROR:
 		return "error";
+	case STREAM_OOM:
+		return "oom";
 	}
 	return "unknown";
 }

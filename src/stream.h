@@ -96,7 +96,8 @@ struct stream_cpu {
 };
 
 enum stream_phase_state { STREAM_PHASE_START, STREAM_PHASE_END };
-enum stream_status { STREAM_PASS, STREAM_CORRUPT, STREAM_ERROR };
+/* STREAM_OOM: the OOM killer took the workload (init says so) */
+enum stream_status { STREAM_PASS, STREAM_CORRUPT, STREAM_ERROR, STREAM_OOM };
 
 struct stream_line {
 	enum stream_type type;

@@ -277,7 +277,94 @@ static const struct bad bad[] = {
 	  "line 3: control or non-ASCII byte 0xc3" },
 	{ "version 1\n" W "phase fill a b c d e f g h i j k l m n o p\n",
 	  "line 3: more than 16 words" },
+	/* faults */
+#define B "swap type=blk dev=/dev/vda\n"
+	{ "version 1\n" B W "fault kind=oom phase=0\n",
+	  "line 4: fault: needs index=, kind= and a trigger" },
+	{ "version 1\n" B W "fault index=0 kind=flood phase=0\n",
+	  "line 4: fault: unknown kind 'flood'" },
+	{ "version 1\n" B W "fault index=0 kind=oom phase=0 after_ms=5\n",
+	  "line 4: fault: more than one trigger" },
+	{ "version 1\n" B W "fault index=0 kind=oom swap=0 phase=0\n",
+	  "line 4: fault oom: takes no swap=" },
+	{ "version 1\n" B W "fault index=0 kind=swapoff phase=0\n",
+	  "line 4: fault swapoff: missing swap=" },
+	{ "version 1\n" B W "fault index=0 kind=swapoff swap=1 phase=0\n",
+	  "line 4: fault: swap=1 but only 1 swap backends before it" },
+	{ "version 1\n" B W "fault index=0 kind=io_error swap=0 phase=0\n",
+	  "line 4: fault io_error: missing op=" },
+	{ "version 1\n" B W "fault index=0 kind=io_error swap=0 phase=0 op=read\n",
+	  "line 4: fault io_error: slots= is required with op=read" },
+	{ "version 1\n" B W "fault index=0 kind=io_error swap=0 phase=0 op=write slots=1+1\n",
+	  "line 4: fault io_error: slots= is for op=read only" },
+	{ "version 1\n" B W "fault index=0 kind=io_error swap=0 phase=0 op=read slots=5\n",
+	  "line 4: slots: expected FIRST+COUNT" },
+	{ "version 1\n" B W "fault index=0 kind=io_error swap=0 phase=0 op=read slots=0+5\n",
+	  "line 4: slots: 0 out of range" },
+	{ "version 1\n" B W "fault index=0 kind=io_error swap=0 phase=0 op=read slots=1+4097\n",
+	  "line 4: slots count: 4097 out of range" },
+	{ "version 1\n" B W "fault index=0 kind=io_error swap=0 phase=0 op=both\n",
+	  "line 4: fault io_error: probability= is required with op=both" },
+	{ "version 1\n" B W "fault index=0 kind=io_error swap=0 phase=0 op=write times=3\n",
+	  "line 4: fault io_error: times= and interval= are for op=both" },
+	{ "version 1\n" B W "fault index=0 kind=io_error swap=0 phase=0 op=sideways\n",
+	  "line 4: op: 'sideways' is not read, write or both" },
+	{ "version 1\nswap type=zram size_mb=8\n" W
+	  "fault index=0 kind=io_error swap=0 phase=0 op=write\n",
+	  "line 4: fault io_error op=write: only on a blk backend" },
+	{ "version 1\n" B W "fault index=0 kind=io_error swap=0 phase=0 op=write\n"
+	  "fault index=1 kind=io_error swap=0 phase=0 op=read slots=1+1\n",
+	  "line 5: fault io_error: one read or write fault per backend" },
+	{ "version 1\n" B W "fault index=0 kind=swap_churn swap=0 phase=0 duration_ms=9\n",
+	  "line 4: fault: period_ms= is required for swap_churn" },
+	{ "version 1\n" B W "fault index=0 kind=swap_churn swap=0 phase=0 period_ms=100\n",
+	  "line 4: fault swap_churn: missing duration_ms=" },
+	{ "version 1\n" B W "fault index=0 kind=swapoff swap=0 phase=0 op=read\n",
+	  "line 4: fault swapoff: op=, slots=, probability=, times= and interval= are for io_error" },
+	{ "version 1\n" B W "fault index=0 kind=oom phase=4\n",
+	  "line 5: end of plan: fault index=0: phase=4 but the plan has 4 phases" },
+	{ "version 1\n" B W "fault index=0 kind=oom phase=0 colour=red\n",
+	  "line 4: fault: unknown key 'colour'" },
+#undef B
 };
+
+static void test_faults(void **state)
+{
+	(void)state;
+	assert_int_equal(gplan_parse("version 1\n"
+				     "swap type=blk dev=/dev/vda\n"
+				     "swap type=zram size_mb=8\n" W
+				     "phase fill\nphase pageout\nphase read\n"
+				     "fault index=0 kind=io_error swap=0 phase=2 op=read slots=2000+16\n"
+				     "fault index=2 kind=io_error swap=1 after_ms=1500 op=both probability=5 times=10 interval=2 duration_ms=3000\n"
+				     "fault index=3 kind=swap_churn swap=1 after_swap_ios=100 duration_ms=8000 period_ms=200\n"
+				     "fault index=4 kind=oom phase=1\n",
+				     &p, err, sizeof(err)), 0);
+	assert_int_equal(p.nfault, 4);
+	assert_int_equal(p.fault[0].kind, GFAULT_IO_ERROR);
+	assert_int_equal(p.fault[0].op, GFOP_READ);
+	assert_int_equal(p.fault[0].trig, GTRIG_PHASE);
+	assert_int_equal(p.fault[0].at, 2);
+	assert_int_equal(p.fault[0].slot, 2000);
+	assert_int_equal(p.fault[0].nslots, 16);
+	assert_ptr_equal(gplan_dm_fault(&p, 0), &p.fault[0]);
+	/* op=both is fail_make_request: no device-mapper */
+	assert_null(gplan_dm_fault(&p, 1));
+	assert_int_equal(p.fault[1].index, 2);
+	assert_int_equal(p.fault[1].trig, GTRIG_AFTER_MS);
+	assert_int_equal(p.fault[1].at, 1500);
+	assert_int_equal(p.fault[1].probability, 5);
+	assert_int_equal(p.fault[1].times, 10);
+	assert_int_equal(p.fault[1].interval, 2);
+	assert_int_equal(p.fault[1].duration_ms, 3000);
+	assert_int_equal(p.fault[2].trig, GTRIG_AFTER_SWAP_IOS);
+	assert_int_equal(p.fault[2].period_ms, 200);
+	assert_int_equal(p.fault[3].kind, GFAULT_OOM);
+	assert_int_equal(p.fault[3].swap, -1);
+	assert_string_equal(gplan_fault_name(GFAULT_SWAP_CHURN), "swap_churn");
+	assert_string_equal(gplan_fault_op_name(GFOP_BOTH), "both");
+	assert_string_equal(gplan_fault_name(99), "?");
+}
 
 static void test_bad_inputs(void **state)
 {
@@ -481,6 +568,7 @@ int main(void)
 		cmocka_unit_test(test_full_example),
 		cmocka_unit_test(test_defaults),
 		cmocka_unit_test(test_bad_inputs),
+		cmocka_unit_test(test_faults),
 		cmocka_unit_test(test_long_line_and_small_err),
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_command),

@@ -97,11 +97,16 @@ static void test_guest_agrees(void **state)
 		"scenarios/bdev-swap.json", "scenarios/zram-swap.json",
 		"scenarios/ext4-swapfile.json", "scenarios/nfs-swap.json",
 		"scenarios/multi-device.json", "scenarios/thp-swap.json",
-		"scenarios/default.json",
+		"scenarios/default.json", "scenarios/fault-read-error.json",
+		"scenarios/fault-write-error.json",
+		"scenarios/fault-nfs-stall.json",
+		"scenarios/fault-nfs-restart.json",
+		"scenarios/fault-swapoff.json",
+		"scenarios/fault-swap-churn.json", "scenarios/fault-oom.json",
 	};
 	struct gplan *gp = calloc(1, sizeof(*gp));
 	size_t f;
-	int i;
+	int i, k;
 
 	(void)state;
 	assert_non_null(gp);
@@ -147,6 +152,30 @@ static void test_guest_agrees(void **state)
 			assert_string_equal(plan_phase_name(gp->phase[i].type),
 					    plan_phase_name(scn.phase[i].kind));
 		assert_false(gp->has_verify_seed);
+		/* the guest gets its faults, with the scenario's index */
+		for (i = 0, k = 0; i < scn.nfaults; i++) {
+			const struct scn_fault *sf = &scn.fault[i];
+
+			if (scn_fault_on_host(sf->kind))
+				continue;
+			assert_true(k < gp->nfault);
+			assert_int_equal(gp->fault[k].index, i);
+			assert_string_equal(gplan_fault_name(gp->fault[k].kind),
+					    scn_fault_name(sf->kind));
+			assert_int_equal(gp->fault[k].swap, sf->swap);
+			assert_int_equal(gp->fault[k].duration_ms,
+					 (uint64_t)(sf->duration_s * 1000));
+			if (sf->trig == TRIG_PHASE)
+				assert_int_equal(gp->fault[k].at, sf->at);
+			if (sf->kind == FAULT_IO_ERROR) {
+				assert_string_equal(gplan_fault_op_name(gp->fault[k].op),
+						    scn_fault_op_name(sf->op));
+				assert_int_equal(gp->fault[k].slot, sf->slot);
+				assert_int_equal(gp->fault[k].nslots, sf->nslots);
+			}
+			k++;
+		}
+		assert_int_equal(k, gp->nfault);
 		free(plan);
 	}
 	free(gp);

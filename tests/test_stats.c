@@ -227,6 +227,35 @@ static void test_series_phase(void **state)
 	assert_true(stats_track_phase(&tr)->ended);
 }
 
+/* Fault events: kept in order, the newest STATS_MAX_FAULTS, last_log. */
+static void test_faults(void **state)
+{
+	unsigned int i;
+
+	(void)state;
+	feed("{\"v\":1,\"seq\":%u,\"t_ns\":5,\"type\":\"fault\",\"name\":"
+	     "\"io_error\",\"state\":\"start\",\"index\":0,\"detail\":\"dm-dust\"}",
+	     seq++);
+	feed("{\"type\":\"fault\",\"t_ns\":7,\"name\":\"nfs_stall\","
+	     "\"state\":\"end\"}");
+	assert_int_equal(tr.nfaults, 2);
+	assert_string_equal(tr.faults[0].name, "io_error");
+	assert_false(tr.faults[0].end);
+	assert_false(tr.faults[0].host);
+	assert_string_equal(tr.faults[0].detail, "dm-dust");
+	assert_true(tr.faults[1].end);
+	assert_true(tr.faults[1].host);
+	assert_string_equal(tr.last_log, "fault nfs_stall end");
+	for (i = 0; i < STATS_MAX_FAULTS + 3; i++)
+		feed("{\"v\":1,\"seq\":%u,\"t_ns\":9,\"type\":\"fault\","
+		     "\"name\":\"oom\",\"state\":\"start\",\"detail\":\"n%u\"}",
+		     seq++, i);
+	assert_int_equal(tr.nfaults, STATS_MAX_FAULTS);
+	assert_int_equal(tr.nfaults_seen, STATS_MAX_FAULTS + 5);
+	assert_string_equal(tr.faults[STATS_MAX_FAULTS - 1].detail, "n18");
+	assert_string_equal(tr.last_log, "fault oom start: n18");
+}
+
 /*
  * A sample with guest CPU (ms of user, system, iowait, softirq, idle) and
  * PSI (us); pswpout/pswpin in pages.
@@ -399,6 +428,7 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_series_phase, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(test_faults, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cpu_psi_host_cpu, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_phase_model, setup,
