@@ -39,12 +39,15 @@ static struct stats_val host_req(const struct metric_in *in, bool wr)
 	const struct stats_host_point *h;
 	size_t i;
 
-	/* host lines may carry only the CPU time (zram: no disk) */
-	for (i = 0; i < t->nhost && !t->host[i].has_blk; i++)
+	/*
+	 * host lines may carry only the CPU time (zram: no disk; the last
+	 * line after the power-off): the last one with the disks counts
+	 */
+	for (i = t->nhost; i > 0 && !t->host[i - 1].has_blk; i--)
 		;
-	if (i == t->nhost)
+	if (!i)
 		return stats_missing();
-	h = &t->host[t->nhost - 1];
+	h = &t->host[i - 1];
 	return stats_ok((double)(wr ? h->wr_req : h->rd_req));
 }
 
