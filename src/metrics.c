@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "metrics.h"
+#include "util.h"
 
 #define PAGE_MIB	(4096.0 / 1048576.0)
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
