@@ -83,11 +83,12 @@ def check_run(run, reference):
         k = r["kernel"]
         if r["status"] != "pass":
             errs.append("%s: %s (%s)" % (k, r["status"], r.get("reason")))
-        if not (r["vmstat"]["pswpout"] or 0) > 0:
+        m = r["metrics"]
+        if not (m.get("pswpout") or 0) > 0:
             errs.append("%s: nothing swapped out" % k)
         if r["console_problems"]:
             errs.append("%s: console: %s" % (k, r["console_first_problem"]))
-        if r["workload_seconds"] is None:
+        if m.get("workload_seconds") is None:
             errs.append("%s: no workload time" % k)
     for name, lines in guest_lines(run).items():
         errs += check_guest(name, lines, reference)
