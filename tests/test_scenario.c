@@ -400,6 +400,9 @@ static const struct bad bads[] = {
 	  " \"faults\": [{\"kind\": \"io_error\", \"swap\": 0, \"op\": \"write\", \"trigger\": {\"phase\": 0}},\n"
 	  "  {\"kind\": \"io_error\", \"swap\": 0, \"op\": \"write\", \"trigger\": {\"phase\": 0}}]}",
 	  "faults[1]: swap 0 already has a read or write io_error (faults[0])" },
+	{ "{\"name\": \"x\", " MIN_SWAP ", " MIN_WL ",\n"
+	  " \"faults\": [{\"kind\": \"io_error\", \"swap\": 0, \"op\": \"write\", \"until_phase\": 1, \"trigger\": {\"phase\": 0}}]}",
+	  "faults[0].until_phase: an io_error with a phase trigger ends at a later phase of the workload (1 phases)" },
 };
 
 #define CMD_WL(groups) "\"workload\": {\"command\": {\"reference\": false, \"groups\": [" groups "]}}"
