@@ -27,6 +27,7 @@ static const struct cmd commands[] = {
 	{ "report", cmd_report, "tables and plots of recorded runs" },
 	{ "validate", cmd_validate, "check scenario files without running" },
 	{ "metrics", cmd_metrics, "list the metrics swapctl measures" },
+	{ "list", cmd_list, "list the shipped scenarios and the built kernels" },
 	{ "help", cmd_help, "show help for a command" },
 };
 

@@ -43,6 +43,7 @@ int cmd_top(int argc, char **argv, struct swapctl_config *cfg);
 int cmd_report(int argc, char **argv, struct swapctl_config *cfg);
 int cmd_validate(int argc, char **argv, struct swapctl_config *cfg);
 int cmd_metrics(int argc, char **argv, struct swapctl_config *cfg);
+int cmd_list(int argc, char **argv, struct swapctl_config *cfg);
 
 
 extern int verbose;
