@@ -704,6 +704,7 @@ static int parse_fault(struct line_ctx *c, struct gplan *p, int nw, char **w)
 	f = &p->fault[p->nfault];
 	memset(f, 0, sizeof(*f));
 	f->swap = -1;
+	f->until_phase = -1;
 	for (i = 1; i < nw; i++) {
 		char *key, *val, *plus;
 		uint64_t v;
@@ -739,6 +740,10 @@ static int parse_fault(struct line_ctx *c, struct gplan *p, int nw, char **w)
 		} else if (!strcmp(key, "duration_ms")) {
 			if (parse_u64(c, key, val, 0, 86400000, &f->duration_ms))
 				return -1;
+		} else if (!strcmp(key, "until_phase")) {
+			if (parse_u64(c, key, val, 1, GPLAN_MAX_PHASE - 1, &v))
+				return -1;
+			f->until_phase = (int)v;
 		} else if (!strcmp(key, "op")) {
 			t = lookup(val, fault_ops, ARRAY_SIZE(fault_ops));
 			if (t < 0)
@@ -806,6 +811,10 @@ static int parse_fault(struct line_ctx *c, struct gplan *p, int nw, char **w)
 		return fail(c, "fault %s: op=, slots=, probability=, times= and interval= are for io_error",
 			    fault_names[f->kind]);
 	}
+	if (f->until_phase >= 0 && (f->kind != GFAULT_IO_ERROR ||
+				    f->trig != GTRIG_PHASE ||
+				    (uint64_t)f->until_phase <= f->at))
+		return fail(c, "fault: until_phase= is for an io_error with a later phase= trigger");
 	if ((f->kind == GFAULT_SWAP_CHURN) != (f->period_ms > 0))
 		return fail(c, "fault: period_ms= %s",
 			    f->period_ms ? "is for swap_churn only" :
@@ -990,11 +999,12 @@ int gplan_parse(const char *text, struct gplan *p, char *err, size_t errlen)
 	if (!p->nphase)
 		default_phases(p);
 	for (i = 0; i < p->nfault; i++)
-		if (p->fault[i].trig == GTRIG_PHASE &&
-		    p->fault[i].at >= (uint64_t)p->nphase)
-			return fail(&c, "end of plan: fault index=%u: phase=%llu but the plan has %d phases",
+		if ((p->fault[i].trig == GTRIG_PHASE &&
+		     p->fault[i].at >= (uint64_t)p->nphase) ||
+		    p->fault[i].until_phase >= p->nphase)
+			return fail(&c, "end of plan: fault index=%u: phase=%llu (until %d) but the plan has %d phases",
 				    p->fault[i].index,
 				    (unsigned long long)p->fault[i].at,
-				    p->nphase);
+				    p->fault[i].until_phase, p->nphase);
 	return 0;
 }

@@ -85,6 +85,7 @@ struct gplan_fault {
 	enum gplan_trigger trig;
 	uint64_t at;
 	uint64_t duration_ms;	/* 0: until the workload ends */
+	int until_phase;	/* io_error: ends when this phase starts, -1 */
 	/* io_error */
 	enum gplan_fault_op op;
 	uint64_t slot, nslots;	/* read: bad swap slots [slot, slot+nslots) */

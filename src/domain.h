@@ -57,6 +57,13 @@ char *domain_xml(const struct domain_spec *d);
  * @cpuinfo (the text of /proc/cpuinfo) has a vmx or svm flag and
  * @kvm_dev opens read-write. Returns true for KVM.
  */
+/*
+ * The same choice, and why, into @why: *@warn when accel = kvm is forced
+ * on a CPU without vmx/svm (where KVM guests stall or die, see
+ * swapctl.conf(5)): the caller says so, and goes on as configured.
+ */
+bool domain_pick_accel(enum accel accel, const char *cpuinfo,
+		       const char *kvm_dev, char *why, size_t len, bool *warn);
 bool domain_pick_kvm(enum accel accel, const char *cpuinfo,
 		     const char *kvm_dev);
 

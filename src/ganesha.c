@@ -22,10 +22,25 @@
 #define START_TIMEOUT_S 15.0
 #define STOP_TIMEOUT_S 8.0
 
+const char *ganesha_bad_char(const char *path)
+{
+	for (; *path; path++)
+		if (*path == '"' || *path == '\\' ||
+		    (unsigned char)*path < ' ' || *path == 0x7f)
+			return path;
+	return NULL;
+}
+
 char *ganesha_config(const char *export_dir, const char *recovery_dir,
 		     unsigned int port)
 {
 	char *s = NULL;
+
+	/* ganesha's parser has no escapes in quoted strings: refuse */
+	if (ganesha_bad_char(export_dir) || ganesha_bad_char(recovery_dir)) {
+		errno = EINVAL;
+		return NULL;
+	}
 
 	if (asprintf(&s,
 		     "# written by swapctl run: NFSv4 only, loopback only\n"
@@ -240,6 +255,13 @@ int ganesha_start(struct ganesha *g, const char *dir, unsigned int port,
 	util_rm_rf(rec);
 	if (util_mkdir_p(exp, 0755) || util_mkdir_p(rec, 0755)) {
 		util_seterr(err, errlen, "%s: %s", dir, strerror(errno));
+		return -1;
+	}
+	if (ganesha_bad_char(dir)) {
+		util_seterr(err, errlen,
+			    "%s: has a '%c' (or a control byte), which ganesha.conf cannot quote",
+			    dir, *ganesha_bad_char(dir) >= ' ' ?
+			    *ganesha_bad_char(dir) : '?');
 		return -1;
 	}
 	text = ganesha_config(exp, rec, port);

@@ -16,7 +16,16 @@ struct ganesha {
 	char dir[4096];		/* conf, log, pid file, export/, recovery/ */
 };
 
-/* The configuration text for @export_dir, @recovery_dir (malloc'ed). */
+/*
+ * The first byte of @path that a quoted ganesha.conf string cannot hold
+ * ('"', '\\', a control byte), or NULL when there is none.
+ */
+const char *ganesha_bad_char(const char *path);
+
+/*
+ * The configuration text for @export_dir, @recovery_dir (malloc'ed).
+ * NULL with errno EINVAL when a path has a ganesha_bad_char().
+ */
 char *ganesha_config(const char *export_dir, const char *recovery_dir,
 		     unsigned int port);
 

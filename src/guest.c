@@ -339,11 +339,7 @@ static void fill_spec(struct guest_env *r, struct guest *g,
 	d->initrd = paths[0];
 	d->console_log = paths[1];
 	d->agent_socket = paths[2];
-	/* loglevel=5: warnings and worse reach the console log */
-	/* page_owner=on: a debug kernel's Bad page report names the owner */
-	d->cmdline = r->debug ?
-		"console=ttyS0 panic=-1 loglevel=5 page_owner=on" :
-		"console=ttyS0 panic=-1 loglevel=5";
+	d->cmdline = r->cmdline;	/* run.c: check_setup() */
 	for (i = 0; i < r->scn->nswap && n < DOMAIN_MAX_DISKS; i++) {
 		if (!r->scn->swap[i].dev[0])
 			continue;

@@ -29,6 +29,8 @@ struct guest_env {
 	unsigned int memory_mb, cpus;
 	bool kvm, keep_images;
 	bool debug;		/* debug kernels: page_owner=on */
+	char accel_why[320];	/* why KVM or TCG */
+	char cmdline[2 * CONFIG_APPEND_MAX + 128]; /* guest kernel cmdline */
 	double host_timeout_s;
 	const char *initramfs;
 	const char *plan;

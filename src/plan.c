@@ -81,6 +81,8 @@ static void fault_line(FILE *f, int idx, const struct scn_fault *ft)
 	}
 	if (ft->duration_s > 0)
 		fprintf(f, " duration_ms=%.0f", ft->duration_s * 1000);
+	if (ft->until_phase >= 0)
+		fprintf(f, " until_phase=%d", ft->until_phase);
 	if (ft->kind == FAULT_IO_ERROR) {
 		fprintf(f, " op=%s", scn_fault_op_name(ft->op));
 		if (ft->op == FOP_READ)

@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
@@ -162,16 +164,38 @@ static void warn_resets(const struct run *r, const char *which, FILE *f)
 	}
 }
 
+/*
+ * The width the text fits: $COLUMNS when set (>= 40), else the terminal's
+ * when standard output is one, else 0 (no limit: a file or a pipe).
+ */
+static unsigned int text_width(void)
+{
+	const char *c = getenv("COLUMNS");
+	struct winsize ws;
+
+	if (c && atoi(c) >= 40)
+		return (unsigned int)atoi(c);
+	if (isatty(STDOUT_FILENO) && !ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) &&
+	    ws.ws_col)
+		return ws.ws_col;
+	return 0;
+}
+
 static void text_run(const struct run *r, FILE *f)
 {
-	char buf[64];
-	unsigned int i, m, kk, ng = r->src.ng;
+	unsigned int i, m, kk, ng = r->src.ng, width = text_width();
+	char buf[64], title[512];
 
-	fprintf(f, "run %s  scenario %s  state %s  reference %s\n",
-		r->src.id, r->src.scenario[0] ? r->src.scenario : "?",
-		r->src.state[0] ? r->src.state : "?",
-		r->res.nk ? r->res.kernels[0] : "?");
-	if (ng > MAX_GUEST_COLS) {
+	/* one line, or two when it would not fit */
+	snprintf(title, sizeof(title), "scenario %s  state %s  reference %s",
+		 r->src.scenario[0] ? r->src.scenario : "?",
+		 r->src.state[0] ? r->src.state : "?",
+		 r->res.nk ? r->res.kernels[0] : "?");
+	if (width && strlen(r->src.id) + 6 + strlen(title) > width)
+		fprintf(f, "run %s\n%s\n", r->src.id, title);
+	else
+		fprintf(f, "run %s  %s\n", r->src.id, title);
+	if (ng > MAX_GUEST_COLS || (width && 24 + 17 * ng > width)) {
 		fprintf(f, "(%u guests: per guest values with --csv or --json)\n",
 			ng);
 		ng = 0;
@@ -226,9 +250,9 @@ static void text_run(const struct run *r, FILE *f)
 				t->faults[kk].detail[0] ? ": " : "",
 				t->faults[kk].detail);
 	}
-	fprintf(f, "\nper kernel: mean (±95%% CI over the repeats); ratio to %s [95%% CI] and verdict\n",
+	fprintf(f, "\nper kernel: mean ±95%% CI; ratio to %s [95%% CI]\n",
 		r->res.nk ? r->res.kernels[0] : "?");
-	results_print_table(f, &r->res);
+	results_print_table_fit(f, &r->res, width);
 }
 
 /* Kernel @k of run @b against the same kernel of run @a. */

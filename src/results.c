@@ -586,48 +586,62 @@ static void pad(FILE *f, const char *s, int w, bool right)
 	for (p = s; *p; p++)
 		if (((unsigned char)*p & 0xc0) != 0x80)
 			n++;
+	if (!right && n > w) {
+		/* a label in a narrowed column: cut on a code point */
+		for (p = s, n = 0; *p && n < w; p++)
+			if (((unsigned char)p[1] & 0xc0) != 0x80)
+				n++;
+		fprintf(f, "%.*s", (int)(p - s), s);
+		return;
+	}
 	if (right)
 		fprintf(f, "%*s%s", w > n ? w - n : 0, "", s);
 	else
 		fprintf(f, "%s%*s", s, w > n ? w - n : 0, "");
 }
 
-void results_print_table(FILE *f, const struct results *r)
+/* The widths of the table's label, value and ratio columns. */
+struct tw {
+	int label, col, ratio;
+};
+
+static void print_block(FILE *f, const struct results *r, bool means,
+			bool ratios, const struct tw *w)
 {
 	char buf[96];
 	unsigned int k, mi, idx, np = results_nphases(r);
 
-	pad(f, "", T_LABEL, false);
-	for (k = 0; k < r->nk; k++) {
+	pad(f, "", w->label, false);
+	for (k = 0; means && k < r->nk; k++) {
 		fputc(' ', f);
-		pad(f, r->kernels[k], T_COL, true);
+		pad(f, r->kernels[k], w->col, true);
 	}
-	for (k = 1; k < r->nk; k++) {
+	for (k = 1; ratios && k < r->nk; k++) {
 		snprintf(buf, sizeof(buf), "%s/%s", r->kernels[k],
 			 r->kernels[0]);
 		fputc(' ', f);
-		pad(f, buf, T_RATIO, true);
+		pad(f, buf, w->ratio, true);
 	}
 	fputc('\n', f);
 	for (mi = 0; mi < metric_count; mi++) {
 		const struct metric_def *m = &metric_defs[mi];
 
-		pad(f, m->label, T_LABEL, false);
-		for (k = 0; k < r->nk; k++) {
+		pad(f, m->label, w->label, false);
+		for (k = 0; means && k < r->nk; k++) {
 			struct stats_desc d;
 			enum stats_state st = results_desc(r, k, mi, &d);
 
 			fmt_desc(buf, sizeof(buf), st, &d, m->decimals);
 			fputc(' ', f);
-			pad(f, buf, T_COL, true);
+			pad(f, buf, w->col, true);
 		}
-		for (k = 1; k < r->nk; k++) {
+		for (k = 1; ratios && k < r->nk; k++) {
 			struct res_cmp c;
 
 			results_compare(r, mi, k, 0, &c);
 			fmt_cmp(buf, sizeof(buf), &c);
 			fputc(' ', f);
-			pad(f, buf, T_RATIO, true);
+			pad(f, buf, w->ratio, true);
 		}
 		fputc('\n', f);
 	}
@@ -642,24 +656,58 @@ void results_print_table(FILE *f, const struct results *r)
 				break;
 		}
 		snprintf(label, sizeof(label), "  %u %s s", idx + 1, name);
-		pad(f, label, T_LABEL, false);
-		for (k = 0; k < r->nk; k++) {
+		pad(f, label, w->label, false);
+		for (k = 0; means && k < r->nk; k++) {
 			struct stats_desc d;
 			bool have = results_phase_desc(r, k, idx, &d, NULL);
 
 			fmt_desc(buf, sizeof(buf), have ? STATS_OK : STATS_NA,
 				 &d, 2);
 			fputc(' ', f);
-			pad(f, buf, T_COL, true);
+			pad(f, buf, w->col, true);
 		}
-		for (k = 1; k < r->nk; k++) {
+		for (k = 1; ratios && k < r->nk; k++) {
 			struct res_cmp c;
 
 			phase_cmp(r, idx, k, &c);
 			fmt_cmp(buf, sizeof(buf), &c);
 			fputc(' ', f);
-			pad(f, buf, T_RATIO, true);
+			pad(f, buf, w->ratio, true);
 		}
 		fputc('\n', f);
 	}
+}
+
+void results_print_table_fit(FILE *f, const struct results *r,
+			     unsigned int width)
+{
+	struct tw w = { T_LABEL, T_COL, T_RATIO };
+	int nk = (int)r->nk, nr = nk ? nk - 1 : 0;
+	int full = T_LABEL + nk * (T_COL + 1) + nr * (T_RATIO + 1);
+
+	if (!width || full <= (int)width || nk < 2) {
+		print_block(f, r, true, true, &w);
+		return;
+	}
+	/*
+	 * Too wide: the means, then the ratios under them, each block
+	 * narrowed down to floors that still hold "15.59 ±0.00" and
+	 * "15.59x [15.59, 15.59] better".
+	 */
+	while (w.label + nk * (w.col + 1) > (int)width && w.col > 12)
+		w.col--;
+	while (w.label + nk * (w.col + 1) > (int)width && w.label > 16)
+		w.label--;
+	while (w.label + w.ratio + 1 > (int)width && w.ratio > 30)
+		w.ratio--;
+	while (w.label + w.ratio + 1 > (int)width && w.label > 16)
+		w.label--;
+	print_block(f, r, true, false, &w);
+	fputc('\n', f);
+	print_block(f, r, false, true, &w);
+}
+
+void results_print_table(FILE *f, const struct results *r)
+{
+	results_print_table_fit(f, r, 0);
 }

@@ -146,5 +146,12 @@ json_t *results_phases_json(const struct results *r);
  * the reference with the interval and the verdict.
  */
 void results_print_table(FILE *f, const struct results *r);
+/*
+ * The same, fitted to @width columns (0: no limit): when the kernels'
+ * means and the ratios do not fit side by side, the ratios come in a
+ * second table under the means.
+ */
+void results_print_table_fit(FILE *f, const struct results *r,
+			     unsigned int width);
 
 #endif

@@ -377,28 +377,96 @@ static void leftover(const char *sock, void *arg)
 	}
 }
 
-static bool read_cpuinfo_kvm(enum accel accel)
+static bool read_cpuinfo_kvm(struct run *r)
 {
 	char *cpuinfo = util_read_file("/proc/cpuinfo", NULL);
-	bool kvm = domain_pick_kvm(accel, cpuinfo, "/dev/kvm");
+	bool warn, kvm;
 
+	kvm = domain_pick_accel(r->cfg->accel, cpuinfo, "/dev/kvm",
+				r->env.accel_why, sizeof(r->env.accel_why),
+				&warn);
 	free(cpuinfo);
+	if (warn)
+		fprintf(stderr, "swapctl run: warning: %s (%s)\n",
+			r->env.accel_why,
+			r->cfg->source[0] ? r->cfg->source : "the default");
 	return kvm;
 }
 
-static int dry_run(struct run *r)
+/*
+ * What run checks beyond the scenario, before anything starts: the work
+ * dir (not inside the repository; quotable in ganesha.conf when an NFS
+ * backend needs it); and the kernel command line (append + --append).
+ */
+static int check_setup(struct run *r, const char *append, char *err,
+		       size_t errlen)
 {
-	struct guest *g = calloc(1, sizeof(*g));
-	char *xml;
+	const struct swapctl_config *cfg = r->cfg;
+	const char *from = cfg->source[0] ? cfg->source : "the default";
+	const char *bad;
+
+	if (config_check_workdir(cfg, err, errlen))
+		return -1;
+	bad = ganesha_bad_char(cfg->workdir);
+	if (scn_has_nfs(&r->scn) && bad) {
+		snprintf(err, errlen,
+			 "%.1024s: workdir %.1024s (from %.1024s) has a '%c', which ganesha.conf cannot quote: the nfsfile backend needs a work dir without '\"', '\\' or control bytes",
+			 r->scn.file, cfg->workdir, from,
+			 *bad >= ' ' ? *bad : '?');
+		return -1;
+	}
+	/* loglevel=5: warnings and worse reach the console log */
+	/* page_owner=on: a debug kernel's Bad page report names the owner */
+	snprintf(r->env.cmdline, sizeof(r->env.cmdline),
+		 "console=ttyS0 panic=-1 loglevel=5%s%s%s%s%s",
+		 r->env.debug ? " page_owner=on" : "",
+		 cfg->append[0] ? " " : "", cfg->append,
+		 append && *append ? " " : "", append ? append : "");
+	return 0;
+}
+
+/* The disks of a guest, as guest.c's make_disks() creates them. */
+static json_t *dry_disks(const struct run *r)
+{
+	json_t *a = json_array();
+	int i;
+
+	for (i = 0; a && i < r->scn.nswap; i++) {
+		const struct scn_swap *sw = &r->scn.swap[i];
+
+		if (!sw->dev[0])
+			continue;
+		json_array_append_new(a, json_pack("{sssisssI}",
+			"dev", sw->dev, "swap_index", i,
+			"backend", plan_backend_name(sw->type),
+			"size_mb", (json_int_t)(sw->type == SWAP_EXT4FILE ?
+						 sw->disk_mb : sw->size_mb)));
+	}
+	return a;
+}
+
+/* The --dry-run object: see dry_run(). */
+static json_t *dry_json(struct run *r, struct guest *g)
+{
+	char nfs[4200], exp[4300], rec[4300], *xml, *conf;
+	json_t *o, *doms;
 	int k;
 
-	if (!g)
-		return EXIT_FAILURE_GENERIC;
-	snprintf(r->id, sizeof(r->id), "YYYYmmdd-HHMMSS-%s", r->scn.name);
-	util_path(r->dir, sizeof(r->dir), "%s/runs/%s", r->cfg->workdir,
-		  r->id);
-	printf("# plan (%s/plan.txt and /swapctl/plan in each initrd)\n%s",
-	       r->dir, r->plan);
+	o = json_pack("{sbsssssssssisiss}", "dry_run", 1,
+		      "scenario", r->scn.name,
+		      "accel", r->env.kvm ? "kvm" : "tcg",
+		      "accel_why", r->env.accel_why, "uri", r->uri,
+		      "memory_mb", (int)r->env.memory_mb,
+		      "cpus", (int)r->env.cpus, "cmdline", r->env.cmdline);
+	doms = json_array();
+	if (!o || !doms) {
+		json_decref(o);
+		json_decref(doms);
+		return NULL;
+	}
+	json_object_set_new(o, "disks", dry_disks(r));
+	json_object_set_new(o, "plan", json_string(r->plan));
+	json_object_set_new(o, "domains", doms);
 	for (k = 0; k < r->scn.nkernels; k++) {
 		snprintf(g->kernel, sizeof(g->kernel), "%s",
 			 r->scn.kernels[k]);
@@ -409,19 +477,96 @@ static int dry_run(struct run *r)
 			  r->scn.kernels[k]);
 		xml = guest_domain_xml(&r->env, g);
 		if (!xml) {
-			free(g);
-			return EXIT_FAILURE_GENERIC;
+			json_decref(o);
+			return NULL;
 		}
-		printf("\n# domain XML of %s-1 (variant %s%s)\n%s",
-		       r->scn.kernels[k], r->variant[k],
-		       access(r->kernel_path[k], R_OK) ?
-		       ", not built yet" : "", xml);
+		json_array_append_new(doms, json_pack("{ss+sssssssbss}",
+			"guest", r->scn.kernels[k], "-1",
+			"kernel", r->scn.kernels[k], "variant", r->variant[k],
+			"bzImage", r->kernel_path[k],
+			"built", !access(r->kernel_path[k], R_OK), "xml", xml));
 		free(xml);
 	}
-	if (scn_has_nfs(&r->scn))
-		printf("\n# NFS: ganesha.nfsd on 127.0.0.1:%u, export /export\n",
-		       r->cfg->nfs_port);
+	if (!scn_has_nfs(&r->scn)) {
+		json_object_set_new(o, "nfs", json_null());
+		return o;
+	}
+	snprintf(nfs, sizeof(nfs), "%s/%s-1/nfs", r->dir, r->scn.kernels[0]);
+	snprintf(exp, sizeof(exp), "%s/export", nfs);
+	snprintf(rec, sizeof(rec), "%s/recovery", nfs);
+	conf = ganesha_config(exp, rec, r->cfg->nfs_port);
+	if (!conf) {
+		json_decref(o);
+		return NULL;
+	}
+	snprintf(rec, sizeof(rec), "%s/ganesha.conf", nfs);
+	json_object_set_new(o, "nfs", json_pack("{sissssssss}",
+		"port", (int)r->cfg->nfs_port, "export", "/export",
+		"dir", exp, "ganesha_conf", conf, "conf_path", rec));
+	free(conf);
+	return o;
+}
+
+/*
+ * --dry-run: everything run would start, without starting it: the
+ * accelerator and why, the libvirt URI, the guest's size, command line
+ * and disks, the plan, each domain's XML and the NFS server's
+ * configuration. --json: the same as one object.
+ */
+static int dry_run(struct run *r)
+{
+	struct guest *g = calloc(1, sizeof(*g));
+	json_t *o, *d, *nfs;
+	int ret = EXIT_OK;
+	size_t i;
+
+	if (!g)
+		return EXIT_FAILURE_GENERIC;
+	snprintf(r->id, sizeof(r->id), "YYYYmmdd-HHMMSS-%s", r->scn.name);
+	util_path(r->dir, sizeof(r->dir), "%s/runs/%s", r->cfg->workdir,
+		  r->id);
+	config_libvirt_uri(r->cfg, r->uri, sizeof(r->uri));
+	o = dry_json(r, g);
 	free(g);
+	if (!o) {
+		fprintf(stderr, "swapctl run: --dry-run: %s\n",
+			strerror(errno));
+		return EXIT_FAILURE_GENERIC;
+	}
+	if (r->json) {
+		if (json_dumpf(o, stdout, JSON_INDENT(2)) || puts("") == EOF)
+			ret = EXIT_OUTPUT;
+		json_decref(o);
+		return ret;
+	}
+	printf("# accelerator: %s (%s)\n", r->env.kvm ? "KVM" : "TCG",
+	       r->env.accel_why);
+	printf("# libvirt URI: %s\n", r->uri);
+	printf("# guest: %u MiB, %u vCPU%s; kernel command line: %s\n",
+	       r->env.memory_mb, r->env.cpus, r->env.cpus == 1 ? "" : "s",
+	       r->env.cmdline);
+	json_array_foreach(json_object_get(o, "disks"), i, d)
+		printf("# disk %s: %lld MiB sparse image for swap[%lld] (%s)\n",
+		       json_string_value(json_object_get(d, "dev")),
+		       (long long)json_integer_value(json_object_get(d, "size_mb")),
+		       (long long)json_integer_value(json_object_get(d, "swap_index")),
+		       json_string_value(json_object_get(d, "backend")));
+	printf("\n# plan (%s/plan.txt and /swapctl/plan in each initrd)\n%s",
+	       r->dir, r->plan);
+	json_array_foreach(json_object_get(o, "domains"), i, d)
+		printf("\n# domain XML of %s (variant %s%s)\n%s",
+		       json_string_value(json_object_get(d, "guest")),
+		       json_string_value(json_object_get(d, "variant")),
+		       json_is_true(json_object_get(d, "built")) ? "" :
+		       ", not built yet",
+		       json_string_value(json_object_get(d, "xml")));
+	nfs = json_object_get(o, "nfs");
+	if (json_is_object(nfs))
+		printf("\n# NFS: ganesha.nfsd on 127.0.0.1:%u, export /export; %s:\n%s",
+		       r->cfg->nfs_port,
+		       json_string_value(json_object_get(nfs, "conf_path")),
+		       json_string_value(json_object_get(nfs, "ganesha_conf")));
+	json_decref(o);
 	return EXIT_OK;
 }
 
@@ -540,13 +685,13 @@ static void run_all(struct run *r)
 int cmd_run(int argc, char **argv, struct swapctl_config *cfg)
 {
 	static struct overrides ov;
-	const char *kernels_opt = NULL, *ird = NULL;
+	const char *kernels_opt = NULL, *ird = NULL, *append = NULL;
 	bool json = false, dry = false, keep = false, debug = false;
 	int repeat = 0, timeout = 0;
 	struct popt opts[] = {
 		OPT_BOOL(0, "json", &json, "print the results as one JSON object"),
 		OPT_BOOL(0, "dry-run", &dry,
-			 "print the plan and the domain XML, start nothing"),
+			 "print what would start (accelerator and why, URI, disks, plan, domain XML, ganesha.conf), start nothing"),
 		OPT_INT(0, "repeat", &repeat, "N",
 			"run each kernel N times, interleaved (A B A B)", 1,
 			MAX_REPEAT),
@@ -565,6 +710,8 @@ int cmd_run(int argc, char **argv, struct swapctl_config *cfg)
 			     opt_pk),
 		OPT_STRING(0, "initramfs", &ird, "FILE",
 			   "use this initramfs instead of the built one"),
+		OPT_STRING(0, "append", &append, "ARGS",
+			   "add ARGS to the guest kernel command line (after swapctl.conf's append)"),
 		OPT_BOOL(0, "keep-images", &keep,
 			 "keep the swap disk images of each guest"),
 		OPT_BOOL(0, "debug", &debug,
@@ -590,13 +737,15 @@ int cmd_run(int argc, char **argv, struct swapctl_config *cfg)
 		"swapctl-scenario(5).\n",
 	};
 	struct run *r;
-	char err[1024], lockpath[4200];
+	char err[8192], lockpath[4200];
 	int n, k, code, lockfd = -1;
 
 	memset(&ov, 0, sizeof(ov));
 	n = parse_options(&cmd, argc, argv);
 	if (n < 0)
 		return parse_options_exit(n);
+	if (append && config_check_append(append, err, sizeof(err)))
+		return popt_error(&cmd, "option '--append': %s", err);
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		return EXIT_FAILURE_GENERIC;
@@ -626,7 +775,8 @@ int cmd_run(int argc, char **argv, struct swapctl_config *cfg)
 		cfg->guest_cpus ? cfg->guest_cpus : 1;
 	if (scenario_check_fit(&r->scn, r->env.memory_mb, err, sizeof(err)) ||
 	    scenario_check_host(&r->scn, r->env.memory_mb, r->env.cpus,
-				cfg->source, err, sizeof(err))) {
+				cfg->source, err, sizeof(err)) ||
+	    check_setup(r, append, err, sizeof(err))) {
 		fprintf(stderr, "swapctl run: %s\n", err);
 		free(r);
 		return EXIT_CONFIG;
@@ -634,7 +784,7 @@ int cmd_run(int argc, char **argv, struct swapctl_config *cfg)
 	r->repeat = repeat ? (unsigned int)repeat : r->scn.repeat;
 	r->env.host_timeout_s = timeout ? (double)timeout :
 		(double)(r->scn.timeout_s + BOOT_MARGIN_S);
-	r->env.kvm = read_cpuinfo_kvm(cfg->accel);
+	r->env.kvm = read_cpuinfo_kvm(r);
 	if (resolve_kernels(r, &ov))
 		goto toolong;
 	if (ird)

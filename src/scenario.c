@@ -1315,8 +1315,9 @@ static int parse_fault_one(struct pctx *c, struct scenario *s,
 			   struct scn_fault *f, json_t *o)
 {
 	static const char *const keys[] = {
-		"kind", "swap", "trigger", "duration_s", "op", "slots",
-		"probability", "times", "interval", "period_ms", NULL };
+		"kind", "swap", "trigger", "duration_s", "until_phase", "op",
+		"slots", "probability", "times", "interval", "period_ms",
+		NULL };
 	static const char *const skeys[] = { "first", "count", NULL };
 	char kind[16] = "", op[8] = "";
 	unsigned long long v = 0;
@@ -1334,6 +1335,13 @@ static int parse_fault_one(struct pctx *c, struct scenario *s,
 		;
 	f->kind = k;
 	f->swap = -1;
+	f->until_phase = -1;
+	if (json_object_get(o, "until_phase")) {
+		if (get_uint(c, o, "until_phase", 1, SCN_MAX_PHASES - 1, true,
+			     &v))
+			return -1;
+		f->until_phase = (int)v;
+	}
 	if (json_object_get(o, "swap")) {
 		if (get_uint(c, o, "swap", 0, SCN_MAX_SWAP - 1, true, &v))
 			return -1;
@@ -1343,6 +1351,13 @@ static int parse_fault_one(struct pctx *c, struct scenario *s,
 	    get_double(c, o, "duration_s", 0, 86400, &has_dur,
 		       &f->duration_s))
 		return -1;
+	if (f->until_phase >= 0 &&
+	    (f->kind != FAULT_IO_ERROR || f->trig != TRIG_PHASE ||
+	     f->until_phase <= f->at || f->until_phase >= s->nphases)) {
+		push_key(c, "until_phase");
+		return fail(c, "an io_error with a phase trigger ends at a later phase of the workload (%d phases)",
+			    s->nphases);
+	}
 	if (f->trig == TRIG_PHASE && f->at >= s->nphases) {
 		push_key(c, "trigger");
 		push_key(c, "phase");

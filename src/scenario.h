@@ -95,6 +95,7 @@ struct scn_fault {
 	enum scn_trigger trig;
 	double at;
 	double duration_s;		/* 0: until the end (swapoff: stays off) */
+	int until_phase;		/* io_error: ends as it starts, -1 */
 	enum scn_fault_op op;		/* io_error */
 	unsigned long long slot, nslots; /* io_error read: bad swap slots */
 	unsigned int probability;	/* io_error both: percent */

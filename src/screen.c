@@ -10,6 +10,7 @@
 
 #include "metrics.h"
 #include "screen.h"
+#include "util.h"
 
 #define LABEL_W		24
 #define COL_W		18
@@ -18,7 +19,6 @@
 #define NO_NRSWP	"no nrswp counters"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-#define __printf(a, b) __attribute__((format(printf, a, b)))
 
 unsigned int screen_cells(const char *s)
 {
@@ -51,7 +51,39 @@ struct builder {
 	const struct screen_input *in;
 	struct screen *out;
 	unsigned int width;
+	unsigned int limit;		/* lines add() may fill, 0: no limit */
+	/* the table's columns, fitted to the width: fit_columns() */
+	unsigned int label_w, col_w, ratio_w;
 };
+
+/*
+ * Shrink the label, value and ratio columns (never below a floor that
+ * still shows "6.1.192-swa", "13.94x") until the table fits the width,
+ * so that a narrow terminal keeps the ratio columns instead of cutting
+ * them off the right edge.
+ */
+static void fit_columns(struct builder *b)
+{
+	unsigned int n = b->in->ncols, nr = n ? n - 1 : 0;
+
+	b->label_w = LABEL_W;
+	b->col_w = COL_W;
+	b->ratio_w = RATIO_W;
+	while (b->label_w + n * b->col_w + nr * b->ratio_w > b->width) {
+		if (b->col_w > 12 && b->col_w >= b->ratio_w)
+			b->col_w--;
+		else if (nr && b->ratio_w > 8)
+			b->ratio_w--;
+		else if (b->label_w > 18)
+			b->label_w--;
+		else if (b->col_w > 9)
+			b->col_w--;
+		else if (b->label_w > 12)
+			b->label_w--;
+		else
+			break;	/* the right-most columns are cut */
+	}
+}
 
 static struct screen_line *add(struct builder *b, enum screen_attr attr,
 			       const char *fmt, ...) __printf(3, 4);
@@ -64,7 +96,7 @@ static struct screen_line *add(struct builder *b, enum screen_attr attr,
 	va_list ap;
 
 	if (b->out->n >= SCREEN_MAX_LINES ||
-	    (b->in->height && b->out->n >= b->in->height)) {
+	    (b->limit && b->out->n >= b->limit)) {
 		spare.text[0] = '\0';
 		return &spare;
 	}
@@ -130,12 +162,12 @@ static void metric_row(struct builder *b, const char *label,
 	unsigned int i;
 
 	line[0] = '\0';
-	cell(line, sizeof(line), label, LABEL_W, false);
+	cell(line, sizeof(line), label, b->label_w, false);
 	for (i = 0; i < in->ncols; i++) {
 		fmt_val(buf, sizeof(buf), v[i], rate ? -1 : m->decimals,
 			(m->den && !strncmp(m->den, "nrswp", 5)) ||
 			(m->vmstat && !strncmp(m->vmstat, "nrswp", 5)));
-		cell(line, sizeof(line), buf, COL_W, true);
+		cell(line, sizeof(line), buf, b->col_w, true);
 	}
 	for (i = 1; i < in->ncols; i++) {
 		struct stats_val q = stats_ratio(v[i], v[0]);
@@ -148,7 +180,7 @@ static void metric_row(struct builder *b, const char *label,
 			snprintf(buf, sizeof(buf), "%s",
 				 q.state == STATS_NA ? "n/a" : "-");
 		}
-		cell(line, sizeof(line), buf, RATIO_W, true);
+		cell(line, sizeof(line), buf, b->ratio_w, true);
 	}
 	add(b, good ? SA_GOOD : SA_NORMAL, "%s", line);
 }
@@ -196,9 +228,9 @@ static void table(struct builder *b)
 	}
 
 	line[0] = '\0';
-	cell(line, sizeof(line), "", LABEL_W, false);
+	cell(line, sizeof(line), "", b->label_w, false);
 	for (i = 0; i < in->ncols; i++)
-		cell(line, sizeof(line), in->cols[i].label, COL_W, true);
+		cell(line, sizeof(line), in->cols[i].label, b->col_w, true);
 	for (i = 1; i < in->ncols; i++) {
 		char k0[48], ki[48], *dash;
 
@@ -212,19 +244,19 @@ static void table(struct builder *b)
 		if (dash)
 			*dash = '\0';
 		snprintf(buf, sizeof(buf), "%s/%s", ki, k0);
-		cell(line, sizeof(line), buf, RATIO_W, true);
+		cell(line, sizeof(line), buf, b->ratio_w, true);
 	}
 	add(b, SA_HEADER, "%s", line);
 
 	line[0] = '\0';
-	cell(line, sizeof(line), "kernel", LABEL_W, false);
+	cell(line, sizeof(line), "kernel", b->label_w, false);
 	for (i = 0; i < in->ncols; i++)
 		cell(line, sizeof(line), in->cols[i].track->kernel[0] ?
-		     in->cols[i].track->kernel : "?", COL_W, true);
+		     in->cols[i].track->kernel : "?", b->col_w, true);
 	add(b, SA_NORMAL, "%s", line);
 
 	line[0] = '\0';
-	cell(line, sizeof(line), "phase", LABEL_W, false);
+	cell(line, sizeof(line), "phase", b->label_w, false);
 	for (i = 0; i < in->ncols; i++) {
 		const struct stats_phase *p =
 			stats_track_phase(in->cols[i].track);
@@ -234,18 +266,18 @@ static void table(struct builder *b)
 				 p->ended ? " (end)" : "");
 		else
 			snprintf(buf, sizeof(buf), "-");
-		cell(line, sizeof(line), buf, COL_W, true);
+		cell(line, sizeof(line), buf, b->col_w, true);
 	}
 	add(b, SA_NORMAL, "%s", line);
 
 	line[0] = '\0';
 	worst = SA_NORMAL;
-	cell(line, sizeof(line), "status", LABEL_W, false);
+	cell(line, sizeof(line), "status", b->label_w, false);
 	for (i = 0; i < in->ncols; i++) {
 		status_text(&in->cols[i], in->done, buf, sizeof(buf), &attr);
 		if (attr == SA_BAD || (attr == SA_GOOD && worst != SA_BAD))
 			worst = attr;
-		cell(line, sizeof(line), buf, COL_W, true);
+		cell(line, sizeof(line), buf, b->col_w, true);
 	}
 	add(b, worst, "%s", line);
 
@@ -282,7 +314,7 @@ static void table(struct builder *b)
 
 	/* swap used: a level, not a rate */
 	line[0] = '\0';
-	cell(line, sizeof(line), "swap used MiB", LABEL_W, false);
+	cell(line, sizeof(line), "swap used MiB", b->label_w, false);
 	for (i = 0; i < in->ncols; i++) {
 		const struct stats_track *t = in->cols[i].track;
 
@@ -294,13 +326,13 @@ static void table(struct builder *b)
 				 1024);
 		else
 			snprintf(buf, sizeof(buf), "-");
-		cell(line, sizeof(line), buf, COL_W, true);
+		cell(line, sizeof(line), buf, b->col_w, true);
 	}
 	add(b, SA_NORMAL, "%s", line);
 
 	line[0] = '\0';
 	worst = SA_DIM;
-	cell(line, sizeof(line), "lines ok/bad/lost", LABEL_W, false);
+	cell(line, sizeof(line), "lines ok/bad/lost", b->label_w, false);
 	for (i = 0; i < in->ncols; i++) {
 		const struct stream_state *st = in->cols[i].st;
 
@@ -316,7 +348,7 @@ static void table(struct builder *b)
 		} else {
 			snprintf(buf, sizeof(buf), "-");
 		}
-		cell(line, sizeof(line), buf, COL_W, true);
+		cell(line, sizeof(line), buf, b->col_w, true);
 	}
 	add(b, worst, "%s", line);
 
@@ -476,7 +508,11 @@ static void help(struct builder *b)
 
 void screen_build(const struct screen_input *in, struct screen *out)
 {
-	struct builder b = { in, out, in->width };
+	static const char keys[] =
+		"q quit  space pause  +/- interval  tab repetition  h help";
+	struct builder b = {
+		.in = in, .out = out, .width = in->width, .limit = in->height,
+	};
 	char clock[32] = "";
 
 	out->n = 0;
@@ -484,6 +520,10 @@ void screen_build(const struct screen_input *in, struct screen *out)
 		b.width = SCREEN_MAX_WIDTH;
 	if (b.width < SCREEN_MIN_WIDTH)
 		b.width = SCREEN_MIN_WIDTH;
+	fit_columns(&b);
+	/* a short terminal: the last line stays for the keys */
+	if (in->height && in->keys)
+		b.limit = in->height > 2 ? in->height - 1 : 1;
 	if (in->clock_s >= 0)
 		snprintf(clock, sizeof(clock), "  t=%.1fs", in->clock_s);
 	add(&b, SA_TITLE, "swapctl top  %s%s%s  [%s%s]%s  rep %u/%u",
@@ -494,20 +534,27 @@ void screen_build(const struct screen_input *in, struct screen *out)
 		add(&b, SA_DIM, "no guest has started yet");
 		return;
 	}
+	if (in->help) {
+		/* first, so that a short terminal shows it */
+		help(&b);
+		add(&b, SA_NORMAL, "%s", "");
+		table(&b);
+		goto keys;
+	}
 	table(&b);
 	add(&b, SA_NORMAL, "%s", "");
-	if (in->help) {
-		help(&b);
-		return;
-	}
 	sparklines(&b);
 	add(&b, SA_NORMAL, "%s", "");
 	histogram(&b);
-	if (in->keys) {
+	if (in->keys && !in->height)
 		add(&b, SA_NORMAL, "%s", "");
-		add(&b, SA_DIM,
-		    "q quit  space pause  +/- interval  tab repetition  h help");
-	}
+keys:
+	if (!in->keys)
+		return;
+	b.limit = 0;
+	if (in->height && out->n >= in->height)
+		out->n = in->height - 1;
+	add(&b, SA_DIM, "%s", keys);
 }
 
 void screen_print(const struct screen *s, FILE *f)

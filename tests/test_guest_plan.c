@@ -322,7 +322,13 @@ static const struct bad bad[] = {
 	{ "version 1\n" B W "fault index=0 kind=swapoff swap=0 phase=0 op=read\n",
 	  "line 4: fault swapoff: op=, slots=, probability=, times= and interval= are for io_error" },
 	{ "version 1\n" B W "fault index=0 kind=oom phase=4\n",
-	  "line 5: end of plan: fault index=0: phase=4 but the plan has 4 phases" },
+	  "line 5: end of plan: fault index=0: phase=4 (until -1) but the plan has 4 phases" },
+	{ "version 1\n" B W "fault index=0 kind=io_error swap=0 phase=1 until_phase=4 op=write\n",
+	  "line 5: end of plan: fault index=0: phase=1 (until 4) but the plan has 4 phases" },
+	{ "version 1\n" B W "fault index=0 kind=io_error swap=0 phase=2 until_phase=2 op=write\n",
+	  "line 4: fault: until_phase= is for an io_error with a later phase= trigger" },
+	{ "version 1\n" B W "fault index=0 kind=swapoff swap=0 phase=1 until_phase=2\n",
+	  "line 4: fault: until_phase= is for an io_error with a later phase= trigger" },
 	{ "version 1\n" B W "fault index=0 kind=oom phase=0 colour=red\n",
 	  "line 4: fault: unknown key 'colour'" },
 #undef B
@@ -347,6 +353,7 @@ static void test_faults(void **state)
 	assert_int_equal(p.fault[0].at, 2);
 	assert_int_equal(p.fault[0].slot, 2000);
 	assert_int_equal(p.fault[0].nslots, 16);
+	assert_int_equal(p.fault[0].until_phase, -1);
 	assert_ptr_equal(gplan_dm_fault(&p, 0), &p.fault[0]);
 	/* op=both is fail_make_request: no device-mapper */
 	assert_null(gplan_dm_fault(&p, 1));

@@ -256,6 +256,33 @@ static void test_width_height_help(void **state)
 	assert_int_equal(scr.n, 2);
 }
 
+/* 60x15: the ratio column, the help and the key line all stay. */
+static void test_small_terminal(void **state)
+{
+	struct screen_input in;
+	unsigned int i;
+
+	(void)state;
+	guest(0, 1, true);
+	guest(1, 16, true);
+	input(&in, 60);
+	in.height = 15;
+	in.keys = true;
+	screen_build(&in, &scr);
+	assert_int_equal(scr.n, 15);
+	for (i = 0; i < scr.n; i++)
+		assert_true(screen_cells(scr.line[i].text) <= 60);
+	assert_non_null(strstr(row("write pages/I/O"), "16.00x"));
+	assert_non_null(strstr(scr.line[14].text, "q quit"));
+	assert_non_null(strstr(scr.line[14].text, "h help"));
+	in.help = true;
+	screen_build(&in, &scr);
+	assert_int_equal(scr.n, 15);
+	assert_non_null(row("  q        quit"));
+	assert_non_null(row("  h        this help"));
+	assert_non_null(strstr(scr.line[14].text, "q quit"));
+}
+
 /* A third kernel: one more column and one more ratio to the first. */
 static void test_three_kernels(void **state)
 {
@@ -320,6 +347,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_table, teardown),
 		cmocka_unit_test_teardown(test_missing_and_sparkline, teardown),
 		cmocka_unit_test_teardown(test_width_height_help, teardown),
+		cmocka_unit_test_teardown(test_small_terminal, teardown),
 		cmocka_unit_test_teardown(test_three_kernels, teardown),
 		cmocka_unit_test(test_replay_fixture),
 	};

@@ -3,6 +3,7 @@
 directory and its configuration, recorded runs, leftover processes.
 See conftest.py for the fixtures and doc/HACKING.md for how to add a
 test."""
+import atexit
 import contextlib
 import fcntl
 import json
@@ -86,7 +87,8 @@ class Result:
 class Swapctl:
     def __init__(self):
         self.workdir = test_workdir().resolve()
-        self.config = self.workdir / "swapctl-test.conf"
+        # one per test run: runs of two checkouts may share the work dir
+        self.config = self.workdir / ("swapctl-test.%d.conf" % os.getpid())
         self.series = os.environ.get("SWAPCTL_SERIES", "swap-ops")
         self.nfs_port = int(os.environ.get("SWAPCTL_TEST_NFS_PORT") or
                             free_port())
@@ -104,6 +106,7 @@ class Swapctl:
                                "repository" % self.workdir)
         self.workdir.mkdir(parents=True, exist_ok=True)
         self.write_config(self.config)
+        atexit.register(self.config.unlink, missing_ok=True)
 
     def write_config(self, path, **keys):
         """Write a swapctl.conf for the test work dir; @keys add to or

@@ -81,3 +81,12 @@ def test_an_empty_samples_file_is_an_error(sw, demo_run):
         assert "patched-1/samples.jsonl: empty (the guest sent nothing)" \
             in r.err
         assert "baseline" in r.out      # the other guest is still shown
+
+
+def test_top_keeps_the_ratio_column_at_60_columns(sw, demo_run):
+    r = sw.expect(EXIT_OK, "top", "--once", demo_run,
+                  env={"COLUMNS": "60"})
+    assert max(len(line) for line in r.out.splitlines()) <= 60, r.out
+    row = [line for line in r.out.splitlines()
+           if line.startswith("write pages/I/O")][0]
+    assert row.rstrip().endswith("x"), row      # the ratio is there
