@@ -1,6 +1,7 @@
 # swapctl: see README.md. `make deps` installs what the project needs,
 # `make` builds the tool and the static guest programs, `make check` runs
-# the unit tests, the fuzzers briefly and the QEMU integration tests.
+# the unit tests, the fuzzers briefly and the QEMU integration tests
+# (pytest, tests/integration).
 
 SHELL := /bin/bash
 VERSION := 0.1
@@ -17,13 +18,19 @@ PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
 LDLIBS += $(PKG_LIBS) -lm -lpthread
 
+# guest/ sources the host links too (as build/guest-<name>.o): validate
+# and run check each plan with the guest's own parser, so that what the
+# guest would refuse is refused before it boots.
+HOST_GUEST := guest/gplan.c
 SRCS := $(wildcard src/*.c)
-OBJS := $(SRCS:src/%.c=build/%.o)
+OBJS := $(SRCS:src/%.c=build/%.o) $(HOST_GUEST:guest/%.c=build/guest-%.o)
 LIBOBJS := $(filter-out build/main.o,$(OBJS))
 
-GUEST_PROGS := init agent workload
+GUEST_PROGS := init agent workload command usemem
 GUEST_BINS := $(GUEST_PROGS:%=guest/build/%)
 GUEST_COMMON := $(filter-out $(GUEST_PROGS:%=guest/%.c),$(wildcard guest/*.c))
+# what the unit tests and fuzzers link beside LIBOBJS
+TEST_GUEST := $(filter-out $(HOST_GUEST),$(GUEST_COMMON))
 GUEST_CFLAGS := -std=gnu11 $(WARN) -O2 -static -D_GNU_SOURCE
 
 TESTS := $(patsubst tests/%.c,tests/bin/%,$(wildcard tests/test_*.c))
@@ -45,7 +52,7 @@ DEB_PKGS := linux-source-6.1 build-essential bc bison flex libelf-dev \
 	qemu-system-x86 qemu-utils libvirt-dev libvirt-daemon \
 	libvirt-daemon-driver-qemu libvirt-clients libjansson-dev \
 	libncurses-dev libcmocka-dev e2fsprogs nfs-ganesha nfs-ganesha-vfs \
-	tmux man-db clang libclang-rt-14-dev patch tar
+	tmux man-db clang libclang-rt-14-dev patch tar python3-pytest stress-ng
 
 all: swapctl guest
 
@@ -55,12 +62,16 @@ swapctl: $(OBJS)
 build/%.o: src/%.c | build
 	$(CC) $(CFLAGS) $(PKG_CFLAGS) -c -o $@ $<
 
+build/guest-%.o: guest/%.c | build
+	$(CC) $(CFLAGS) -c -o $@ $<
+
 build:
 	mkdir -p build
 
 guest: $(GUEST_BINS)
 
-guest/build/%: guest/%.c $(GUEST_COMMON) $(wildcard guest/*.h) | guest/build
+guest/build/%: guest/%.c $(GUEST_COMMON) $(wildcard guest/*.h common/*.h) \
+		| guest/build
 	$(CC) $(GUEST_CFLAGS) -o $@ $< $(GUEST_COMMON)
 
 guest/build:
@@ -68,23 +79,28 @@ guest/build:
 
 tests/bin/%: tests/%.c $(LIBOBJS) | tests/bin
 	$(CC) $(CFLAGS) $(PKG_CFLAGS) -Isrc -Iguest -o $@ $< $(LIBOBJS) \
-		$(GUEST_COMMON) $(LDLIBS) -lcmocka
+		$(TEST_GUEST) $(LDLIBS) -lcmocka
 
 tests/bin:
 	mkdir -p tests/bin
 
-unit: $(TESTS)
+unit: $(TESTS) swapctl
 	@set -e; for t in $(TESTS); do echo "== $$t"; $$t; done
+	@echo "== tests/check-help-man"; tests/check-help-man
 
 build/fuzz/%.o: src/%.c
 	@mkdir -p build/fuzz
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link $(PKG_CFLAGS) \
 		-c -o $@ $<
 
+build/fuzz/guest-%.o: guest/%.c
+	@mkdir -p build/fuzz
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+
 build/fuzz/bin/%: tests/%.c $(FUZZ_OBJS)
 	@mkdir -p build/fuzz/bin
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $(PKG_CFLAGS) -Isrc \
-		-Iguest -o $@ $< $(FUZZ_OBJS) $(GUEST_COMMON) $(LDLIBS)
+		-Iguest -o $@ $< $(FUZZ_OBJS) $(TEST_GUEST) $(LDLIBS)
 
 .SECONDARY: $(FUZZ_OBJS)
 
@@ -97,8 +113,39 @@ fuzz: $(FUZZERS)
 			tests/fuzz-seeds/$$n 2>&1 | tail -n 12; \
 		test $${PIPESTATUS[0]} -eq 0; done
 
-check: all unit fuzz
-	tests/run-integration
+# Integration tests: pytest driving ./swapctl (tests/integration/, see
+# doc/HACKING.md "Integration tests"), e.g.
+#   make integration PYTEST_ARGS='-m "not slow"'
+#   make integration PYTEST_ARGS='tests/integration/test_run.py -k bdev'
+PYTEST ?= pytest-3
+PYTEST_ARGS ?=
+integration: all
+	$(PYTEST) $(if $(filter tests/%,$(PYTEST_ARGS)),,tests/integration) \
+		$(PYTEST_ARGS)
+
+# The README's table, re-measured: each scenario with --repeat
+# BENCH_REPEAT (kernels interleaved), its --json object kept in
+# BENCH_DIR/<scenario>.json (whatever the run's exit code: a regression is
+# a result too) and the table of ratios, intervals and verdicts in
+# BENCH_DIR/table.md. Takes about an hour on two cores with TCG.
+BENCH_SCENARIOS ?= bdev-swap zram-swap ext4-swapfile multi-device \
+	thp-swap nfs-swap
+BENCH_REPEAT ?= 5
+BENCH_DIR ?= bench
+bench: all
+	@mkdir -p $(BENCH_DIR); for s in $(BENCH_SCENARIOS); do \
+		echo "== $$s: --repeat $(BENCH_REPEAT)"; \
+		./swapctl run --json --repeat $(BENCH_REPEAT) \
+			scenarios/$$s.json >$(BENCH_DIR)/$$s.json.tmp; \
+		echo "   exit $$?"; \
+		mv $(BENCH_DIR)/$$s.json.tmp $(BENCH_DIR)/$$s.json; \
+	done; \
+	tools/bench-table $(BENCH_SCENARIOS:%=$(BENCH_DIR)/%.json) \
+		>$(BENCH_DIR)/table.md.tmp && \
+		mv $(BENCH_DIR)/table.md.tmp $(BENCH_DIR)/table.md && \
+		cat $(BENCH_DIR)/table.md
+
+check: all unit fuzz integration
 
 # Quiet when everything is there; apt-get runs only for what is missing.
 # Recommended packages are installed too: the QEMU, libvirt and ganesha
@@ -140,5 +187,5 @@ install: all
 clean:
 	rm -rf build guest/build tests/bin swapctl
 
-.PHONY: all guest unit fuzz check deps install clean
+.PHONY: all guest unit fuzz integration bench check deps install clean
 -include $(OBJS:.o=.d)

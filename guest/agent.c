@@ -29,8 +29,8 @@
 
 #include "json.h"
 #include "proto.h"
-#include "stats.h"
-#include "util.h"
+#include "gstat.h"
+#include "gutil.h"
 
 #define PROTO_VERSION	GPROTO_VERSION
 #define VMSTAT_CAP	16384
@@ -44,6 +44,7 @@ static uint64_t next_seq;
 static uint64_t nsamples, bytes_sent;
 static uint64_t write_cpu_ns;	/* CPU time spent in port writes */
 static char vmstat_text[VMSTAT_CAP];
+static long clk_tck = 100;	/* USER_HZ: the unit of /proc/stat */
 
 struct devmap {
 	char swap[GSTAT_NAME_LEN];
@@ -331,6 +332,12 @@ static void send_sample(void)
 			gstat_mmstat_member(&j, devs[k], text);
 	}
 	gj_obj_close(&j);
+	/* The aggregate "cpu " line comes first: a cut-off tail is fine. */
+	if (read_cached("/proc/stat", text, sizeof(text)) > 0)
+		gstat_cpu_member(&j, text, clk_tck);
+	/* Absent without CONFIG_PSI (or with psi=0 on the command line). */
+	if (read_cached("/proc/pressure/memory", text, sizeof(text)) > 0)
+		gstat_psi_member(&j, text);
 	gj_u64(&j, "agent_cpu_ns", cpu_ns());
 	gj_obj_close(&j);
 	send_built(&j, "sample");
@@ -354,7 +361,12 @@ static bool forward(const char *line, size_t len)
 		return false;
 	}
 	if (n < 0) {
-		send_error("agent: producer line exceeds 8192 bytes, dropped");
+		char msg[80];
+
+		snprintf(msg, sizeof(msg),
+			 "agent: producer line exceeds %d bytes, dropped",
+			 GPROTO_LINE_MAX);
+		send_error(msg);
 		return false;
 	}
 	out_raw(out, (size_t)n);
@@ -424,6 +436,7 @@ int main(int argc, char **argv)
 	if (interval_ms < 10)
 		interval_ms = 10;
 	signal(SIGPIPE, SIG_IGN);
+	clk_tck = sysconf(_SC_CLK_TCK);
 	fcntl(STDIN_FILENO, F_SETFL, O_NONBLOCK);
 	/*
 	 * The observer must not be swapped out by what it observes: its

@@ -28,21 +28,26 @@
 #include <unistd.h>
 
 #include "compiler.h"
+#include "dm.h"
+#include "faults.h"
 #include "json.h"
 #include "mkswap.h"
 #include "netcfg.h"
-#include "plan.h"
-#include "stats.h"
-#include "util.h"
+#include "gplan.h"
+#include "gstat.h"
+#include "gutil.h"
 
 #define PLAN_PATH	"/swapctl/plan"
 #define AGENT_PATH	"/bin/agent"
 #define WORKLOAD_PATH	"/bin/workload"
+#define COMMAND_PATH	"/bin/command"
+#define HOSTROOT_DIR	"/host"
 #define REASON_LEN	512
 #define DEV_WAIT_MS	5000
 #define AGENT_EXIT_MS	15000
 
 static int out_fd = -1;		/* write end of the pipe to the agent */
+static bool oom_killed;		/* the OOM killer took the workload */
 static struct gplan plan;
 static char nfs_file[GPLAN_PATH_LEN + 64];
 static char nfs_dir[64];
@@ -116,12 +121,15 @@ static void send_result_error(int fd, const char *reason, bool bounded)
 	gu_progress_read(GU_PROGRESS_PATH, &pr);
 	gj_init(&j, line, sizeof(line));
 	gj_line_start(&j, "result");
-	gj_str(&j, "status", "error");
+	/* an OOM kill is a result of its own: an oom fault expects it */
+	gj_str(&j, "status", oom_killed && !bounded ? "oom" : "error");
 	gj_u64(&j, "pages_written", pr.pages_written);
 	gj_u64(&j, "pages_verified", pr.pages_verified);
 	gj_u64(&j, "pages_corrupt", pr.pages_corrupt);
 	gj_u64(&j, "pages_corrupt_distinct", pr.corrupt_distinct);
 	gj_i64(&j, "first_corrupt", pr.first_corrupt);
+	gj_u64(&j, "pages_failed", pr.pages_failed);
+	gj_u64(&j, "pages_failed_distinct", pr.failed_distinct);
 	gj_str(&j, "reason", reason);
 	gj_obj_close(&j);
 	len = gj_finish(&j);
@@ -342,17 +350,79 @@ static int set_nonrot(const char *dev, char *reason)
 	return 0;
 }
 
-static int setup_blk(const struct gplan_swap *s, struct backend *b,
+/*
+ * A read or write io_error fault on this disk: the swap area goes on a
+ * device-mapper device over it, dm-dust (read: the bad slots listed now,
+ * failing once enabled) or dm-linear (write: replaced by dm-flakey at the
+ * trigger). See faults.c.
+ */
+static int setup_dm(int idx, const struct gplan_swap *s,
+		    const struct gplan_fault *f, struct backend *b,
+		    char *reason)
+{
+	char name[32], params[256], err[256];
+	uint64_t size = 0, k;
+	int fd, r;
+
+	fd = open(s->dev, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || ioctl(fd, BLKGETSIZE64, &size)) {
+		reasonf(reason, "%s: BLKGETSIZE64: %s", s->dev,
+			strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	close(fd);
+	snprintf(name, sizeof(name), GFAULT_DM_FMT, idx);
+	if (f->op == GFOP_READ)
+		snprintf(params, sizeof(params), "%s 0 %d", s->dev,
+			 GFAULT_DUST_BLOCK);
+	else
+		snprintf(params, sizeof(params), "%s 0", s->dev);
+	set_step("dm create %s", name);
+	r = gdm_create(name, size >> 9, f->op == GFOP_READ ? "dust" :
+		       "linear", params, b->name, sizeof(b->name), err,
+		       sizeof(err));
+	if (r) {
+		reasonf(reason, "%s", err);
+		return -1;
+	}
+	if (f->op == GFOP_READ && f->slot + f->nslots > size / 4096) {
+		reasonf(reason, "fault index=%u: slots %" PRIu64 "+%" PRIu64
+			" beyond the %" PRIu64 " slots of %s", f->index,
+			f->slot, f->nslots, size / 4096, s->dev);
+		return -1;
+	}
+	for (k = 0; f->op == GFOP_READ && k < f->nslots; k++) {
+		char msg[64];
+
+		snprintf(msg, sizeof(msg), "addbadblock %" PRIu64, f->slot + k);
+		if (gdm_message(name, msg, err, sizeof(err))) {
+			reasonf(reason, "%s", err);
+			return -1;
+		}
+	}
+	logi("info", "%s: %s on %s%s", b->name, f->op == GFOP_READ ?
+	     "dm-dust" : "dm-linear", s->dev, f->op == GFOP_READ ?
+	     " (bad slots listed, failing from the fault's trigger)" : "");
+	return 0;
+}
+
+static int setup_blk(int idx, const struct gplan_swap *s, struct backend *b,
 		     char *reason)
 {
+	const struct gplan_fault *f = gplan_dm_fault(&plan, idx);
+
 	if (wait_dev(s->dev, reason))
 		return -1;
 	if (s->nonrot && set_nonrot(s->dev, reason))
 		return -1;
-	if (do_mkswap(s->dev, 0, reason))
-		return -1;
 	snprintf(b->name, sizeof(b->name), "%s", s->dev);
-	return do_swapon(s->dev, s->prio, reason);
+	if (f && setup_dm(idx, s, f, b, reason))
+		return -1;
+	if (do_mkswap(b->name, 0, reason))
+		return -1;
+	return do_swapon(b->name, s->prio, reason);
 }
 
 static int setup_zram(const struct gplan_swap *s, struct backend *b,
@@ -541,9 +611,55 @@ static int setup_nfsfile(const struct gplan_swap *s, struct backend *b,
 	return do_swapon(b->name, s->prio, reason);
 }
 
+/* For the fault process: the swapped-on names, in plan order. */
+static void write_backends(void)
+{
+	char text[GPLAN_MAX_SWAP * (GPLAN_PATH_LEN + 65)];
+	size_t off = 0;
+	int i, fd;
+
+	text[0] = '\0';
+	for (i = 0; i < plan.nswap; i++)
+		off += snprintf(text + off, sizeof(text) - off, "%s\n",
+				backends[i].name);
+	fd = open(GU_BACKENDS_PATH, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+		  0644);
+	if (fd < 0 || gu_write_all(fd, text, strlen(text)))
+		logi("warn", "%s: %s", GU_BACKENDS_PATH, strerror(errno));
+	if (fd >= 0)
+		close(fd);
+}
+
+/*
+ * The host's root file system, shared read-only over virtio-9p. MS_RDONLY
+ * here; QEMU refuses writes anyway (<readonly/> in the domain XML).
+ */
+static int mount_hostroot(char *reason)
+{
+	static const char opts[] =
+		"trans=virtio,version=9p2000.L,cache=loose,msize=262144";
+
+	set_step("mount the host root (9p %s)", plan.hostroot_tag);
+	mkdir(HOSTROOT_DIR, 0755);
+	if (mount(plan.hostroot_tag, HOSTROOT_DIR, "9p", MS_RDONLY, opts)) {
+		reasonf(reason, "mount 9p %s on %s: %s%s", plan.hostroot_tag,
+			HOSTROOT_DIR, strerror(errno), errno == ENODEV ?
+			" (kernel without CONFIG_9P_FS)" : errno == ENOENT ?
+			" (no such tag: kernel without CONFIG_NET_9P_VIRTIO?)" :
+			"");
+		return -1;
+	}
+	logi("info", "host root on %s (9p %s, read-only)", HOSTROOT_DIR,
+	     plan.hostroot_tag);
+	return 0;
+}
+
 static int setup(char *reason)
 {
 	int i, nzram = 0, nnfs = 0, r = 0;
+
+	if (plan.has_hostroot && mount_hostroot(reason))
+		return -1;
 
 	if (apply_kv("sysctl", NULL, plan.sysctl, plan.nsysctl, reason) ||
 	    apply_kv("thp", "/sys/kernel/mm/transparent_hugepage", plan.thp,
@@ -566,20 +682,22 @@ static int setup(char *reason)
 		const struct gplan_swap *s = &plan.swap[i];
 
 		switch (s->type) {
-		case GSWAP_BLK:
-			r = setup_blk(s, &backends[i], reason);
+		case SWAP_BLK:
+			r = setup_blk(i, s, &backends[i], reason);
 			break;
-		case GSWAP_ZRAM:
+		case SWAP_ZRAM:
 			r = setup_zram(s, &backends[i], nzram++, reason);
 			break;
-		case GSWAP_EXT4FILE:
+		case SWAP_EXT4FILE:
 			r = setup_ext4file(s, &backends[i], reason);
 			break;
-		case GSWAP_NFSFILE:
+		case SWAP_NFSFILE:
 			r = setup_nfsfile(s, &backends[i], nnfs++, reason);
 			break;
 		}
 	}
+	if (!r)
+		write_backends();
 	return r;
 }
 
@@ -600,7 +718,7 @@ static void send_swap_line(void)
 
 		gu_blkdev_of(backends[i].name, dev, sizeof(dev));
 		gj_obj_open(&j, NULL);
-		gj_str(&j, "type", gplan_swap_type_name(plan.swap[i].type));
+		gj_str(&j, "type", plan_backend_name(plan.swap[i].type));
 		gj_str(&j, "name", backends[i].name);
 		gj_str(&j, "dev", dev);
 		for (k = 0; k < nsw; k++)
@@ -651,11 +769,13 @@ static bool run_workload(char *reason)
 		return false;
 	}
 	if (pid == 0) {
-		char *argv[] = { WORKLOAD_PATH, PLAN_PATH, NULL };
+		/* command workloads: the host's programs (guest/command.c) */
+		char *prog = plan.has_command ? COMMAND_PATH : WORKLOAD_PATH;
+		char *argv[] = { prog, PLAN_PATH, NULL };
 
 		dup2(out_fd, 1);
-		execv(WORKLOAD_PATH, argv);
-		fprintf(stderr, "swapctl-init: exec %s: %s\n", WORKLOAD_PATH,
+		execv(prog, argv);
+		fprintf(stderr, "swapctl-init: exec %s: %s\n", prog,
 			strerror(errno));
 		_exit(127);
 	}
@@ -669,6 +789,7 @@ static bool run_workload(char *reason)
 	}
 	if (WIFEXITED(status) && WEXITSTATUS(status) <= 2)
 		return true;	/* 0 pass, 1 corrupt, 2 error: result sent */
+	oom_killed = WIFSIGNALED(status) && vmstat_value("oom_kill") > oom0;
 	if (WIFSIGNALED(status))
 		reasonf(reason, "workload killed by signal %d (%s)%s",
 			WTERMSIG(status), strsignal(WTERMSIG(status)),

@@ -10,8 +10,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define GPROTO_VERSION	1
-#define GPROTO_LINE_MAX	8192	/* bytes of a line, '\n' included */
+#include "../common/agentproto.h"
+
+#define GPROTO_VERSION	AGENT_PROTO_VERSION
+#define GPROTO_LINE_MAX	AGENT_LINE_MAX	/* bytes of a line, '\n' included */
 
 enum {
 	GPROTO_MALFORMED = -1,	/* not {"t_ns":N,...} */

@@ -9,9 +9,16 @@
  * and result lines go to stdout (the pipe to the agent). Exit status: 0 pass,
  * 1 corrupt pages found, 2 error (a result line with the reason was sent);
  * anything else means no result was sent and init reports the failure.
+ *
+ * Every page access ends in one of three outcomes: verified (the pattern
+ * is there), failed (SIGBUS: the kernel could not swap the page in and
+ * said so; the page is dropped and filled again so that later phases see
+ * it) or corrupt (wrong contents, silently). Failed pages are counted, not
+ * fatal; a corrupt page fails the run.
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -22,10 +29,11 @@
 #include <unistd.h>
 
 #include "compiler.h"
+#include "faults.h"
 #include "json.h"
 #include "pattern.h"
-#include "plan.h"
-#include "util.h"
+#include "gplan.h"
+#include "gutil.h"
 
 #ifndef MADV_PAGEOUT
 #define MADV_PAGEOUT 21
@@ -34,12 +42,18 @@
 #define HPAGE (2UL << 20)
 
 static struct gplan plan;
+static pid_t faults_pid;	/* the fault process, 0: none */
 
 static char *anon;		/* nanon pages */
 static char *shm;		/* nshm pages */
 static size_t nanon, nshm, npages;
 static uint8_t *gen;		/* per page: pattern seed = seed + gen[i] */
 static uint8_t *bad;		/* per page: found corrupt at least once */
+static uint8_t *lost;		/* per page: failed (SIGBUS) at least once */
+
+/* SIGBUS while touching a page: where to go back to, and whether armed. */
+static sigjmp_buf bus_jmp;
+static volatile sig_atomic_t bus_armed;
 
 /* Running totals, shared with init through GU_PROGRESS_PATH. */
 static struct gu_progress *prog;
@@ -73,6 +87,8 @@ static void result(const char *status, const char *reason)
 	gj_u64(&j, "pages_corrupt", prog->pages_corrupt);
 	gj_u64(&j, "pages_corrupt_distinct", prog->corrupt_distinct);
 	gj_i64(&j, "first_corrupt", prog->first_corrupt);
+	gj_u64(&j, "pages_failed", prog->pages_failed);
+	gj_u64(&j, "pages_failed_distinct", prog->failed_distinct);
 	gj_u64(&j, "seed", plan.seed);
 	gj_u64(&j, "unique_words", plan.uniq_words);
 	if (plan.has_verify_seed)
@@ -112,8 +128,44 @@ static uint64_t mem_total_bytes(void)
 struct phase_stat {
 	uint64_t pages;
 	uint64_t corrupt;
+	uint64_t failed;
 	uint64_t advise_ns;
+	/* push-out phases: residency of the area before and after */
+	bool has_residency;
+	uint64_t resident_before, resident_after;
 };
+
+/*
+ * Pages of the area in RAM now, by mincore(): a swapped-out page counts
+ * as resident while its folio is still in the swap cache, so a folio that
+ * was written to swap but not freed is not counted as evicted.
+ */
+static int resident_pages(uint64_t *out)
+{
+	static unsigned char *vec;
+	uint64_t n = 0;
+	size_t i;
+
+	if (!vec) {
+		vec = malloc(npages ? npages : 1);
+		if (!vec)
+			return -1;
+	}
+	if (mincore(anon, nanon * GPAT_PAGE, vec))
+		return -1;
+	if (nshm && mincore(shm, nshm * GPAT_PAGE, vec + nanon))
+		return -1;
+	for (i = 0; i < npages; i++)
+		n += vec[i] & 1;
+	*out = n;
+	return 0;
+}
+
+static bool pushes_out(const struct gplan_phase *ph)
+{
+	return ph->type == PHASE_PAGEOUT || ph->type == PHASE_PRESSURE ||
+	       ph->type == PHASE_REWRITE;
+}
 
 static void phase_line(int idx, const struct gplan_phase *ph,
 		       const char *state, const struct phase_stat *st,
@@ -125,17 +177,26 @@ static void phase_line(int idx, const struct gplan_phase *ph,
 
 	gj_init(&j, line, sizeof(line));
 	gj_line_start(&j, "phase");
-	gj_str(&j, "name", gplan_phase_name(ph->type));
+	gj_str(&j, "name", plan_phase_name(ph->type));
 	gj_str(&j, "state", state);
 	gj_i64(&j, "index", idx);
-	if (ph->type == GPHASE_READ)
+	if (ph->type == PHASE_READ)
 		gj_str(&j, "order", ph->random ? "random" : "seq");
 	if (st) {
 		gj_u64(&j, "pages", st->pages);
 		gj_u64(&j, "ns", ns);
 		gj_u64(&j, "corrupt", st->corrupt);
-		if (ph->type == GPHASE_WILLNEED)
+		gj_u64(&j, "failed", st->failed);
+		if (ph->type == PHASE_WILLNEED)
 			gj_u64(&j, "advise_ns", st->advise_ns);
+		if (st->has_residency) {
+			uint64_t b = st->resident_before, a = st->resident_after;
+
+			gj_u64(&j, "asked", npages);
+			gj_u64(&j, "resident_before", b);
+			gj_u64(&j, "resident", a);
+			gj_u64(&j, "evicted", b > a ? b - a : 0);
+		}
 	}
 	gj_obj_close(&j);
 	len = gj_finish(&j);
@@ -143,11 +204,84 @@ static void phase_line(int idx, const struct gplan_phase *ph,
 		gu_emit(STDOUT_FILENO, line, len);
 }
 
+static void on_sigbus(int sig, siginfo_t *si, void *uc)
+{
+	(void)si;
+	(void)uc;
+	if (bus_armed) {
+		bus_armed = 0;
+		siglongjmp(bus_jmp, 1);
+	}
+	/* not while touching a workload page: die of it */
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void catch_sigbus(void)
+{
+	/* SA_NODEFER: SIGBUS stays unblocked after the siglongjmp */
+	struct sigaction sa = {
+		.sa_sigaction = on_sigbus,
+		.sa_flags = SA_SIGINFO | SA_NODEFER,
+	};
+
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGBUS, &sa, NULL))
+		fatal("sigaction(SIGBUS): %s", strerror(errno));
+}
+
+/*
+ * Page @i failed loudly: count it, then drop it and write its pattern
+ * again, as a program that lost a page would, so that later phases
+ * verify it instead of failing on it again.
+ */
+static void page_failed(size_t i, struct phase_stat *st)
+{
+	char *p = page_at(i);
+
+	st->failed++;
+	prog->pages_failed++;
+	if (!lost[i]) {
+		lost[i] = 1;
+		prog->failed_distinct++;
+	}
+	if (madvise(p, GPAT_PAGE, i < nanon ? MADV_DONTNEED : MADV_REMOVE))
+		fatal("page %zu failed (SIGBUS) and cannot be dropped: %s", i,
+		      strerror(errno));
+	if (sigsetjmp(bus_jmp, 0))
+		fatal("page %zu: SIGBUS again on a fresh page", i);
+	bus_armed = 1;
+	gpat_fill(p, plan.seed + gen[i], i, plan.uniq_words);
+	bus_armed = 0;
+}
+
+/* Write generation @g of page @i; false if the page failed (SIGBUS). */
+static bool fill_page(size_t i, unsigned int g, struct phase_stat *st)
+{
+	if (sigsetjmp(bus_jmp, 0)) {
+		page_failed(i, st);
+		return false;
+	}
+	bus_armed = 1;
+	gpat_fill(page_at(i), plan.seed + g, i, plan.uniq_words);
+	bus_armed = 0;
+	return true;
+}
+
 static void verify_page(size_t i, struct phase_stat *st)
 {
+	bool ok;
+
 	st->pages++;
+	if (sigsetjmp(bus_jmp, 0)) {
+		page_failed(i, st);
+		return;
+	}
+	bus_armed = 1;
+	ok = gpat_check(page_at(i), expect_seed(i), i, plan.uniq_words);
+	bus_armed = 0;
 	prog->pages_verified++;
-	if (gpat_check(page_at(i), expect_seed(i), i, plan.uniq_words))
+	if (ok)
 		return;
 	st->corrupt++;
 	prog->pages_corrupt++;
@@ -209,11 +343,11 @@ static void do_rewrite(int idx, const struct gplan_phase *ph,
 			continue;
 		if (gen[i] == UINT8_MAX)
 			fatal("rewrite: page %zu rewritten 255 times", i);
-		gen[i]++;
-		gpat_fill(page_at(i), plan.seed + gen[i], i,
-			  plan.uniq_words);
-		prog->pages_written++;
 		st->pages++;
+		if (!fill_page(i, gen[i] + 1u, st))
+			continue;	/* refilled with its old generation */
+		gen[i]++;
+		prog->pages_written++;
 	}
 	advise_all(MADV_PAGEOUT, "MADV_PAGEOUT");
 }
@@ -225,25 +359,30 @@ static void run_phase(int idx, const struct gplan_phase *ph)
 	uint64_t t0, t1;
 	size_t i;
 
+	prog->phase = idx;
+	/* the faults of this phase start before its work does */
+	gfault_sync(prog, faults_pid, idx);
 	phase_line(idx, ph, "start", NULL, 0);
+	/* outside [t0, t1]: the phase's time does not include the check */
+	if (pushes_out(ph))
+		st.has_residency = !resident_pages(&st.resident_before);
 	t0 = gj_now_ns();
 	switch (ph->type) {
-	case GPHASE_FILL:
+	case PHASE_FILL:
 		for (i = 0; i < npages; i++) {
-			gpat_fill(page_at(i), plan.seed + gen[i], i,
-				  plan.uniq_words);
+			fill_page(i, gen[i], &st);
 			prog->pages_written++;
 			st.pages++;
 		}
 		break;
-	case GPHASE_PAGEOUT:
+	case PHASE_PAGEOUT:
 		advise_all(MADV_PAGEOUT, "MADV_PAGEOUT");
 		st.pages = npages;
 		break;
-	case GPHASE_PRESSURE:
+	case PHASE_PRESSURE:
 		do_pressure(ph, &st);
 		break;
-	case GPHASE_READ:
+	case PHASE_READ:
 		if (!ph->random) {
 			for (i = 0; i < npages; i++)
 				verify_page(i, &st);
@@ -259,17 +398,19 @@ static void run_phase(int idx, const struct gplan_phase *ph)
 		for (i = 0; i < npages; i++)
 			verify_page(perm[i], &st);
 		break;
-	case GPHASE_WILLNEED:
+	case PHASE_WILLNEED:
 		advise_all(MADV_WILLNEED, "MADV_WILLNEED");
 		st.advise_ns = gj_now_ns() - t0;
 		for (i = 0; i < npages; i++)
 			verify_page(i, &st);
 		break;
-	case GPHASE_REWRITE:
+	case PHASE_REWRITE:
 		do_rewrite(idx, ph, &st);
 		break;
 	}
 	t1 = gj_now_ns();
+	if (st.has_residency)
+		st.has_residency = !resident_pages(&st.resident_after);
 	phase_line(idx, ph, "end", &st, t1 - t0);
 }
 
@@ -324,7 +465,8 @@ static void setup_area(void)
 	}
 	gen = calloc(npages, 1);
 	bad = calloc(npages, 1);
-	if (!gen || !bad)
+	lost = calloc(npages, 1);
+	if (!gen || !bad || !lost)
 		fatal("no memory for %zu page states", npages);
 }
 
@@ -346,9 +488,15 @@ int main(int argc, char **argv)
 		fatal("%s: %s", argv[1], strerror((int)-n));
 	if (gplan_parse(text, &plan, err, sizeof(err)))
 		fatal("%s: %s", argv[1], err);
+	catch_sigbus();
+	/* before the area exists: the fault process shares none of it */
+	faults_pid = gfault_start(&plan, prog, STDOUT_FILENO);
+	if (faults_pid < 0)
+		fatal("fork the fault process: %s", strerror(errno));
 	setup_area();
 	for (i = 0; i < plan.nphase; i++)
 		run_phase(i, &plan.phase[i]);
+	gfault_stop(faults_pid);
 	if (prog->pages_corrupt) {
 		result("corrupt", "");
 		return 1;

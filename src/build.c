@@ -16,7 +16,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <jansson.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -27,6 +26,7 @@
 #include <unistd.h>
 
 #include "cpio.h"
+#include "parse-options.h"
 #include "progress.h"
 #include "series.h"
 #include "swapctl.h"
@@ -37,7 +37,10 @@
 /* objects of a full build of guest/kernel.config (measured: 1461) */
 #define FIRST_ESTIMATE 1461
 
-static const char *const guest_progs[] = { "init", "agent", "workload" };
+/* guest/build/<prog>: init is /init, the others /bin/<prog> */
+static const char *const guest_progs[] = {
+	"init", "agent", "workload", "command", "usemem",
+};
 
 struct build_ctx {
 	struct swapctl_config *cfg;
@@ -58,42 +61,6 @@ struct build_ctx {
 	int logfd;
 	char logpath[PATH_MAX];
 };
-
-void usage_build(FILE *out)
-{
-	fprintf(out,
-		"usage: swapctl build [--series NAME | --baseline | --all] [--each]\n"
-		"                     [--jobs N] [--patches DIR] [--clean] [--json]\n"
-		"\n"
-		"Apply the patch series onto the kernel source and build bootable\n"
-		"guest kernels plus the guest initramfs in the work directory.\n"
-		"Without a variant option, builds both 'baseline' and the series\n"
-		"named by 'series' in swapctl.conf (like --all).\n"
-		"\n"
-		"  --series NAME  build only the variant of patches/NAME/series\n"
-		"  --baseline     build only the baseline (patches/baseline/series)\n"
-		"  --all          build the baseline and the configured series\n"
-		"  --each         build after every patch of the series and name\n"
-		"                 the first patch that breaks the build\n"
-		"  --jobs N       parallel make jobs (default: 'jobs' in\n"
-		"                 swapctl.conf; 0 = number of CPUs)\n"
-		"  --patches DIR  root of the series directories (default:\n"
-		"                 the patches/ directory next to swapctl)\n"
-		"  --clean        remove the variants' trees and build directories\n"
-		"                 and exit (the next build starts from scratch)\n"
-		"  --json         print the manifests of the kernels as JSON\n"
-		"  --initramfs-only  write only <workdir>/kernels/initramfs.cpio\n"
-		"                 from the guest programs, build no kernel\n"
-		"With -v (swapctl -v build), the output of make is shown instead\n"
-		"of the progress line.\n"
-		"\n"
-		"Kernels: <workdir>/kernels/<variant>/bzImage and manifest.json;\n"
-		"initramfs: <workdir>/kernels/initramfs.cpio; logs: <workdir>/logs/.\n"
-		"Exit codes: 0 ok, 2 usage, 3 configuration (swapctl.conf or a\n"
-		"Kconfig option of guest/kernel.config dropped), 4 setup (missing\n"
-		"tarball, tool or guest program), 5 patch series (bad series file or\n"
-		"a patch that does not apply), 6 build failed.\n");
-}
 
 static void fail(const char *fmt, ...) __printf(1, 2);
 
@@ -1158,8 +1125,9 @@ static int guest_prog(struct build_ctx *c, const char *prog, char *path,
 static int build_initramfs(struct build_ctx *c, char *dst, size_t dstlen)
 {
 	static const char *const dirs[] = { "dev", "proc", "sys", "tmp", "mnt",
-					    "run", "bin" };
-	char paths[3][PATH_MAX], dir[PATH_MAX];
+					    "run", "bin", "host" };
+	char paths[ARRAY_SIZE(guest_progs)][PATH_MAX], dir[PATH_MAX];
+	char name[64];
 	char *buf = NULL, *cur;
 	size_t len = 0, i;
 	struct cpio cp;
@@ -1167,7 +1135,7 @@ static int build_initramfs(struct build_ctx *c, char *dst, size_t dstlen)
 	FILE *f;
 	int ret;
 
-	for (i = 0; i < 3; i++) {
+	for (i = 0; i < ARRAY_SIZE(guest_progs); i++) {
 		ret = guest_prog(c, guest_progs[i], paths[i],
 				 sizeof(paths[i]));
 		if (ret)
@@ -1183,8 +1151,10 @@ static int build_initramfs(struct build_ctx *c, char *dst, size_t dstlen)
 		cpio_dir(&cp, dirs[i], 0755);
 	cpio_node(&cp, "dev/console", S_IFCHR | 0600, 5, 1);
 	cpio_file(&cp, "init", 0755, paths[0]);
-	cpio_file(&cp, "bin/agent", 0755, paths[1]);
-	cpio_file(&cp, "bin/workload", 0755, paths[2]);
+	for (i = 1; i < ARRAY_SIZE(guest_progs); i++) {
+		snprintf(name, sizeof(name), "bin/%s", guest_progs[i]);
+		cpio_file(&cp, name, 0755, paths[i]);
+	}
 	cpio_finish(&cp);
 	fclose(f);
 	if (cp.error) {
@@ -1330,90 +1300,62 @@ static void print_summary(struct build_ctx *c, const char *initramfs,
 
 int cmd_build(int argc, char **argv, struct swapctl_config *cfg)
 {
-	static const struct option opts[] = {
-		{ "series", required_argument, NULL, 's' },
-		{ "baseline", no_argument, NULL, 'b' },
-		{ "all", no_argument, NULL, 'a' },
-		{ "each", no_argument, NULL, 'e' },
-		{ "jobs", required_argument, NULL, 'j' },
-		{ "patches", required_argument, NULL, 'p' },
-		{ "clean", no_argument, NULL, 'C' },
-		{ "json", no_argument, NULL, 'J' },
-		{ "initramfs-only", no_argument, NULL, 'I' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct build_ctx c = { .cfg = cfg, .logfd = -1 };
 	const char *variants[2], *series = NULL, *patches = NULL;
 	bool each = false, clean = false, json = false, all = false;
 	bool baseline = false, initramfs_only = false;
-	char lockpath[PATH_MAX], initramfs[PATH_MAX], *end;
-	int opt, nvar = 0, i, lockfd, ret = 0;
-	long jobs = -1;
+	int jobs = -1;
+	struct popt opts[] = {
+		OPT_STRING(0, "series", &series, "NAME",
+			   "build only the variant of patches/NAME/series"),
+		OPT_BOOL(0, "baseline", &baseline,
+			 "build only the baseline (patches/baseline/series)"),
+		OPT_BOOL(0, "all", &all,
+			 "build the baseline and the configured series"),
+		OPT_BOOL(0, "each", &each,
+			 "build after every patch of the series and name the first patch that breaks the build"),
+		OPT_INT('j', "jobs", &jobs, "N",
+			"parallel make jobs (default: 'jobs' in swapctl.conf; 0: the number of CPUs)",
+			0, 256),
+		OPT_STRING(0, "patches", &patches, "DIR",
+			   "root of the series directories (default: the patches/ directory next to swapctl)"),
+		OPT_BOOL(0, "clean", &clean,
+			 "remove the variants' trees and build directories and exit (the next build starts from scratch)"),
+		OPT_BOOL(0, "json", &json,
+			 "print the manifests of the kernels as JSON"),
+		OPT_BOOL(0, "initramfs-only", &initramfs_only,
+			 "write only <workdir>/kernels/initramfs.cpio from the guest programs, build no kernel"),
+		OPT_END(),
+	};
+	struct popt_cmd cmd = {
+		.name = "build", .opts = opts,
+		.desc =
+		"Apply the patch series onto the kernel source and build bootable\n"
+		"guest kernels plus the guest initramfs in the work directory.\n"
+		"Without a variant option, builds both 'baseline' and the series\n"
+		"named by 'series' in swapctl.conf (like --all). With -v\n"
+		"(swapctl -v build), the output of make is shown instead of the\n"
+		"progress line.\n",
+		.epilog =
+		"Kernels: <workdir>/kernels/<variant>/bzImage and manifest.json;\n"
+		"initramfs: <workdir>/kernels/initramfs.cpio; logs: <workdir>/logs/.\n"
+		"Exit codes: 0 ok, 2 usage, 3 configuration (swapctl.conf or a\n"
+		"Kconfig option of guest/kernel.config dropped), 4 setup (missing\n"
+		"tarball, tool or guest program), 5 patch series (bad series file or\n"
+		"a patch that does not apply), 6 build failed.\n",
+	};
+	struct build_ctx c = { .cfg = cfg, .logfd = -1 };
+	char lockpath[PATH_MAX], initramfs[PATH_MAX];
+	int n, nvar = 0, i, lockfd, ret = 0;
 	double t0;
 
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":s:baej:p:CJIh", opts, NULL)) !=
-	       -1) {
-		switch (opt) {
-		case 's':
-			series = optarg;
-			break;
-		case 'b':
-			baseline = true;
-			break;
-		case 'a':
-			all = true;
-			break;
-		case 'e':
-			each = true;
-			break;
-		case 'j':
-			jobs = strtol(optarg, &end, 10);
-			if (*end || end == optarg || jobs < 0 || jobs > 256) {
-				fail("--jobs: '%s' is not a number from 0 to 256",
-				     optarg);
-				return EXIT_USAGE;
-			}
-			break;
-		case 'p':
-			patches = optarg;
-			break;
-		case 'C':
-			clean = true;
-			break;
-		case 'J':
-			json = true;
-			break;
-		case 'I':
-			initramfs_only = true;
-			break;
-		case 'h':
-			usage_build(stdout);
-			return EXIT_OK;
-		case ':':
-			fail("option '%s' needs a value (see 'swapctl build --help')",
-			     argv[optind - 1]);
-			return EXIT_USAGE;
-		default:
-			fail("unknown option '%s' (see 'swapctl build --help')",
-			     argv[optind - 1]);
-			return EXIT_USAGE;
-		}
-	}
-	if (optind < argc) {
-		fail("unexpected argument '%s' (see 'swapctl build --help')",
-		     argv[optind]);
-		return EXIT_USAGE;
-	}
-	if ((series != NULL) + baseline + all > 1) {
-		fail("--series, --baseline and --all exclude each other");
-		return EXIT_USAGE;
-	}
-	if (series && !valid_name(series)) {
-		fail("--series: '%s' is not a series name", series);
-		return EXIT_USAGE;
-	}
+	n = parse_options(&cmd, argc, argv);
+	if (n < 0)
+		return parse_options_exit(n);
+	if ((series != NULL) + baseline + all > 1)
+		return popt_error(&cmd, "--series, --baseline and --all exclude each other");
+	if (series && !valid_name(series))
+		return popt_error(&cmd, "--series: '%s' is not a series name",
+				  series);
 	if (series && !strcmp(series, "baseline")) {
 		baseline = true;
 		series = NULL;
@@ -1432,10 +1374,9 @@ int cmd_build(int argc, char **argv, struct swapctl_config *cfg)
 		fail("cannot find swapctl's data directory (guest/kernel.config next to the swapctl binary, in the current directory or in <prefix>/share/swapctl)");
 		return EXIT_SETUP;
 	}
-	if (patches && !realpath(patches, c.patches_root)) {
-		fail("--patches: %s: %s", patches, strerror(errno));
-		return EXIT_USAGE;
-	}
+	if (patches && !realpath(patches, c.patches_root))
+		return popt_error(&cmd, "--patches: %s: %s", patches,
+				  strerror(errno));
 	if (!patches)
 		util_path(c.patches_root, sizeof(c.patches_root), "%s/patches",
 			  c.datadir);
@@ -1445,7 +1386,7 @@ int cmd_build(int argc, char **argv, struct swapctl_config *cfg)
 		fail("%s: %s", c.fragment, strerror(errno));
 		return EXIT_SETUP;
 	}
-	c.jobs = jobs >= 0 ? (int)jobs : cfg->jobs;
+	c.jobs = jobs >= 0 ? jobs : cfg->jobs;
 	if (c.jobs == 0)
 		c.jobs = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	if (c.jobs < 1)

@@ -125,6 +125,43 @@ static bool valid_series_name(const char *v)
 	return true;
 }
 
+/* driver[+transport]://[host]/path[?query], no spaces or control bytes */
+static bool valid_uri(const char *v)
+{
+	const char *p = v;
+
+	if (!isalpha((unsigned char)*p))
+		return false;
+	while (isalnum((unsigned char)*p) || *p == '+' || *p == '-' ||
+	       *p == '.')
+		p++;
+	if (strncmp(p, "://", 3))
+		return false;
+	for (p += 3; *p; p++)
+		if (*p <= ' ' || *p >= 0x7f)
+			return false;
+	return strchr(v + 3, '/') != NULL;
+}
+
+int config_check_append(const char *v, char *msg, size_t len)
+{
+	const char *p;
+
+	if (strlen(v) >= CONFIG_APPEND_MAX) {
+		snprintf(msg, len, "longer than %d characters",
+			 CONFIG_APPEND_MAX - 1);
+		return -1;
+	}
+	for (p = v; *p; p++)
+		if (*p < ' ' || *p >= 0x7f) {
+			snprintf(msg, len,
+				 "byte 0x%02x is not printable ASCII (the kernel command line is one line)",
+				 (unsigned char)*p);
+			return -1;
+		}
+	return 0;
+}
+
 /* Apply one key; returns 0, or -1 with the message (no prefix) in @msg. */
 static int set_key(struct swapctl_config *cfg, const char *key,
 		   const char *v, char *msg, size_t msglen)
@@ -166,6 +203,20 @@ static int set_key(struct swapctl_config *cfg, const char *key,
 			snprintf(msg, msglen, "libvirt_uri: value too long");
 			return -1;
 		}
+		if (*v && !valid_uri(v)) {
+			snprintf(msg, msglen,
+				 "libvirt_uri: '%.200s' is not a libvirt URI like qemu:///system or qemu+ssh://host/system (empty: the embedded driver)",
+				 v);
+			return -1;
+		}
+	} else if (!strcmp(key, "append")) {
+		char why[160];
+
+		if (config_check_append(v, why, sizeof(why))) {
+			snprintf(msg, msglen, "append: %s", why);
+			return -1;
+		}
+		snprintf(cfg->append, sizeof(cfg->append), "%s", v);
 	} else if (!strcmp(key, "accel")) {
 		if (!strcmp(v, "auto")) {
 			cfg->accel = ACCEL_AUTO;
@@ -228,8 +279,12 @@ int config_parse_string(struct swapctl_config *cfg, const char *name,
 			const char *text, char *err, size_t errlen)
 {
 	char line[PATH_MAX + 128], msg[512], *key, *val, *eq;
+	struct {
+		char key[32];
+		int line;
+	} seen[32];
 	const char *p = text, *nl;
-	size_t n, vlen;
+	size_t n, vlen, nseen = 0, i;
 	int lineno = 0;
 
 	while (*p) {
@@ -270,9 +325,22 @@ int config_parse_string(struct swapctl_config *cfg, const char *name,
 			val[vlen - 1] = '\0';
 			val++;
 		}
+		for (i = 0; i < nseen; i++)
+			if (!strcmp(seen[i].key, key)) {
+				seterr(err, errlen, name, lineno,
+				       "%s: set twice (first on line %d)", key,
+				       seen[i].line);
+				return -1;
+			}
 		if (set_key(cfg, key, val, msg, sizeof(msg))) {
 			seterr(err, errlen, name, lineno, "%s", msg);
 			return -1;
+		}
+		/* known keys only get here, and fewer than 32 exist */
+		if (nseen < sizeof(seen) / sizeof(seen[0])) {
+			snprintf(seen[nseen].key, sizeof(seen[nseen].key), "%s",
+				 key);
+			seen[nseen++].line = lineno;
 		}
 	}
 	return 0;
@@ -324,10 +392,68 @@ int config_load(struct swapctl_config *cfg, const char *explicit_path,
 const char *config_libvirt_uri(const struct swapctl_config *cfg,
 			       char *buf, size_t len)
 {
-	if (cfg->libvirt_uri[0])
+	static const char hex[] = "0123456789ABCDEF";
+	const char *p;
+	size_t n;
+
+	if (cfg->libvirt_uri[0]) {
 		snprintf(buf, len, "%s", cfg->libvirt_uri);
-	else
-		snprintf(buf, len, "qemu:///embed?root=%s/libvirt",
-			 cfg->workdir);
+		return buf;
+	}
+	n = (size_t)snprintf(buf, len, "qemu:///embed?root=");
+	for (p = cfg->workdir; *p && n + 4 < len; p++) {
+		unsigned char c = (unsigned char)*p;
+
+		if (isalnum(c) || strchr("/-._~", c)) {
+			buf[n++] = (char)c;
+		} else {
+			buf[n++] = '%';
+			buf[n++] = hex[c >> 4];
+			buf[n++] = hex[c & 15];
+		}
+	}
+	buf[n < len ? n : len - 1] = '\0';
+	snprintf(buf + strlen(buf), len - strlen(buf), "/libvirt");
 	return buf;
+}
+
+/* realpath() of @path, or of its longest existing prefix plus the rest */
+static int resolve(const char *path, char *out)
+{
+	char tmp[PATH_MAX], *slash;
+	const char *rest;
+
+	if (realpath(path, out))
+		return 0;
+	if (util_path(tmp, sizeof(tmp), "%s", path))
+		return -1;
+	while ((slash = strrchr(tmp, '/')) && slash != tmp) {
+		*slash = '\0';
+		if (realpath(tmp, out)) {
+			rest = path + (slash - tmp);
+			return util_path(out + strlen(out),
+					 PATH_MAX - strlen(out), "%s", rest);
+		}
+	}
+	return -1;
+}
+
+int config_check_workdir(const struct swapctl_config *cfg, char *err,
+			 size_t errlen)
+{
+	char wd[PATH_MAX], repo[PATH_MAX];
+	const char *data = util_data_dir();
+	size_t n;
+
+	if (!data || resolve(cfg->workdir, wd) || !realpath(data, repo))
+		return 0;
+	n = strlen(repo);
+	if (!strncmp(wd, repo, n) && (wd[n] == '/' || !wd[n])) {
+		snprintf(err, errlen,
+			 "%s: the work directory must not be inside the repository %s (workdir, from %s)",
+			 cfg->workdir, repo,
+			 cfg->source[0] ? cfg->source : "the default");
+		return -1;
+	}
+	return 0;
 }

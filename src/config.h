@@ -8,6 +8,9 @@
 
 enum accel { ACCEL_AUTO, ACCEL_KVM, ACCEL_TCG };
 
+/* what `append` and `run --append` may add to the guest kernel cmdline */
+#define CONFIG_APPEND_MAX	1024
+
 struct swapctl_config {
 	char tarball[PATH_MAX];		/* kernel_tarball */
 	char workdir[PATH_MAX];		/* workdir */
@@ -19,6 +22,7 @@ struct swapctl_config {
 	unsigned int guest_memory_mb;	/* guest_memory_mb */
 	unsigned int guest_cpus;	/* guest_cpus */
 	unsigned int nfs_port;		/* nfs_port */
+	char append[CONFIG_APPEND_MAX];	/* append: guest kernel cmdline */
 	char source[PATH_MAX];		/* which file the values came from */
 };
 
@@ -47,9 +51,27 @@ int config_parse_string(struct swapctl_config *cfg, const char *name,
 
 /*
  * The libvirt URI to use: libvirt_uri if set, else the embedded driver
- * "qemu:///embed?root=<workdir>/libvirt". Returns @buf.
+ * "qemu:///embed?root=<workdir>/libvirt" with the path percent-encoded
+ * (a '&', '#', '%' or space in the work dir cannot end the query).
+ * Returns @buf.
  */
 const char *config_libvirt_uri(const struct swapctl_config *cfg,
 			       char *buf, size_t len);
+
+/*
+ * Whether @v can go on the guest kernel command line (append, --append):
+ * printable ASCII, shorter than CONFIG_APPEND_MAX. 0, or -1 with the
+ * reason in @msg.
+ */
+int config_check_append(const char *v, char *msg, size_t len);
+
+/*
+ * The work directory must not be inside the repository (or the installed
+ * data directory) whose files swapctl reads: 0, or -1 with a one-line
+ * message naming workdir and the file it came from. The path need not
+ * exist yet.
+ */
+int config_check_workdir(const struct swapctl_config *cfg, char *err,
+			 size_t errlen);
 
 #endif

@@ -4,6 +4,7 @@
  * event loop in our process: virEventRegisterDefaultImpl() before the
  * connection and a thread running virEventRunDefaultImpl().
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -134,6 +135,20 @@ char *domain_xml(const struct domain_spec *d)
 	put_esc(f, d->agent_socket);
 	fprintf(f, "'/>\n      <target type='virtio' name='%s'/>\n"
 		"    </channel>\n", DOMAIN_AGENT_PORT);
+	if (d->host_root) {
+		/*
+		 * <readonly/> makes QEMU refuse every write (EROFS in the
+		 * guest); multidevs='remap' keeps inode numbers unique across
+		 * the host's mounts under the shared directory.
+		 */
+		fprintf(f, "    <filesystem type='mount' accessmode='passthrough' multidevs='remap'>\n"
+			"      <driver type='path'/>\n"
+			"      <source dir='");
+		put_esc(f, d->host_root);
+		fprintf(f, "'/>\n      <target dir='%s'/>\n"
+			"      <readonly/>\n"
+			"    </filesystem>\n", DOMAIN_HOSTROOT_TAG);
+	}
 	if (d->net)
 		fprintf(f, "    <interface type='user'>\n"
 			"      <model type='virtio'/>\n"
@@ -171,28 +186,55 @@ static bool has_flag(const char *cpuinfo, const char *flag)
 	return false;
 }
 
+bool domain_pick_accel(enum accel accel, const char *cpuinfo,
+		       const char *kvm_dev, char *why, size_t len, bool *warn)
+{
+	bool vmx = cpuinfo && (has_flag(cpuinfo, "vmx") ||
+			       has_flag(cpuinfo, "svm"));
+	int fd;
+
+	*warn = false;
+	if (accel == ACCEL_KVM) {
+		*warn = !vmx;
+		snprintf(why, len, vmx ? "accel = kvm" :
+			 "accel = kvm, but /proc/cpuinfo has no vmx or svm flag: KVM guests may fail to boot here (accel = auto picks TCG on such hosts)");
+		return true;
+	}
+	if (accel == ACCEL_TCG) {
+		snprintf(why, len, "accel = tcg");
+		return false;
+	}
+	if (!vmx) {
+		snprintf(why, len,
+			 "accel = auto: /proc/cpuinfo has no vmx or svm flag");
+		return false;
+	}
+	fd = open(kvm_dev, O_RDWR | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(why, len, "accel = auto: %s: %s", kvm_dev,
+			 strerror(errno));
+		return false;
+	}
+	close(fd);
+	snprintf(why, len, "accel = auto: vmx/svm flag and %s usable",
+		 kvm_dev);
+	return true;
+}
+
 bool domain_pick_kvm(enum accel accel, const char *cpuinfo,
 		     const char *kvm_dev)
 {
-	int fd;
+	char why[256];
+	bool warn;
 
-	if (accel == ACCEL_KVM)
-		return true;
-	if (accel == ACCEL_TCG || !cpuinfo)
-		return false;
-	if (!has_flag(cpuinfo, "vmx") && !has_flag(cpuinfo, "svm"))
-		return false;
-	fd = open(kvm_dev, O_RDWR | O_CLOEXEC);
-	if (fd < 0)
-		return false;
-	close(fd);
-	return true;
+	return domain_pick_accel(accel, cpuinfo, kvm_dev, why, sizeof(why),
+				 &warn);
 }
 
 bool domain_embed_root(const char *uri, char *buf, size_t len)
 {
 	const char *p;
-	size_t n;
+	size_t n, i;
 
 	if (strncmp(uri, "qemu:///embed?", 14))
 		return false;
@@ -200,12 +242,24 @@ bool domain_embed_root(const char *uri, char *buf, size_t len)
 	if (!p || (p[-1] != '?' && p[-1] != '&'))
 		return false;
 	p += 5;
-	n = strcspn(p, "&");
+	n = strcspn(p, "&#");
 	if (!n || n >= len)
 		return false;
-	memcpy(buf, p, n);
-	buf[n] = '\0';
-	return true;
+	/* percent-decoded, as libvirt decodes the query */
+	for (i = 0; n; n--) {
+		if (*p == '%' && n >= 3 && isxdigit((unsigned char)p[1]) &&
+		    isxdigit((unsigned char)p[2])) {
+			char hex[3] = { p[1], p[2], 0 };
+
+			buf[i++] = (char)strtol(hex, NULL, 16);
+			p += 3;
+			n -= 2;
+		} else {
+			buf[i++] = *p++;
+		}
+	}
+	buf[i] = '\0';
+	return i && !memchr(buf, '\0', i);
 }
 
 char *domain_qemu_conf(bool as_root)
@@ -453,6 +507,43 @@ int vm_blkstats(struct vmconn *c, const char *dev, struct vm_blkstats *st)
 	st->wr_req = s.wr_req;
 	st->rd_bytes = s.rd_bytes;
 	st->wr_bytes = s.wr_bytes;
+	return 0;
+}
+
+int vm_cpustats(struct vmconn *c, struct vm_cpustats *st)
+{
+	virTypedParameter p[16];
+	virDomainInfo info;
+	bool user = false, sys = false, total = false;
+	int n, i;
+
+	memset(st, 0, sizeof(*st));
+	if (!c->dom)
+		return -1;
+	n = virDomainGetCPUStats(c->dom, p, 16, -1, 1, 0);
+	for (i = 0; i < n; i++) {
+		if (p[i].type != VIR_TYPED_PARAM_ULLONG)
+			continue;
+		if (!strcmp(p[i].field, VIR_DOMAIN_CPU_STATS_CPUTIME)) {
+			st->cpu_ns = p[i].value.ul;
+			total = true;
+		} else if (!strcmp(p[i].field, VIR_DOMAIN_CPU_STATS_USERTIME)) {
+			st->user_ns = p[i].value.ul;
+			user = true;
+		} else if (!strcmp(p[i].field,
+				   VIR_DOMAIN_CPU_STATS_SYSTEMTIME)) {
+			st->system_ns = p[i].value.ul;
+			sys = true;
+		}
+	}
+	if (n > 0)
+		virTypedParamsClear(p, n);
+	st->has_split = user && sys;
+	if (total)
+		return 0;
+	if (virDomainGetInfo(c->dom, &info) < 0)
+		return -1;
+	st->cpu_ns = info.cpuTime;
 	return 0;
 }
 

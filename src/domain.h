@@ -11,11 +11,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../common/agentproto.h"
 #include "config.h"
 
 #define DOMAIN_MAX_DISKS 8
-#define DOMAIN_AGENT_PORT "org.swapctl.agent.0"
+#define DOMAIN_AGENT_PORT AGENT_PORT_NAME
 #define DOMAIN_NAME_PREFIX "swapctl-"
+/* The 9p mount tag of the host's root file system (guest/init.c). */
+#define DOMAIN_HOSTROOT_TAG "swapctl-hostroot"
 
 struct domain_disk {
 	const char *path;	/* raw image on the host */
@@ -35,6 +38,12 @@ struct domain_spec {
 	struct domain_disk disk[DOMAIN_MAX_DISKS];
 	int ndisks;
 	bool net;		/* user-mode network, virtio-net */
+	/*
+	 * Host directory shared read-only with the guest over virtio-9p
+	 * (tag DOMAIN_HOSTROOT_TAG), NULL for none. 9p, not virtiofs:
+	 * QEMU and libvirt 9.0 cannot make a virtiofs share read-only.
+	 */
+	const char *host_root;
 };
 
 /* Append @s to @buf XML-escaped (&<>"'), bounded; returns chars needed. */
@@ -48,6 +57,13 @@ char *domain_xml(const struct domain_spec *d);
  * @cpuinfo (the text of /proc/cpuinfo) has a vmx or svm flag and
  * @kvm_dev opens read-write. Returns true for KVM.
  */
+/*
+ * The same choice, and why, into @why: *@warn when accel = kvm is forced
+ * on a CPU without vmx/svm (where KVM guests stall or die, see
+ * swapctl.conf(5)): the caller says so, and goes on as configured.
+ */
+bool domain_pick_accel(enum accel accel, const char *cpuinfo,
+		       const char *kvm_dev, char *why, size_t len, bool *warn);
 bool domain_pick_kvm(enum accel accel, const char *cpuinfo,
 		     const char *kvm_dev);
 
@@ -89,6 +105,19 @@ struct vm_blkstats {
 
 /* Block statistics of disk @dev of the running domain. */
 int vm_blkstats(struct vmconn *c, const char *dev, struct vm_blkstats *st);
+
+struct vm_cpustats {
+	uint64_t cpu_ns;		/* the QEMU process, all threads */
+	uint64_t user_ns, system_ns;	/* valid when has_split */
+	bool has_split;
+};
+
+/*
+ * Host CPU time of the running domain: virDomainGetCPUStats' total, or
+ * (when that needs the cgroups the embedded driver does not create)
+ * virDomainGetInfo's cpuTime. -1 when neither answers.
+ */
+int vm_cpustats(struct vmconn *c, struct vm_cpustats *st);
 
 /* Destroy the started domain if it still runs (always safe to call). */
 void vm_destroy(struct vmconn *c);

@@ -22,10 +22,25 @@
 #define START_TIMEOUT_S 15.0
 #define STOP_TIMEOUT_S 8.0
 
+const char *ganesha_bad_char(const char *path)
+{
+	for (; *path; path++)
+		if (*path == '"' || *path == '\\' ||
+		    (unsigned char)*path < ' ' || *path == 0x7f)
+			return path;
+	return NULL;
+}
+
 char *ganesha_config(const char *export_dir, const char *recovery_dir,
 		     unsigned int port)
 {
 	char *s = NULL;
+
+	/* ganesha's parser has no escapes in quoted strings: refuse */
+	if (ganesha_bad_char(export_dir) || ganesha_bad_char(recovery_dir)) {
+		errno = EINVAL;
+		return NULL;
+	}
 
 	if (asprintf(&s,
 		     "# written by swapctl run: NFSv4 only, loopback only\n"
@@ -104,47 +119,21 @@ static void sleep_ms(long ms)
 	nanosleep(&ts, NULL);
 }
 
-int ganesha_start(struct ganesha *g, const char *dir, unsigned int port,
-		  char *err, size_t errlen)
+/* Start ganesha.nfsd on the files of g->dir and wait until it listens. */
+static int spawn(struct ganesha *g, char *err, size_t errlen)
 {
-	char exp[4200], rec[4200], conf[4200], log[4200], pidf[4200];
-	char tail[256], portstr[16], *text;
+	char conf[4200], log[4200], pidf[4200], tail[256];
 	const char *argv[12];
 	double t0;
 	pid_t pid;
 	int st, n;
 
-	memset(g, 0, sizeof(*g));
-	g->port = port;
-	snprintf(g->dir, sizeof(g->dir), "%s", dir);
-	if (ganesha_port_open(port) == 1) {
-		util_seterr(err, errlen,
-			"nfs_port %u: something already listens on 127.0.0.1:%u (a stray ganesha.nfsd? set nfs_port in swapctl.conf)",
-			 port, port);
+	if (util_path(conf, sizeof(conf), "%s/ganesha.conf", g->dir) ||
+	    util_path(log, sizeof(log), "%s/ganesha.log", g->dir) ||
+	    util_path(pidf, sizeof(pidf), "%s/ganesha.pid", g->dir)) {
+		util_seterr(err, errlen, "%s: path too long", g->dir);
 		return -1;
 	}
-	if (util_path(exp, sizeof(exp), "%s/export", dir) ||
-	    util_path(rec, sizeof(rec), "%s/recovery", dir) ||
-	    util_path(conf, sizeof(conf), "%s/ganesha.conf", dir) ||
-	    util_path(log, sizeof(log), "%s/ganesha.log", dir) ||
-	    util_path(pidf, sizeof(pidf), "%s/ganesha.pid", dir)) {
-		util_seterr(err, errlen, "%s: path too long", dir);
-		return -1;
-	}
-	util_rm_rf(exp);
-	util_rm_rf(rec);
-	if (util_mkdir_p(exp, 0755) || util_mkdir_p(rec, 0755)) {
-		util_seterr(err, errlen, "%s: %s", dir, strerror(errno));
-		return -1;
-	}
-	text = ganesha_config(exp, rec, port);
-	if (!text || util_write_file_atomic(conf, text, strlen(text), 0644)) {
-		util_seterr(err, errlen, "%s: %s", conf, strerror(errno));
-		free(text);
-		return -1;
-	}
-	free(text);
-	snprintf(portstr, sizeof(portstr), "%u", port);
 	n = 0;
 	argv[n++] = GANESHA_BIN;
 	argv[n++] = "-F";
@@ -194,14 +183,95 @@ int ganesha_start(struct ganesha *g, const char *dir, unsigned int port,
 				 GANESHA_BIN, log, tail);
 			return -1;
 		}
-		if (ganesha_port_open(port) == 1)
+		if (ganesha_port_open(g->port) == 1)
 			return 0;
 		sleep_ms(20);
 	}
 	ganesha_stop(g);
 	util_seterr(err, errlen, "%s: not listening on 127.0.0.1:%u after %.0f s (see %s)",
-		 GANESHA_BIN, port, START_TIMEOUT_S, log);
+		 GANESHA_BIN, g->port, START_TIMEOUT_S, log);
 	return -1;
+}
+
+int ganesha_pause(struct ganesha *g)
+{
+	return g->pid > 0 ? kill(g->pid, SIGSTOP) : -1;
+}
+
+int ganesha_resume(struct ganesha *g)
+{
+	return g->pid > 0 ? kill(g->pid, SIGCONT) : -1;
+}
+
+int ganesha_kill(struct ganesha *g)
+{
+	int st;
+
+	if (g->pid <= 0)
+		return -1;
+	kill(g->pid, SIGKILL);
+	while (waitpid(g->pid, &st, 0) < 0 && errno == EINTR)
+		;
+	g->pid = 0;
+	return 0;
+}
+
+int ganesha_restart(struct ganesha *g, char *err, size_t errlen)
+{
+	double t0 = util_now();
+
+	if (g->pid > 0) {
+		util_seterr(err, errlen, "%s: still running (pid %d)",
+			    GANESHA_BIN, (int)g->pid);
+		return -1;
+	}
+	/* the old socket may linger a moment after the kill */
+	while (ganesha_port_open(g->port) == 1 && util_now() - t0 < 5)
+		sleep_ms(20);
+	return spawn(g, err, errlen);
+}
+
+int ganesha_start(struct ganesha *g, const char *dir, unsigned int port,
+		  char *err, size_t errlen)
+{
+	char exp[4200], rec[4200], conf[4200], *text;
+
+	memset(g, 0, sizeof(*g));
+	g->port = port;
+	snprintf(g->dir, sizeof(g->dir), "%s", dir);
+	if (ganesha_port_open(port) == 1) {
+		util_seterr(err, errlen,
+			"nfs_port %u: something already listens on 127.0.0.1:%u (a stray ganesha.nfsd? set nfs_port in swapctl.conf)",
+			 port, port);
+		return -1;
+	}
+	if (util_path(exp, sizeof(exp), "%s/export", dir) ||
+	    util_path(rec, sizeof(rec), "%s/recovery", dir) ||
+	    util_path(conf, sizeof(conf), "%s/ganesha.conf", dir)) {
+		util_seterr(err, errlen, "%s: path too long", dir);
+		return -1;
+	}
+	util_rm_rf(exp);
+	util_rm_rf(rec);
+	if (util_mkdir_p(exp, 0755) || util_mkdir_p(rec, 0755)) {
+		util_seterr(err, errlen, "%s: %s", dir, strerror(errno));
+		return -1;
+	}
+	if (ganesha_bad_char(dir)) {
+		util_seterr(err, errlen,
+			    "%s: has a '%c' (or a control byte), which ganesha.conf cannot quote",
+			    dir, *ganesha_bad_char(dir) >= ' ' ?
+			    *ganesha_bad_char(dir) : '?');
+		return -1;
+	}
+	text = ganesha_config(exp, rec, port);
+	if (!text || util_write_file_atomic(conf, text, strlen(text), 0644)) {
+		util_seterr(err, errlen, "%s: %s", conf, strerror(errno));
+		free(text);
+		return -1;
+	}
+	free(text);
+	return spawn(g, err, errlen);
 }
 
 void ganesha_stop(struct ganesha *g)
@@ -211,6 +281,8 @@ void ganesha_stop(struct ganesha *g)
 	int st;
 
 	if (g->pid > 0) {
+		/* a stalled server (nfs_stall) must run to stop */
+		kill(g->pid, SIGCONT);
 		kill(g->pid, SIGTERM);
 		t0 = util_now();
 		while (waitpid(g->pid, &st, WNOHANG) == 0) {

@@ -16,7 +16,16 @@ struct ganesha {
 	char dir[4096];		/* conf, log, pid file, export/, recovery/ */
 };
 
-/* The configuration text for @export_dir, @recovery_dir (malloc'ed). */
+/*
+ * The first byte of @path that a quoted ganesha.conf string cannot hold
+ * ('"', '\\', a control byte), or NULL when there is none.
+ */
+const char *ganesha_bad_char(const char *path);
+
+/*
+ * The configuration text for @export_dir, @recovery_dir (malloc'ed).
+ * NULL with errno EINVAL when a path has a ganesha_bad_char().
+ */
 char *ganesha_config(const char *export_dir, const char *recovery_dir,
 		     unsigned int port);
 
@@ -33,6 +42,16 @@ int ganesha_start(struct ganesha *g, const char *dir, unsigned int port,
  * contents. Safe to call when not running. Async-signal-unsafe.
  */
 void ganesha_stop(struct ganesha *g);
+
+/*
+ * Faults: stop answering (SIGSTOP) and answer again (SIGCONT); kill the
+ * server (SIGKILL) and start it again on the same export and recovery
+ * directory (nothing is removed), waiting until it listens. 0 or -1.
+ */
+int ganesha_pause(struct ganesha *g);
+int ganesha_resume(struct ganesha *g);
+int ganesha_kill(struct ganesha *g);
+int ganesha_restart(struct ganesha *g, char *err, size_t errlen);
 
 /* Whether something accepts TCP connections on 127.0.0.1:@port. */
 int ganesha_port_open(unsigned int port);

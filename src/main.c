@@ -3,35 +3,67 @@
  * swapctl: build, boot and measure kernels with batched swap I/O.
  *
  * One file per subcommand (build.c, run.c, top.c, report.c, validate.c),
- * one cmd_* entry each, dispatched from the table below.
+ * one cmd_* entry each, dispatched from the table below. Every command
+ * parses its options with parse_options() (parse-options.h), so that
+ * `swapctl help CMD` is `swapctl CMD --help`.
  */
-#include <getopt.h>
+#include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "parse-options.h"
 #include "swapctl.h"
 
 /* 'verbose' is defined in util.c so that the unit tests link. */
 
-static void usage_help(FILE *out);
 static int cmd_help(int argc, char **argv, struct swapctl_config *cfg);
 
 static const struct cmd commands[] = {
-	{ "build", cmd_build, "apply the patch series and build the kernels",
-	  usage_build },
-	{ "run", cmd_run, "boot kernels on a scenario and compare them",
-	  usage_run },
-	{ "top", cmd_top, "live view of a running or recorded scenario",
-	  usage_top },
-	{ "report", cmd_report, "tables and plots of recorded runs",
-	  usage_report },
-	{ "validate", cmd_validate, "check scenario files without running",
-	  usage_validate },
-	{ "help", cmd_help, "show help for a command", usage_help },
+	{ "build", cmd_build, "apply the patch series and build the kernels" },
+	{ "run", cmd_run, "boot kernels on a scenario and compare them" },
+	{ "top", cmd_top, "live view of a running or recorded scenario" },
+	{ "report", cmd_report, "tables and plots of recorded runs" },
+	{ "validate", cmd_validate, "check scenario files without running" },
+	{ "metrics", cmd_metrics, "list the metrics swapctl measures" },
+	{ "list", cmd_list, "list the shipped scenarios and the built kernels" },
+	{ "help", cmd_help, "show help for a command" },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+static const char *config_path;
+static bool show_version;
+
+static void list_commands(FILE *out)
+{
+	size_t i;
+
+	fprintf(out, "\ncommands:\n");
+	for (i = 0; i < NCOMMANDS; i++)
+		fprintf(out, "  %-10s %s\n", commands[i].name,
+			commands[i].summary);
+	fprintf(out,
+		"\n'swapctl help COMMAND' or 'swapctl COMMAND --help' "
+		"describes one command;\nsee also swapctl(1).\n");
+}
+
+static const struct popt main_opts[] = {
+	OPT_STRING(0, "config", &config_path, "FILE",
+		   "read this configuration file (see swapctl.conf(5))"),
+	OPT_COUNTUP('v', "verbose", &verbose, "more output (repeat for more)"),
+	OPT_BOOL(0, "version", &show_version, "print the version and exit"),
+	OPT_END(),
+};
+
+static const struct popt_cmd main_cmd = {
+	.args = "COMMAND [ARGS]",
+	.max_args = -1,
+	.opts = main_opts,
+	.epilog_fn = list_commands,
+	.flags = PARSE_OPT_STOP_AT_NON_OPTION,
+};
 
 static const struct cmd *find_command(const char *name)
 {
@@ -43,100 +75,110 @@ static const struct cmd *find_command(const char *name)
 	return NULL;
 }
 
-static void usage_main(FILE *out)
+/* `swapctl CMD --help`: every command prints its help before any work. */
+static int command_help(const struct cmd *c, struct swapctl_config *cfg)
 {
-	size_t i;
+	char *argv[] = { (char *)c->name, "--help", NULL };
 
-	fprintf(out,
-		"usage: swapctl [--config FILE] [-v] [--version] COMMAND [ARGS]\n\n"
-		"commands:\n");
-	for (i = 0; i < NCOMMANDS; i++)
-		fprintf(out, "  %-10s %s\n", commands[i].name,
-			commands[i].summary);
-	fprintf(out,
-		"\n'swapctl help COMMAND' or 'swapctl COMMAND --help' "
-		"describes one command; see also swapctl(1).\n");
-}
-
-static void usage_help(FILE *out)
-{
-	fprintf(out, "usage: swapctl help [COMMAND]\n");
+	return c->fn(2, argv, cfg);
 }
 
 static int cmd_help(int argc, char **argv, struct swapctl_config *cfg)
 {
+	static const struct popt opts[] = { OPT_END() };
+	static const struct popt_cmd help_cmd = {
+		.name = "help", .args = "[COMMAND]", .max_args = 1,
+		.desc = "Describe COMMAND (its options and exit codes), or list the\n"
+			"commands and the global options.\n",
+		.opts = opts,
+	};
 	const struct cmd *c;
+	int n;
 
-	(void)cfg;
-	if (argc < 2) {
-		usage_main(stdout);
+	n = parse_options(&help_cmd, argc, argv);
+	if (n < 0)
+		return parse_options_exit(n);
+	if (!n) {
+		parse_options_usage(&main_cmd, stdout);
 		return EXIT_OK;
 	}
-	c = find_command(argv[1]);
-	if (!c) {
-		fprintf(stderr, "swapctl: help: unknown command '%s'\n",
-			argv[1]);
-		return EXIT_USAGE;
-	}
-	c->usage(stdout);
-	return EXIT_OK;
+	c = find_command(argv[0]);
+	if (!c)
+		return popt_error(&help_cmd, "unknown command '%s'", argv[0]);
+	return command_help(c, cfg);
 }
+
+static bool asks_help(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+			return true;
+	return false;
+}
+
+/*
+ * Every command's standard output is checked once it is done: a table
+ * written to a full disk or a closed pipe is a failure, not exit 0.
+ */
+static int close_stdout(int code)
+{
+	bool bad = fflush(stdout) == EOF || ferror(stdout);
+	int err = errno;
+
+	if (fclose(stdout) && errno != EBADF && !bad) {
+		bad = true;
+		err = errno;
+	}
+	/* a command that failed has said why already */
+	if (!bad || code)
+		return code;
+	fprintf(stderr, "swapctl: <stdout>: write failed: %s\n",
+		strerror(err));
+	return EXIT_OUTPUT;
+}
+
+static int run_main(int argc, char **argv);
 
 int main(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "config", required_argument, NULL, 'c' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
-	};
+	return close_stdout(run_main(argc, argv));
+}
+
+static int run_main(int argc, char **argv)
+{
 	struct swapctl_config cfg;
-	const char *config_path = NULL;
 	const struct cmd *c;
 	char err[1024];
-	int opt, cmdidx;
+	int n;
 
-	/* '+': stop at the first non-option, the command name. */
-	while ((opt = getopt_long(argc, argv, "+c:vhV", opts, NULL)) != -1) {
-		switch (opt) {
-		case 'c':
-			config_path = optarg;
-			break;
-		case 'v':
-			verbose++;
-			break;
-		case 'h':
-			usage_main(stdout);
-			return EXIT_OK;
-		case 'V':
-			printf("swapctl %s\n", SWAPCTL_VERSION);
-			return EXIT_OK;
-		default:
-			usage_main(stderr);
-			return EXIT_USAGE;
-		}
+	n = parse_options(&main_cmd, argc, argv);
+	if (n < 0)
+		return parse_options_exit(n);
+	if (show_version) {
+		printf("swapctl %s\n", SWAPCTL_VERSION);
+		return EXIT_OK;
 	}
-	if (optind >= argc) {
-		usage_main(stderr);
+	if (!n) {
+		parse_options_usage(&main_cmd, stderr);
 		return EXIT_USAGE;
 	}
-	c = find_command(argv[optind]);
-	if (!c) {
-		fprintf(stderr, "swapctl: unknown command '%s' (see 'swapctl help')\n",
-			argv[optind]);
-		return EXIT_USAGE;
-	}
-	if (c->fn == cmd_help)
-		return cmd_help(argc - optind, argv + optind, &cfg);
+	c = find_command(argv[0]);
+	if (!c)
+		return popt_error(&main_cmd, "unknown command '%s'", argv[0]);
 
 	config_defaults(&cfg);
+	if (c->fn == cmd_help)
+		return cmd_help(n, argv, &cfg);
 	if (config_load(&cfg, config_path, err, sizeof(err))) {
+		/* a broken configuration does not hide the help */
+		if (asks_help(n, argv)) {
+			config_defaults(&cfg);
+			return command_help(c, &cfg);
+		}
 		fprintf(stderr, "swapctl: %s\n", err);
 		return EXIT_CONFIG;
 	}
-	/* Subcommands parse their own options from a fresh getopt state. */
-	cmdidx = optind;
-	optind = 0;
-	return c->fn(argc - cmdidx, argv + cmdidx, &cfg);
+	return c->fn(n, argv, &cfg);
 }

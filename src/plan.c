@@ -10,13 +10,15 @@
 #include <unistd.h>
 
 #include "cpio.h"
+#include "domain.h"
 #include "plan.h"
 #include "util.h"
+#include "../guest/gplan.h"
 
 static void swap_line(FILE *f, const struct scn_swap *sw,
 		      unsigned int nfs_port)
 {
-	fprintf(f, "swap type=%s", scn_swap_type_name(sw->type));
+	fprintf(f, "swap type=%s", plan_backend_name(sw->type));
 	switch (sw->type) {
 	case SWAP_BLK:
 		fprintf(f, " dev=/dev/%s", sw->dev);
@@ -43,7 +45,7 @@ static void swap_line(FILE *f, const struct scn_swap *sw,
 
 static void phase_line(FILE *f, const struct scn_phase *ph)
 {
-	fprintf(f, "phase %s", scn_phase_name(ph->kind));
+	fprintf(f, "phase %s", plan_phase_name(ph->kind));
 	switch (ph->kind) {
 	case PHASE_PRESSURE:
 		fprintf(f, " mb=%u", ph->mb);
@@ -58,6 +60,151 @@ static void phase_line(FILE *f, const struct scn_phase *ph)
 		break;
 	}
 	fputc('\n', f);
+}
+
+/* A guest fault (guest/gplan.c parse_fault); host faults are not sent. */
+static void fault_line(FILE *f, int idx, const struct scn_fault *ft)
+{
+	fprintf(f, "fault index=%d kind=%s", idx, scn_fault_name(ft->kind));
+	if (ft->swap >= 0)
+		fprintf(f, " swap=%d", ft->swap);
+	switch (ft->trig) {
+	case TRIG_PHASE:
+		fprintf(f, " phase=%.0f", ft->at);
+		break;
+	case TRIG_AFTER_S:
+		fprintf(f, " after_ms=%.0f", ft->at * 1000);
+		break;
+	case TRIG_AFTER_SWAP_IOS:
+		fprintf(f, " after_swap_ios=%.0f", ft->at);
+		break;
+	}
+	if (ft->duration_s > 0)
+		fprintf(f, " duration_ms=%.0f", ft->duration_s * 1000);
+	if (ft->until_phase >= 0)
+		fprintf(f, " until_phase=%d", ft->until_phase);
+	if (ft->kind == FAULT_IO_ERROR) {
+		fprintf(f, " op=%s", scn_fault_op_name(ft->op));
+		if (ft->op == FOP_READ)
+			fprintf(f, " slots=%llu+%llu", ft->slot, ft->nslots);
+		if (ft->probability)
+			fprintf(f, " probability=%u", ft->probability);
+		if (ft->times)
+			fprintf(f, " times=%llu", ft->times);
+		if (ft->interval)
+			fprintf(f, " interval=%llu", ft->interval);
+	}
+	if (ft->kind == FAULT_SWAP_CHURN)
+		fprintf(f, " period_ms=%u", ft->period_ms);
+	fputc('\n', f);
+}
+
+size_t plan_escape(char *buf, size_t len, const char *s)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	size_t off = 0;
+
+	for (; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+		char one[4];
+		size_t n = 1;
+
+		if ((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+		    (ch >= '0' && ch <= '9') || strchr("._,/:+@=-", ch)) {
+			one[0] = (char)ch;
+		} else {
+			one[0] = '%';
+			one[1] = hex[ch >> 4];
+			one[2] = hex[ch & 15];
+			n = 3;
+		}
+		if (off + n < len)
+			memcpy(buf + off, one, n);
+		off += n;
+	}
+	if (len)
+		buf[off < len ? off : len - 1] = '\0';
+	return off;
+}
+
+/*
+ * @in with @KBUILD_SRC@ and @KBUILD_OUT@ replaced, into @out; a token
+ * stays as it is while its path is unknown (validate, before the tree is
+ * prepared).
+ */
+static void substitute(const struct scenario *s, const char *in, char *out,
+		       size_t len)
+{
+	static const char src_tok[] = "@KBUILD_SRC@", out_tok[] = "@KBUILD_OUT@";
+	size_t off = 0;
+
+	while (*in && off + 1 < len) {
+		const char *rep = NULL;
+		size_t skip = 0;
+
+		if (!strncmp(in, src_tok, sizeof(src_tok) - 1)) {
+			rep = s->kbuild_src;
+			skip = sizeof(src_tok) - 1;
+		} else if (!strncmp(in, out_tok, sizeof(out_tok) - 1)) {
+			rep = s->kbuild_out;
+			skip = sizeof(out_tok) - 1;
+		}
+		if (rep && *rep) {
+			off += snprintf(out + off, len - off, "%s", rep);
+			if (off >= len)
+				off = len - 1;
+			in += skip;
+		} else {
+			out[off++] = *in++;
+		}
+	}
+	out[off] = '\0';
+}
+
+static void word(FILE *f, const struct scenario *s, const char *prefix,
+		 const char *v)
+{
+	char sub[8192], esc[3 * 8192 + 1];
+
+	substitute(s, v, sub, sizeof(sub));
+	plan_escape(esc, sizeof(esc), sub);
+	fprintf(f, "%s%s", prefix, esc);
+}
+
+static void command_lines(FILE *f, const struct scenario *s)
+{
+	const struct scn_group *g;
+	int i, k;
+
+	fprintf(f, "hostroot tag=%s\n", DOMAIN_HOSTROOT_TAG);
+	fprintf(f, "command reference=%d\n", s->reference);
+	for (i = 0; i < s->ngroups; i++) {
+		g = &s->group[i];
+		fprintf(f, "group name=%s", g->name);
+		if (g->memory_max_mb)
+			fprintf(f, " memory_max_mb=%u", g->memory_max_mb);
+		if (g->memory_high_mb)
+			fprintf(f, " memory_high_mb=%u", g->memory_high_mb);
+		if (g->has_swap_max)
+			fprintf(f, " swap_max_mb=%u", g->swap_max_mb);
+		if (g->cpus)
+			fprintf(f, " cpus=%u", g->cpus);
+		if (g->cwd[0])
+			word(f, s, " cwd=", g->cwd);
+		fputc('\n', f);
+		for (k = 0; k < g->nargs; k++) {
+			word(f, s, "arg ", g->args[k]);
+			fputc('\n', f);
+		}
+		for (k = 0; k < g->nenv; k++) {
+			word(f, s, "env ", g->env[k]);
+			fputc('\n', f);
+		}
+		for (k = 0; k < g->nout; k++) {
+			word(f, s, "output ", g->out[k]);
+			fputc('\n', f);
+		}
+	}
 }
 
 char *plan_text(const struct scenario *s, unsigned int memory_mb,
@@ -102,6 +249,10 @@ char *plan_text(const struct scenario *s, unsigned int memory_mb,
 		swap_line(f, &s->swap[i], nfs_port);
 	if (scn_has_nfs(s))
 		fprintf(f, "net addr=10.0.2.15/24 gw=10.0.2.2\n");
+	if (s->command) {
+		command_lines(f, s);
+		goto out;
+	}
 	fprintf(f, "workload seed=%llu size_mb=%u shmem_mb=%u thp=%d",
 		(unsigned long long)s->seed, scenario_size_mb(s, memory_mb),
 		s->shmem_mb, s->wl_thp);
@@ -113,6 +264,10 @@ char *plan_text(const struct scenario *s, unsigned int memory_mb,
 	if (s->has_verify_seed)
 		fprintf(f, "verify_seed %llu\n",
 			(unsigned long long)s->verify_seed);
+	for (i = 0; i < s->nfaults; i++)
+		if (!scn_fault_on_host(s->fault[i].kind))
+			fault_line(f, i, &s->fault[i]);
+out:
 	if (fclose(f)) {
 		free(buf);
 		return NULL;
@@ -190,4 +345,23 @@ fail:
 	fclose(f);
 	unlink(tmp);
 	return -1;
+}
+
+int plan_check(const char *file, const char *plan, char *err, size_t errlen)
+{
+	char gerr[GPLAN_ERR_LEN];
+	struct gplan *g;
+	int ret;
+
+	g = malloc(sizeof(*g));
+	if (!g) {
+		snprintf(err, errlen, "%s: out of memory", file);
+		return -1;
+	}
+	ret = gplan_parse(plan, g, gerr, sizeof(gerr));
+	if (ret)
+		snprintf(err, errlen, "%s: the guest would refuse the plan: %s",
+			 file, gerr);
+	free(g);
+	return ret ? -1 : 0;
 }

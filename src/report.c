@@ -5,77 +5,34 @@
  * with two runs, their comparison. The numbers come from the same
  * stream/stats code as swapctl top.
  */
-#include <getopt.h>
+#include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
+#include "metrics.h"
+#include "parse-options.h"
+#include "results.h"
 #include "source.h"
 #include "stats.h"
 #include "svg.h"
 #include "swapctl.h"
+#include "util.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-#define MAX_KERNELS 8
+#define MAX_GUEST_COLS	6	/* per-guest columns in the text table */
 
 enum fmt { F_TEXT, F_JSON, F_CSV, F_NONE };
 
-enum metric {
-	M_DURATION,
-	M_PSWPOUT,
-	M_NRSWPOUT,
-	M_WR_PPIO,
-	M_PSWPIN,
-	M_NRSWPIN,
-	M_RD_PPIO,
-	M_DEV_WR_PPIO,
-	M_DEV_IOS,
-	M_HOST_REQ,
-	M_MAJFLT,
-	M_OUT_MIBS,
-	M_SWAP_PEAK,
-	M_VERIFIED,
-	M_CORRUPT,
-	NMETRICS,
-};
-
-static const struct {
-	const char *key;	/* JSON and CSV */
-	const char *label;	/* text */
-	int decimals;
-	bool nrswp;		/* needs the nrswp* counters */
-} metrics[NMETRICS] = {
-	[M_DURATION] = { "seconds", "duration s", 1, false },
-	[M_PSWPOUT] = { "pswpout", "pages out (pswpout)", 0, false },
-	[M_NRSWPOUT] = { "nrswpout", "write I/Os (nrswpout)", 0, true },
-	[M_WR_PPIO] = { "write_pages_per_io", "write pages/IO", 2, true },
-	[M_PSWPIN] = { "pswpin", "pages in (pswpin)", 0, false },
-	[M_NRSWPIN] = { "nrswpin", "read I/Os (nrswpin)", 0, true },
-	[M_RD_PPIO] = { "read_pages_per_io", "read pages/IO", 2, true },
-	[M_DEV_WR_PPIO] = { "device_write_pages_per_io",
-			    "device wr pages/IO", 2, false },
-	[M_DEV_IOS] = { "device_ios", "device I/Os", 0, false },
-	[M_HOST_REQ] = { "host_requests", "host requests", 0, false },
-	[M_MAJFLT] = { "pgmajfault", "major faults", 0, false },
-	[M_OUT_MIBS] = { "swapout_mib_per_s", "swap-out MiB/s", 2, false },
-	[M_SWAP_PEAK] = { "swap_peak_mib", "swap peak MiB", 1, false },
-	[M_VERIFIED] = { "pages_verified", "pages verified", 0, false },
-	[M_CORRUPT] = { "pages_corrupt", "pages corrupt", 0, false },
-};
-
-struct kagg {
-	char kernel[48];
-	unsigned int n;				/* guests */
-	struct stats_val v[NMETRICS][SOURCE_MAX_GUESTS];
-};
-
 struct run {
 	struct source src;
-	struct kagg k[MAX_KERNELS];
-	unsigned int nk;
+	struct results res;	/* res.g[i] is src.g[i] */
 };
 
 struct report_opts {
@@ -85,211 +42,90 @@ struct report_opts {
 	unsigned int ndirs;
 };
 
-void usage_report(FILE *out)
-{
-	fprintf(out,
-		"usage: swapctl report [--text|--json|--csv] [--svg FILE] "
-		"[RUN_DIR [RUN_DIR_B]]\n"
-		"\n"
-		"Summarise a recorded run (default <workdir>/runs/latest; a run\n"
-		"id under <workdir>/runs works too): per guest the swap counters,\n"
-		"pages per write and read I/O (pswpout/nrswpout, pswpin/nrswpin),\n"
-		"device and host I/Os, major faults, the workload's verdict, and\n"
-		"per kernel the mean with its 95%% confidence interval over the\n"
-		"repetitions and the ratio patched/baseline. With two runs, compare\n"
-		"them kernel by kernel (B/A).\n"
-		"\n"
-		"  --text       aligned table (default)\n"
-		"  --json       one JSON object\n"
-		"  --csv        one row per guest\n"
-		"  --svg FILE   also write a plot over time of pages per I/O and\n"
-		"               swap throughput for each kernel (only the plot\n"
-		"               when no table format is given)\n"
-		"\n"
-		"A value that cannot be computed is \"n/a\" (nothing to divide:\n"
-		"no I/O) or \"missing\" (the kernel lacks the counter, e.g. no\n"
-		"nrswp* counters), never a number.\n");
-}
-
 static int parse_args(int argc, char **argv, struct report_opts *o)
 {
-	static const struct option opts[] = {
-		{ "text", no_argument, NULL, 't' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "csv", no_argument, NULL, 'c' },
-		{ "svg", required_argument, NULL, 's' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	/* 0: not given, else 1 + enum fmt */
+	int mode = 0, n;
+	struct popt opts[] = {
+		OPT_CMDMODE(0, "text", &mode, 1 + F_TEXT, "aligned table (default)"),
+		OPT_CMDMODE(0, "json", &mode, 1 + F_JSON, "one JSON object"),
+		OPT_CMDMODE(0, "csv", &mode, 1 + F_CSV, "one row per guest"),
+		OPT_STRING(0, "svg", &o->svg, "FILE",
+			   "also write a plot over time of pages per I/O and swap throughput for each kernel (only the plot when no table format is given)"),
+		OPT_END(),
 	};
-	bool fmt_given = false;
-	int c;
+	struct popt_cmd cmd = {
+		.name = "report", .args = "[RUN_DIR [RUN_DIR_B]]", .max_args = 2,
+		.opts = opts,
+		.desc =
+		"Summarise a recorded run (default <workdir>/runs/latest; a run\n"
+		"id under <workdir>/runs works too): per guest every metric of\n"
+		"the registry (swapctl metrics), per kernel the mean with its 95%\n"
+		"confidence interval over the repetitions, and per metric and\n"
+		"kernel the ratio to the run's first kernel (the reference) with\n"
+		"its 95% interval, Welch's p-value and a verdict: better, worse,\n"
+		"no significant change, not measured (the same as swapctl run).\n"
+		"With two runs, compare them kernel by kernel (B/A).\n",
+		.epilog =
+		"A value that cannot be computed is \"n/a\" (nothing to divide:\n"
+		"no I/O) or \"missing\" (the kernel lacks the counter, e.g. no\n"
+		"nrswp* counters), never a number.\n",
+	};
 
 	memset(o, 0, sizeof(*o));
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		switch (c) {
-		case 't':
-		case 'j':
-		case 'c':
-			if (fmt_given) {
-				fprintf(stderr,
-					"swapctl report: one of --text, --json, --csv\n");
-				return EXIT_USAGE;
-			}
-			fmt_given = true;
-			o->fmt = c == 't' ? F_TEXT : c == 'j' ? F_JSON : F_CSV;
-			break;
-		case 's':
-			o->svg = optarg;
-			break;
-		case 'h':
-			usage_report(stdout);
-			return -1;
-		default:
-			usage_report(stderr);
-			return EXIT_USAGE;
-		}
-	}
-	if (argc - optind > 2) {
-		fprintf(stderr, "swapctl report: two RUN_DIRs at most\n");
+	n = parse_options(&cmd, argc, argv);
+	if (n < 0)
+		return n == PARSE_OPT_HELP ? -1 : EXIT_USAGE;
+	for (o->ndirs = 0; o->ndirs < (unsigned int)n; o->ndirs++)
+		o->dir[o->ndirs] = argv[o->ndirs];
+	o->fmt = mode ? (enum fmt)(mode - 1) : o->svg ? F_NONE : F_TEXT;
+	if (o->svg && !strcmp(o->svg, "-") && o->fmt != F_NONE) {
+		fprintf(stderr, "swapctl report: --svg -: standard output already has the table (drop --text/--json/--csv or name a file)\n");
 		return EXIT_USAGE;
 	}
-	while (optind < argc)
-		o->dir[o->ndirs++] = argv[optind++];
-	if (!fmt_given && o->svg)
-		o->fmt = F_NONE;
-	return 0;
-}
+	if (o->svg && strcmp(o->svg, "-")) {
+		char target[PATH_MAX];
 
-static struct stats_val na(void)
-{
-	struct stats_val v = { STATS_NA, 0 };
-
-	return v;
-}
-
-static struct stats_val guest_metric(const struct source_guest *g,
-				     enum metric m)
-{
-	const struct stats_track *t = &g->track;
-	struct stats_interval iv;
-
-	stats_track_total(t, &iv);
-	switch (m) {
-	case M_DURATION:
-		return t->npts ? stats_ok(iv.dt_s) : na();
-	case M_PSWPOUT:
-		return iv.pswpout;
-	case M_NRSWPOUT:
-		return iv.nrswpout;
-	case M_WR_PPIO:
-		return iv.wr_ppio;
-	case M_PSWPIN:
-		return iv.pswpin;
-	case M_NRSWPIN:
-		return iv.nrswpin;
-	case M_RD_PPIO:
-		return iv.rd_ppio;
-	case M_DEV_WR_PPIO:
-		return iv.dev_wr_ppio;
-	case M_DEV_IOS:
-		return iv.dev_ios;
-	case M_HOST_REQ:
-		return iv.host_req;
-	case M_MAJFLT:
-		return iv.majflt;
-	case M_OUT_MIBS:
-		return iv.pswpout_s.state == STATS_OK ?
-		       stats_ok(iv.pswpout_s.v * 4096 / 1048576) :
-		       iv.pswpout_s;
-	case M_SWAP_PEAK:
-		return t->npts ? stats_ok((double)iv.swap_peak_kb / 1024) :
-		       na();
-	case M_VERIFIED:
-		return t->have_result ? stats_ok((double)t->pages_verified) :
-		       na();
-	case M_CORRUPT:
-		return t->have_result ? stats_ok((double)t->pages_corrupt) :
-		       na();
-	case NMETRICS:
-		break;
+		if (util_output_target(o->svg, target, sizeof(target))) {
+			fprintf(stderr, "swapctl report: --svg %s: %s\n", o->svg,
+				util_output_strerror(errno));
+			return EXIT_OUTPUT;
+		}
 	}
-	return na();
+	return 0;
 }
 
 static int load_run(struct run *r, const char *workdir, const char *arg,
 		    char *err, size_t errlen)
 {
 	char dir[PATH_MAX];
-	unsigned int i, j, m;
+	unsigned int i;
 
 	memset(r, 0, sizeof(*r));
-	if (source_resolve(workdir, arg, dir, sizeof(dir), err, errlen) ||
-	    source_open(&r->src, dir, true, 1, err, errlen))
+	results_init(&r->res);
+	if (source_resolve(workdir, arg, dir, sizeof(dir), err, errlen))
 		return -1;
+	if (source_open(&r->src, dir, true, 1, err, errlen))
+		return -2;	/* there, but not a usable run */
 	source_seek_end(&r->src);
-	for (i = 0; i < r->src.ng; i++) {
-		const struct source_guest *g = r->src.g[i];
-		struct kagg *k = NULL;
-
-		for (j = 0; j < r->nk; j++)
-			if (!strcmp(r->k[j].kernel, g->kernel))
-				k = &r->k[j];
-		if (!k) {
-			if (r->nk >= MAX_KERNELS)
-				continue;
-			k = &r->k[r->nk++];
-			snprintf(k->kernel, sizeof(k->kernel), "%s",
-				 g->kernel);
+	/* the run's order, reference first; then whatever else is there */
+	for (i = 0; i < r->src.nkernels; i++)
+		results_kernel(&r->res, r->src.kernels[i]);
+	for (i = 0; i < r->src.ng; i++)
+		if (results_add(&r->res, r->src.g[i]->kernel,
+				r->src.g[i]->rep, &r->src.g[i]->track)) {
+			snprintf(err, errlen, "%s: out of memory", dir);
+			source_close(&r->src);
+			results_free(&r->res);
+			return -1;
 		}
-		for (m = 0; m < NMETRICS; m++)
-			k->v[m][k->n] = guest_metric(g, m);
-		k->n++;
-	}
 	return 0;
 }
 
-/*
- * Mean over the guests of a kernel: MISSING if any is missing, NA if
- * none has a value; only the numbers count otherwise.
- */
-static struct stats_val kernel_mean(const struct kagg *k, enum metric m,
-				    struct stats_desc *d)
+static void close_run(struct run *r)
 {
-	double x[SOURCE_MAX_GUESTS];
-	size_t n = 0;
-	unsigned int i;
-
-	memset(d, 0, sizeof(*d));
-	for (i = 0; i < k->n; i++) {
-		if (k->v[m][i].state == STATS_MISSING)
-			return stats_missing();
-		if (k->v[m][i].state == STATS_OK)
-			x[n++] = k->v[m][i].v;
-	}
-	if (!n)
-		return na();
-	stats_describe(x, n, d);
-	return stats_ok(d->mean);
-}
-
-static const struct kagg *find_kernel(const struct run *r, const char *name)
-{
-	unsigned int i;
-
-	for (i = 0; i < r->nk; i++)
-		if (!strcmp(r->k[i].kernel, name))
-			return &r->k[i];
-	return NULL;
-}
-
-static struct stats_val kernel_ratio(const struct kagg *num,
-				     const struct kagg *den, enum metric m)
-{
-	struct stats_desc d;
-
-	if (!num || !den)
-		return na();
-	return stats_ratio(kernel_mean(num, m, &d), kernel_mean(den, m, &d));
+	source_close(&r->src);
+	results_free(&r->res);
 }
 
 static const char *status_str(const struct source_guest *g)
@@ -308,161 +144,193 @@ static void fmt_val(char *buf, size_t len, struct stats_val v, int dec)
 
 /* ---- text ---- */
 
+/*
+ * Counters that went backwards are taken as restarts from 0, which
+ * inflates the totals when they were not: say so under the table.
+ */
+static void warn_resets(const struct run *r, const char *which, FILE *f)
+{
+	unsigned int i;
+
+	for (i = 0; i < r->src.ng; i++) {
+		const struct stream_state *st = r->src.g[i]->st;
+
+		if (!st->resets)
+			continue;
+		fprintf(f, "warning: %s%s: counters went backwards on %llu line%s of samples.jsonl, taken as restarts from 0: the totals may be inflated\n",
+			which, r->src.g[i]->name,
+			(unsigned long long)st->resets,
+			st->resets == 1 ? "" : "s");
+	}
+}
+
+/*
+ * The width the text fits: $COLUMNS when set (>= 40), else the terminal's
+ * when standard output is one, else 0 (no limit: a file or a pipe).
+ */
+static unsigned int text_width(void)
+{
+	const char *c = getenv("COLUMNS");
+	struct winsize ws;
+
+	if (c && atoi(c) >= 40)
+		return (unsigned int)atoi(c);
+	if (isatty(STDOUT_FILENO) && !ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) &&
+	    ws.ws_col)
+		return ws.ws_col;
+	return 0;
+}
+
 static void text_run(const struct run *r, FILE *f)
 {
-	const struct kagg *base = find_kernel(r, "baseline");
-	const struct kagg *pat = find_kernel(r, "patched");
-	char buf[64];
-	unsigned int i, m, kk;
-	bool reps = false;
+	unsigned int i, m, kk, ng = r->src.ng, width = text_width();
+	char buf[64], title[512];
 
-	fprintf(f, "run %s  scenario %s  state %s\n", r->src.id,
-		r->src.scenario[0] ? r->src.scenario : "?",
-		r->src.state[0] ? r->src.state : "?");
-	fprintf(f, "%-24s", "");
-	for (i = 0; i < r->src.ng; i++)
-		fprintf(f, " %16s", r->src.g[i]->name);
-	if (base && pat)
-		fprintf(f, " %16s", "patched/baseline");
-	fputc('\n', f);
-	fprintf(f, "%-24s", "kernel");
-	for (i = 0; i < r->src.ng; i++)
-		fprintf(f, " %16.16s", r->src.g[i]->track.kernel[0] ?
-			r->src.g[i]->track.kernel : "?");
-	fputc('\n', f);
-	fprintf(f, "%-24s", "status");
-	for (i = 0; i < r->src.ng; i++)
-		fprintf(f, " %16s", status_str(r->src.g[i]));
-	fputc('\n', f);
-	for (m = 0; m < NMETRICS; m++) {
-		fprintf(f, "%-24s", metrics[m].label);
-		for (i = 0; i < r->src.ng; i++) {
-			struct stats_val v = guest_metric(r->src.g[i], m);
-
-			if (v.state == STATS_MISSING && metrics[m].nrswp)
-				snprintf(buf, sizeof(buf), "no nrswp");
-			else
-				fmt_val(buf, sizeof(buf), v,
-					metrics[m].decimals);
-			fprintf(f, " %16s", buf);
+	/* one line, or two when it would not fit */
+	snprintf(title, sizeof(title), "scenario %s  state %s  reference %s",
+		 r->src.scenario[0] ? r->src.scenario : "?",
+		 r->src.state[0] ? r->src.state : "?",
+		 r->res.nk ? r->res.kernels[0] : "?");
+	if (width && strlen(r->src.id) + 6 + strlen(title) > width)
+		fprintf(f, "run %s\n%s\n", r->src.id, title);
+	else
+		fprintf(f, "run %s  %s\n", r->src.id, title);
+	if (ng > MAX_GUEST_COLS || (width && 24 + 17 * ng > width)) {
+		fprintf(f, "(%u guests: per guest values with --csv or --json)\n",
+			ng);
+		ng = 0;
+	}
+	if (ng) {
+		fprintf(f, "%-24s", "");
+		for (i = 0; i < ng; i++)
+			fprintf(f, " %16s", r->src.g[i]->name);
+		fputc('\n', f);
+		fprintf(f, "%-24s", "kernel");
+		for (i = 0; i < ng; i++)
+			fprintf(f, " %16.16s", r->src.g[i]->track.kernel[0] ?
+				r->src.g[i]->track.kernel : "?");
+		fputc('\n', f);
+		fprintf(f, "%-24s", "status");
+		for (i = 0; i < ng; i++)
+			fprintf(f, " %16s", status_str(r->src.g[i]));
+		fputc('\n', f);
+		for (m = 0; m < metric_count; m++) {
+			fprintf(f, "%-24s", metric_defs[m].label);
+			for (i = 0; i < ng; i++) {
+				fmt_val(buf, sizeof(buf), r->res.g[i].v[m],
+					metric_defs[m].decimals);
+				fprintf(f, " %16s", buf);
+			}
+			fputc('\n', f);
 		}
-		if (base && pat) {
-			struct stats_val q = kernel_ratio(pat, base, m);
+		fprintf(f, "%-24s", "lines ok/bad/lost");
+		for (i = 0; i < ng; i++) {
+			const struct stream_state *st = r->src.g[i]->st;
 
-			if (q.state == STATS_OK)
-				snprintf(buf, sizeof(buf), "%.2fx", q.v);
-			else
-				fmt_val(buf, sizeof(buf), q, 2);
+			snprintf(buf, sizeof(buf), "%llu/%llu/%llu",
+				 (unsigned long long)st->ok,
+				 (unsigned long long)(st->malformed +
+						      st->too_long +
+						      st->absurd +
+						      st->seq_dups),
+				 (unsigned long long)st->seq_missing);
 			fprintf(f, " %16s", buf);
 		}
 		fputc('\n', f);
 	}
-	fprintf(f, "%-24s", "lines ok/bad/lost");
+	warn_resets(r, "", f);
+	/* the events: faults injected into each guest, in order */
 	for (i = 0; i < r->src.ng; i++) {
-		const struct stream_state *st = r->src.g[i]->st;
+		const struct stats_track *t = &r->src.g[i]->track;
 
-		snprintf(buf, sizeof(buf), "%llu/%llu/%llu",
-			 (unsigned long long)st->ok,
-			 (unsigned long long)(st->malformed + st->too_long +
-					      st->absurd + st->seq_dups),
-			 (unsigned long long)st->seq_missing);
-		fprintf(f, " %16s", buf);
+		for (kk = 0; kk < t->nfaults; kk++)
+			fprintf(f, "%s: fault %s %s%s%s\n", r->src.g[i]->name,
+				t->faults[kk].name,
+				t->faults[kk].end ? "end" : "start",
+				t->faults[kk].detail[0] ? ": " : "",
+				t->faults[kk].detail);
 	}
-	fputc('\n', f);
+	fprintf(f, "\nper kernel: mean ±95%% CI; ratio to %s [95%% CI]\n",
+		r->res.nk ? r->res.kernels[0] : "?");
+	results_print_table_fit(f, &r->res, width);
+}
 
-	for (kk = 0; kk < r->nk; kk++)
-		if (r->k[kk].n > 1)
-			reps = true;
-	if (!reps)
-		return;
-	fprintf(f, "\nper kernel: mean +- 95%% CI (n)\n");
-	for (kk = 0; kk < r->nk; kk++) {
-		const struct kagg *k = &r->k[kk];
-		static const enum metric keym[] = {
-			M_WR_PPIO, M_RD_PPIO, M_DEV_WR_PPIO, M_OUT_MIBS,
-		};
+/* Kernel @k of run @b against the same kernel of run @a. */
+static bool cross(const struct run *a, const struct run *b, unsigned int k,
+		  unsigned int m, struct res_cmp *c)
+{
+	int kb = results_kernel_index(&b->res, a->res.kernels[k]);
+	struct stats_desc da, db;
+	enum stats_state sa, sb;
 
-		for (i = 0; i < ARRAY_SIZE(keym); i++) {
-			struct stats_desc d;
-			struct stats_val v = kernel_mean(k, keym[i], &d);
-
-			fprintf(f, "%-12s %-24s ", k->kernel,
-				metrics[keym[i]].label);
-			if (v.state != STATS_OK)
-				fprintf(f, "%s\n", v.state == STATS_NA ?
-					"n/a" : "missing");
-			else if (d.has_ci)
-				fprintf(f, "%.2f +- %.2f (n=%zu)\n", d.mean,
-					d.ci95, d.n);
-			else
-				fprintf(f, "%.2f (n=%zu)\n", d.mean, d.n);
-		}
-	}
+	if (kb < 0)
+		return false;
+	sa = results_desc(&a->res, k, m, &da);
+	sb = results_desc(&b->res, (unsigned int)kb, m, &db);
+	results_judge(&metric_defs[m], sa, &da, sb, &db, c);
+	return true;
 }
 
 static void text_compare(const struct run *a, const struct run *b, FILE *f)
 {
-	static const char *const kernels[] = { "baseline", "patched" };
-	char x[32], y[32], q[32];
-	unsigned int m, i;
+	char x[48], y[48], q[64];
+	unsigned int m, k;
 
 	fprintf(f, "A: %s (%s)\nB: %s (%s)\n", a->src.id, a->src.scenario,
 		b->src.id, b->src.scenario);
-	fprintf(f, "%-24s", "");
-	for (i = 0; i < ARRAY_SIZE(kernels); i++)
-		fprintf(f, " %12s %12s %8s", "A", "B", "B/A");
-	fputc('\n', f);
-	fprintf(f, "%-24s", "kernel");
-	for (i = 0; i < ARRAY_SIZE(kernels); i++)
-		fprintf(f, " %34s", kernels[i]);
-	fputc('\n', f);
-	for (m = 0; m < NMETRICS; m++) {
-		fprintf(f, "%-24s", metrics[m].label);
-		for (i = 0; i < ARRAY_SIZE(kernels); i++) {
-			const struct kagg *ka = find_kernel(a, kernels[i]);
-			const struct kagg *kb = find_kernel(b, kernels[i]);
+	warn_resets(a, "A ", f);
+	warn_resets(b, "B ", f);
+	for (k = 0; k < a->res.nk; k++) {
+		if (results_kernel_index(&b->res, a->res.kernels[k]) < 0)
+			continue;
+		fprintf(f, "\n%-24s %14s %14s %30s\n", a->res.kernels[k],
+			"A", "B", "B/A [95% CI] verdict");
+		for (m = 0; m < metric_count; m++) {
 			struct stats_desc d;
-			struct stats_val va = ka ? kernel_mean(ka, m, &d) :
-						   na();
-			struct stats_val vb = kb ? kernel_mean(kb, m, &d) :
-						   na();
-			struct stats_val r = stats_ratio(vb, va);
+			enum stats_state st;
+			struct res_cmp c;
+			int kb = results_kernel_index(&b->res,
+						      a->res.kernels[k]);
 
-			fmt_val(x, sizeof(x), va, metrics[m].decimals);
-			fmt_val(y, sizeof(y), vb, metrics[m].decimals);
-			if (r.state == STATS_OK)
-				snprintf(q, sizeof(q), "%.2fx", r.v);
+			st = results_desc(&a->res, k, m, &d);
+			fmt_val(x, sizeof(x), st == STATS_OK ?
+				stats_ok(d.mean) : (struct stats_val){ st, 0 },
+				metric_defs[m].decimals);
+			st = results_desc(&b->res, (unsigned int)kb, m, &d);
+			fmt_val(y, sizeof(y), st == STATS_OK ?
+				stats_ok(d.mean) : (struct stats_val){ st, 0 },
+				metric_defs[m].decimals);
+			cross(a, b, k, m, &c);
+			if (c.has_ratio && c.has_ci)
+				snprintf(q, sizeof(q), "%.2fx [%.2f, %.2f] %s",
+					 c.ratio, c.lo, c.hi,
+					 results_verdict_name(c.verdict));
+			else if (c.has_ratio)
+				snprintf(q, sizeof(q), "%.2fx %s", c.ratio,
+					 results_verdict_name(c.verdict));
 			else
-				fmt_val(q, sizeof(q), r, 2);
-			fprintf(f, " %12s %12s %8s", x, y, q);
+				snprintf(q, sizeof(q), "%s",
+					 results_verdict_name(c.verdict));
+			fprintf(f, "%-24s %14s %14s %30s\n",
+				metric_defs[m].label, x, y, q);
 		}
-		fputc('\n', f);
 	}
 }
 
 /* ---- JSON ---- */
 
-static json_t *val_json(struct stats_val v)
-{
-	if (v.state == STATS_OK && v.v == floor(v.v) && fabs(v.v) < 9e15)
-		return json_integer((json_int_t)v.v);
-	if (v.state == STATS_OK)
-		return json_real(v.v);
-	return json_string(v.state == STATS_NA ? "n/a" : "missing");
-}
-
 static json_t *run_json(const struct run *r)
 {
-	const struct kagg *base = find_kernel(r, "baseline");
-	const struct kagg *pat = find_kernel(r, "patched");
-	json_t *o, *guests, *kernels, *ratio;
-	unsigned int i, m;
+	json_t *o, *guests;
+	unsigned int i;
 
 	o = json_object();
 	json_object_set_new(o, "run", json_string(r->src.id));
 	json_object_set_new(o, "dir", json_string(r->src.dir));
 	json_object_set_new(o, "scenario", json_string(r->src.scenario));
 	json_object_set_new(o, "state", json_string(r->src.state));
+	json_object_set_new(o, "reference", r->res.nk ?
+			    json_string(r->res.kernels[0]) : json_null());
 	guests = json_array();
 	for (i = 0; i < r->src.ng; i++) {
 		const struct source_guest *g = r->src.g[i];
@@ -475,9 +343,8 @@ static json_t *run_json(const struct run *r)
 		json_object_set_new(j, "release",
 				    json_string(g->track.kernel));
 		json_object_set_new(j, "status", json_string(status_str(g)));
-		for (m = 0; m < NMETRICS; m++)
-			json_object_set_new(j, metrics[m].key,
-					    val_json(guest_metric(g, m)));
+		json_object_set_new(j, "metrics",
+				    results_guest_json(&r->res.g[i]));
 		json_object_set_new(j, "stream", json_pack(
 			"{sIsIsIsIsIsIsIsIsI}",
 			"lines", (json_int_t)st->lines,
@@ -492,34 +359,10 @@ static json_t *run_json(const struct run *r)
 		json_array_append_new(guests, j);
 	}
 	json_object_set_new(o, "guests", guests);
-	kernels = json_object();
-	for (i = 0; i < r->nk; i++) {
-		json_t *k = json_object();
-
-		for (m = 0; m < NMETRICS; m++) {
-			struct stats_desc d;
-			struct stats_val v = kernel_mean(&r->k[i], m, &d);
-			json_t *e = json_object();
-
-			json_object_set_new(e, "n", json_integer((json_int_t)
-								 d.n));
-			json_object_set_new(e, "mean", val_json(v));
-			json_object_set_new(e, "stddev", v.state == STATS_OK ?
-					    json_real(d.stddev) :
-					    json_null());
-			json_object_set_new(e, "ci95", d.has_ci &&
-					    v.state == STATS_OK ?
-					    json_real(d.ci95) : json_null());
-			json_object_set_new(k, metrics[m].key, e);
-		}
-		json_object_set_new(kernels, r->k[i].kernel, k);
-	}
-	json_object_set_new(o, "kernels", kernels);
-	ratio = json_object();
-	for (m = 0; base && pat && m < NMETRICS; m++)
-		json_object_set_new(ratio, metrics[m].key,
-				    val_json(kernel_ratio(pat, base, m)));
-	json_object_set_new(o, "patched_over_baseline", ratio);
+	json_object_set_new(o, "kernels", results_kernels_json(&r->res));
+	json_object_set_new(o, "comparisons",
+			    results_comparisons_json(&r->res));
+	json_object_set_new(o, "phases", results_phases_json(&r->res));
 	return o;
 }
 
@@ -531,26 +374,38 @@ static int json_out(const struct run *a, const struct run *b, FILE *f)
 	if (!b) {
 		o = run_json(a);
 	} else {
-		json_t *cmp = json_object();
-		unsigned int i, m;
+		json_t *cmp = json_array();
+		unsigned int k, m;
 
 		o = json_object();
 		json_object_set_new(o, "a", run_json(a));
 		json_object_set_new(o, "b", run_json(b));
-		for (i = 0; i < a->nk; i++) {
-			const struct kagg *kb = find_kernel(b,
-							    a->k[i].kernel);
-			json_t *k = json_object();
+		for (k = 0; k < a->res.nk; k++)
+			for (m = 0; m < metric_count; m++) {
+				struct res_cmp c;
 
-			for (m = 0; kb && m < NMETRICS; m++)
-				json_object_set_new(k, metrics[m].key,
-					val_json(kernel_ratio(kb, &a->k[i],
-							      m)));
-			json_object_set_new(cmp, a->k[i].kernel, k);
-		}
+				if (!cross(a, b, k, m, &c))
+					break;
+				json_array_append_new(cmp, json_pack(
+					"{sssssssosososs}",
+					"metric", metric_defs[m].key,
+					"kernel", a->res.kernels[k],
+					"reference", "A",
+					"ratio", c.has_ratio ?
+						 json_real(c.ratio) :
+						 json_null(),
+					"ci95", c.has_ci ?
+						json_pack("[ff]", c.lo, c.hi) :
+						json_null(),
+					"p_value", c.has_p ? json_real(c.p) :
+						   json_null(),
+					"verdict",
+					results_verdict_name(c.verdict)));
+			}
 		json_object_set_new(o, "b_over_a", cmp);
 	}
-	r = json_dumpf(o, f, JSON_INDENT(2) | JSON_REAL_PRECISION(6));
+	r = json_dumpf(o, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
+		       JSON_REAL_PRECISION(6));
 	fputc('\n', f);
 	json_decref(o);
 	return r;
@@ -580,8 +435,8 @@ static void csv_out(const struct run *a, const struct run *b, FILE *f)
 	char buf[64];
 
 	fprintf(f, "run,guest,kernel,rep,release,status");
-	for (m = 0; m < NMETRICS; m++)
-		fprintf(f, ",%s", metrics[m].key);
+	for (m = 0; m < metric_count; m++)
+		fprintf(f, ",%s", metric_defs[m].key);
 	fprintf(f, ",lines_ok,lines_bad,seq_missing\n");
 	for (ri = 0; ri < 2 && runs[ri]; ri++) {
 		const struct run *r = runs[ri];
@@ -598,14 +453,14 @@ static void csv_out(const struct run *a, const struct run *b, FILE *f)
 			fprintf(f, ",%u,", g->rep);
 			csv_field(f, g->track.kernel);
 			fprintf(f, ",%s", status_str(g));
-			for (m = 0; m < NMETRICS; m++) {
-				struct stats_val v = guest_metric(g, m);
+			for (m = 0; m < metric_count; m++) {
+				struct stats_val v = r->res.g[i].v[m];
 
 				if (v.state == STATS_OK)
 					snprintf(buf, sizeof(buf), "%.*f",
-						 metrics[m].decimals ?
-						 metrics[m].decimals + 2 : 0,
-						 v.v);
+						 metric_defs[m].decimals ?
+						 metric_defs[m].decimals + 2 :
+						 0, v.v);
 				else
 					fmt_val(buf, sizeof(buf), v, 0);
 				fprintf(f, ",%s", buf);
@@ -633,21 +488,27 @@ struct plot {
 	double *buf[2][SVG_MAX_SERIES][2];
 };
 
-static const char *guest_color(const char *kernel, unsigned int run,
-			       unsigned int idx)
+/*
+ * One color per kernel (in the run's order, the reference first), a
+ * lighter one for run B; further repeats of a kernel take the next.
+ */
+static const char *guest_color(const struct run *r, const char *kernel,
+			       unsigned int run, unsigned int idx)
 {
-	static const char *const base[2] = { "#1f77b4", "#17becf" };
-	static const char *const pat[2] = { "#d62728", "#ff7f0e" };
-	static const char *const other[] = {
-		"#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
-		"#bcbd22",
+	static const char *const dark[] = {
+		"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#8c564b",
+		"#e377c2", "#7f7f7f", "#bcbd22",
 	};
+	static const char *const light[] = {
+		"#17becf", "#ff7f0e", "#98df8a", "#c5b0d5", "#c49c94",
+		"#f7b6d2", "#c7c7c7", "#dbdb8d",
+	};
+	int k = results_kernel_index(&r->res, kernel);
 
-	if (!strcmp(kernel, "baseline") && idx == 0)
-		return base[run & 1];
-	if (!strcmp(kernel, "patched") && idx == 0)
-		return pat[run & 1];
-	return other[(run * 3 + idx) % ARRAY_SIZE(other)];
+	if (k < 0)
+		k = 0;
+	k = (k + (int)idx) % (int)ARRAY_SIZE(dark);
+	return run & 1 ? light[k] : dark[k];
 }
 
 static int add_series(struct plot *p, int panel, const char *label,
@@ -727,7 +588,7 @@ static int svg_out(const struct run *a, const struct run *b,
 			for (j = 0, idx = 0; j < i; j++)
 				if (!strcmp(r->src.g[j]->kernel, g->kernel))
 					idx++;
-			col = guest_color(g->kernel, ri, idx);
+			col = guest_color(r, g->kernel, ri, idx);
 			snprintf(label, sizeof(label), "%s%s%s",
 				 b ? (ri ? "B " : "A ") : "", g->name,
 				 blk ? " (blk stats)" : "");
@@ -794,14 +655,17 @@ int cmd_report(int argc, char **argv, struct swapctl_config *cfg)
 	if (r)
 		return r < 0 ? EXIT_OK : r;
 	n = o.ndirs ? o.ndirs : 1;
-	for (i = 0; i < n; i++)
-		if (load_run(&runs[i], cfg->workdir, o.ndirs ? o.dir[i] : NULL,
-			     err, sizeof(err))) {
+	for (i = 0; i < n; i++) {
+		r = load_run(&runs[i], cfg->workdir, o.ndirs ? o.dir[i] : NULL,
+			     err, sizeof(err));
+		if (r) {
 			fprintf(stderr, "swapctl report: %s\n", err);
 			while (i--)
-				source_close(&runs[i].src);
-			return o.ndirs ? EXIT_USAGE : EXIT_SETUP;
+				close_run(&runs[i]);
+			return r == -2 ? EXIT_DATA : o.ndirs ? EXIT_USAGE :
+				EXIT_SETUP;
 		}
+	}
 	switch (o.fmt) {
 	case F_TEXT:
 		if (n == 1)
@@ -820,14 +684,20 @@ int cmd_report(int argc, char **argv, struct swapctl_config *cfg)
 	}
 	if (fflush(stdout) || r) {
 		fprintf(stderr, "swapctl report: <stdout>: write failed\n");
-		r = EXIT_FAILURE_GENERIC;
+		r = EXIT_OUTPUT;
 	}
 	if (!r && o.svg && svg_out(&runs[0], n > 1 ? &runs[1] : NULL, o.svg,
 				   err, sizeof(err))) {
 		fprintf(stderr, "swapctl report: %s\n", err);
-		r = EXIT_FAILURE_GENERIC;
+		r = EXIT_OUTPUT;
 	}
-	for (i = 0; i < n; i++)
-		source_close(&runs[i].src);
+	for (i = 0; i < n; i++) {
+		if (!r && runs[i].src.empty[0]) {
+			fprintf(stderr, "swapctl report: %s: empty (the guest sent nothing)\n",
+				runs[i].src.empty);
+			r = EXIT_DATA;
+		}
+		close_run(&runs[i]);
+	}
 	return r;
 }

@@ -57,19 +57,108 @@ int rundir_create(const char *workdir, const char *name, time_t now,
 	return 0;
 }
 
+/*
+ * What starts a report, most specific first (the first match names the
+ * kind). "Call Trace" alone only when no report is open.
+ */
+static const struct {
+	const char *pat;
+	const char *kind;
+} problems[] = {
+	{ "KASAN", "kasan" },
+	{ "UBSAN:", "ubsan" },
+	{ "possible circular locking", "lockdep" },
+	{ "possible recursive locking", "lockdep" },
+	{ "inconsistent lock state", "lockdep" },
+	{ "possible irq lock inversion", "lockdep" },
+	{ "suspicious RCU usage", "lockdep" },
+	{ "DEBUG_LOCKS_WARN_ON", "lockdep" },
+	{ "sleeping function called from invalid context", "atomic-sleep" },
+	{ "scheduling while atomic", "atomic-sleep" },
+	{ "Bad page", "bad-page" },
+	{ "page dumped because", "bad-page" },
+	{ "list_add corruption", "list-corruption" },
+	{ "list_del corruption", "list-corruption" },
+	{ "kernel BUG at", "bug" },
+	{ "BUG:", "bug" },
+	{ "WARNING:", "warning" },
+	{ "Oops", "oops" },
+	{ "Kernel panic", "panic" },
+	{ "general protection fault", "gpf" },
+	{ "blocked for more than", "hung-task" },
+	{ "rcu_sched self-detected stall", "rcu-stall" },
+	{ "detected stalls on CPUs", "rcu-stall" },
+	{ "Call Trace", "call-trace" },
+};
+
+#define NPROBLEMS (sizeof(problems) / sizeof(problems[0]))
+
+static void quote(char *dst, const char *line)
+{
+	char *p;
+
+	snprintf(dst, CONSOLE_LINE_MAX, "%s", line);
+	for (p = dst; *p; p++)
+		if ((unsigned char)*p < ' ' || (unsigned char)*p == 0x7f)
+			*p = ' ';
+}
+
+static bool ends_splat(const char *line)
+{
+	return strstr(line, "---[ end") || strstr(line, "</TASK>") ||
+	       strstr(line, "=========");
+}
+
+/* Functions whose rate-limited swap error messages may be suppressed. */
+static const struct {
+	const char *func;
+	bool write;
+} swap_err_funcs[] = {
+	{ "end_swap_bio_write", true },
+	{ "end_swap_bio_read", false },
+	{ "swap_fs_read_complete", false },	/* swap-ops NFS reads */
+	{ "sio_read_complete", false },		/* 6.1 NFS reads */
+};
+
+/* "<func>: N callbacks suppressed" of a swap error message. */
+static void count_suppressed(const char *line, struct console_scan *cs)
+{
+	const char *p = strstr(line, " callbacks suppressed");
+	size_t i, n;
+	long v;
+
+	if (!p)
+		return;
+	for (i = 0; i < sizeof(swap_err_funcs) / sizeof(swap_err_funcs[0]);
+	     i++) {
+		const char *f = strstr(line, swap_err_funcs[i].func);
+
+		n = strlen(swap_err_funcs[i].func);
+		if (!f || f > p || strncmp(f + n, ": ", 2))
+			continue;
+		v = strtol(f + n + 2, NULL, 10);
+		if (v <= 0 || v > 1000000000L)
+			return;
+		if (swap_err_funcs[i].write)
+			cs->swap_write_errors += (int)v;
+		else
+			cs->swap_read_errors += (int)v;
+		return;
+	}
+}
+
 void console_scan_text(char *text, struct console_scan *cs)
 {
-	static const char *const bad[] = {
-		"BUG:", "WARNING:", "Oops", "Kernel panic", "Call Trace",
-		"general protection fault", NULL,
-	};
-	const char *const *b;
-	char *line, *save = NULL, *p;
+	struct console_splat *cur = NULL;
+	char *line, *save = NULL;
 	bool in_oom = false;
+	size_t k;
 
 	memset(cs, 0, sizeof(*cs));
 	for (line = strtok_r(text, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
+		bool trace;
+
 		/*
 		 * The OOM killer's report has a Call Trace but is no kernel
 		 * bug: it is counted apart (and the workload reports it).
@@ -81,18 +170,85 @@ void console_scan_text(char *text, struct console_scan *cs)
 			   strstr(line, "oom_reaper:")) {
 			in_oom = false;
 		}
-		for (b = bad; *b; b++)
-			if (strstr(line, *b))
+		if (strstr(line, "Write-error on swap-device"))
+			cs->swap_write_errors++;
+		else if (strstr(line, "Read-error on swap-device"))
+			cs->swap_read_errors++;
+		else
+			count_suppressed(line, cs);
+		for (k = 0; k < NPROBLEMS; k++)
+			if (strstr(line, problems[k].pat))
 				break;
-		if (!*b || (in_oom && !strcmp(*b, "Call Trace")))
-			continue;
-		if (!cs->problems++) {
-			snprintf(cs->first, sizeof(cs->first), "%s", line);
-			for (p = cs->first; *p; p++)
-				if ((unsigned char)*p < ' ')
-					*p = ' ';
+		trace = k < NPROBLEMS && !strcmp(problems[k].kind,
+						 "call-trace");
+		if (k < NPROBLEMS && trace && in_oom && !cur)
+			k = NPROBLEMS;
+		if (k < NPROBLEMS && !cs->problems++)
+			quote(cs->first, line);
+		/*
+		 * A problem line opens a report, unless it continues the one
+		 * open: a Call Trace, or the WARNING/BUG line right after a
+		 * message like "list_add corruption" that WARN() printed.
+		 */
+		if (k < NPROBLEMS && (!cur || (!trace && cur->nlines > 2))) {
+			cur = NULL;
+			if (cs->nsplats++ < CONSOLE_MAX_SPLATS) {
+				cur = &cs->splat[cs->nsplats - 1];
+				cur->kind = problems[k].kind;
+			}
 		}
+		if (!cur)
+			continue;
+		if (cur->nlines < CONSOLE_SPLAT_LINES)
+			quote(cur->lines[cur->nlines++], line);
+		else
+			cur->truncated = true;
+		if (cur->nlines > 1 && ends_splat(line))
+			cur = NULL;
 	}
+}
+
+void console_scan_print(FILE *out, const struct console_scan *cs,
+			const char *indent)
+{
+	int i, n, k;
+
+	n = cs->nsplats < CONSOLE_MAX_SPLATS ? cs->nsplats :
+	    CONSOLE_MAX_SPLATS;
+	for (i = 0; i < n; i++) {
+		const struct console_splat *sp = &cs->splat[i];
+
+		fprintf(out, "%s%s:\n", indent, sp->kind);
+		for (k = 0; k < sp->nlines; k++)
+			fprintf(out, "%s  | %s\n", indent, sp->lines[k]);
+		if (sp->truncated)
+			fprintf(out, "%s  | ... (more in console.log)\n",
+				indent);
+	}
+	if (cs->nsplats > n)
+		fprintf(out, "%s%d more reports in console.log\n", indent,
+			cs->nsplats - n);
+}
+
+json_t *console_scan_json(const struct console_scan *cs)
+{
+	json_t *arr = json_array(), *o, *lines;
+	int i, n, k;
+
+	n = cs->nsplats < CONSOLE_MAX_SPLATS ? cs->nsplats :
+	    CONSOLE_MAX_SPLATS;
+	for (i = 0; arr && i < n; i++) {
+		const struct console_splat *sp = &cs->splat[i];
+
+		lines = json_array();
+		for (k = 0; lines && k < sp->nlines; k++)
+			json_array_append_new(lines,
+					      json_string(sp->lines[k]));
+		o = json_pack("{sssosb}", "kind", sp->kind, "lines", lines,
+			      "truncated", sp->truncated);
+		json_array_append_new(arr, o);
+	}
+	return arr;
 }
 
 void console_scan_file(const char *path, struct console_scan *cs)

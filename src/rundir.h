@@ -6,8 +6,12 @@
 #ifndef SWAPCTL_RUNDIR_H
 #define SWAPCTL_RUNDIR_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <time.h>
+
+#include <jansson.h>
 
 /*
  * Create <workdir>/runs/<id>/ with id "YYYYmmdd-HHMMSS-<name>" (local
@@ -18,20 +22,65 @@ int rundir_create(const char *workdir, const char *name, time_t now,
 		  char *id, size_t idlen, char *dir, size_t dirlen,
 		  char *err, size_t errlen);
 
+#define CONSOLE_LINE_MAX	200	/* bytes of a quoted line, with NUL */
+#define CONSOLE_MAX_SPLATS	8	/* splats quoted (more are counted) */
+#define CONSOLE_SPLAT_LINES	40	/* lines quoted per splat */
+
+/*
+ * One kernel report on the console: the line that started it and the
+ * ones after it, up to its end ("---[ end", "</TASK>", a "====" rule) or
+ * CONSOLE_SPLAT_LINES.
+ */
+struct console_splat {
+	const char *kind;	/* "lockdep", "kasan", "bad-page", ... */
+	int nlines;
+	char lines[CONSOLE_SPLAT_LINES][CONSOLE_LINE_MAX];
+	bool truncated;		/* it went on beyond CONSOLE_SPLAT_LINES */
+};
+
 struct console_scan {
-	int problems;		/* BUG:, WARNING:, Oops, panic, Call Trace */
-	char first[200];	/* the first such line, control chars as ' ' */
+	int problems;		/* lines matching a problem pattern */
+	char first[CONSOLE_LINE_MAX];	/* the first such line, control
+					 * chars as ' '
+					 */
 	int oom_kills;		/* OOM killer reports (not problems) */
+	int nsplats;		/* reports found (may exceed the quoted) */
+	struct console_splat splat[CONSOLE_MAX_SPLATS];
+	/*
+	 * The kernel's swap I/O error lines (not problems: a fault
+	 * scenario injects them), plus what its rate limit suppressed
+	 * ("end_swap_bio_read: N callbacks suppressed"). Still a lower
+	 * bound: suppressed lines are only reported by a later one.
+	 */
+	int swap_write_errors;	/* "Write-error on swap-device" */
+	int swap_read_errors;	/* "Read-error on swap-device" */
 };
 
 /*
- * Scan the console text @text (modified: split into lines). A Call Trace
- * inside an OOM killer report is not a problem; everything else listed
- * is.
+ * Scan the console text @text (modified: split into lines). Problems:
+ * BUG:, kernel BUG at, WARNING: (lockdep's circular, recursive and
+ * inconsistent locking reports among them), KASAN, UBSAN, "sleeping
+ * function called from invalid context", "Bad page", list corruption,
+ * Oops, panic, general protection fault, hung tasks, RCU stalls and a
+ * Call Trace outside an OOM killer report (which is not a problem).
+ * Swap I/O error lines are counted apart.
  */
 void console_scan_text(char *text, struct console_scan *cs);
 
 /* The same for a file; a missing file scans as empty. */
 void console_scan_file(const char *path, struct console_scan *cs);
+
+/*
+ * Write the quoted splats of @cs to @out, each line prefixed with
+ * @indent (text output of run and report).
+ */
+void console_scan_print(FILE *out, const struct console_scan *cs,
+			const char *indent);
+
+/*
+ * The splats as JSON: [{"kind":..,"lines":[..],"truncated":bool}, ...]
+ * (the quoted ones; nsplats may be more). A new reference.
+ */
+json_t *console_scan_json(const struct console_scan *cs);
 
 #endif

@@ -12,21 +12,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
+#include "kbuild.h"
+#include "metrics.h"
 #include "scenario.h"
 #include "util.h"
 
 #define MAX_DEPTH 8
-
-const char *const scn_metrics[] = {
-	"write_pages_per_io", "read_pages_per_io", "pswpout", "pswpin",
-	"nrswpout", "nrswpin", "pages_verified", "pages_corrupt",
-	"boot_seconds", "workload_seconds", "device_write_ios",
-	"device_read_ios", "host_write_requests", "host_read_requests",
-	NULL,
-};
 
 struct comp {
 	const char *key;	/* NULL: array index */
@@ -43,31 +38,71 @@ struct pctx {
 	size_t errlen;
 };
 
-const char *scn_kernel_name(enum scn_kernel k)
+int scn_kernel_index(const struct scenario *s, const char *name)
 {
-	return k == KERNEL_BASELINE ? "baseline" : "patched";
+	int i;
+
+	for (i = 0; i < s->nkernels; i++)
+		if (!strcmp(s->kernels[i], name))
+			return i;
+	return -1;
 }
 
-static const char *const swap_type_names[] = {
-	[SWAP_BLK] = "blk", [SWAP_ZRAM] = "zram",
-	[SWAP_EXT4FILE] = "ext4file", [SWAP_NFSFILE] = "nfsfile",
-};
-
-const char *scn_swap_type_name(enum scn_swap_type t)
+/* A kernel name: a variant directory under kernels/ (or "patched"). */
+static const char *kernel_name_problem(const char *name)
 {
-	return swap_type_names[t];
+	const char *p;
+
+	if (!name[0])
+		return "is empty";
+	if (strlen(name) >= SCN_KERNEL_MAX)
+		return "is longer than 32 characters";
+	if (name[0] == '.' || name[0] == '-')
+		return "must not start with '.' or '-'";
+	for (p = name; *p; p++)
+		if (!isalnum((unsigned char)*p) && !strchr("_.-", *p))
+			return "must be letters, digits, '_', '.' and '-' (a variant under <workdir>/kernels/)";
+	return NULL;
 }
 
-static const char *const phase_names[] = {
-	[PHASE_FILL] = "fill", [PHASE_PAGEOUT] = "pageout",
-	[PHASE_PRESSURE] = "pressure", [PHASE_READ] = "read",
-	[PHASE_WILLNEED] = "willneed", [PHASE_REWRITE] = "rewrite",
-};
-
-const char *scn_phase_name(enum scn_phase_kind k)
+int scn_set_kernels(struct scenario *s, const char *list, char *err,
+		    size_t errlen)
 {
-	return phase_names[k];
+	char buf[SCN_MAX_KERNELS * SCN_KERNEL_MAX + 16], *tok, *save = NULL;
+	const char *why;
+
+	if (strlen(list) >= sizeof(buf)) {
+		util_seterr(err, errlen, "'%s': too long", list);
+		return -1;
+	}
+	strcpy(buf, list);
+	s->nkernels = 0;
+	for (tok = strtok_r(buf, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		why = kernel_name_problem(tok);
+		if (why) {
+			util_seterr(err, errlen, "'%s' %s", tok, why);
+			return -1;
+		}
+		if (scn_kernel_index(s, tok) >= 0) {
+			util_seterr(err, errlen, "'%s' is listed twice", tok);
+			return -1;
+		}
+		if (s->nkernels >= SCN_MAX_KERNELS) {
+			util_seterr(err, errlen, "more than %d kernels",
+				    SCN_MAX_KERNELS);
+			return -1;
+		}
+		snprintf(s->kernels[s->nkernels++], SCN_KERNEL_MAX, "%s",
+			 tok);
+	}
+	if (!s->nkernels) {
+		util_seterr(err, errlen, "'%s': no kernel named", list);
+		return -1;
+	}
+	return 0;
 }
+
 
 bool scn_has_nfs(const struct scenario *s)
 {
@@ -75,6 +110,41 @@ bool scn_has_nfs(const struct scenario *s)
 
 	for (i = 0; i < s->nswap; i++)
 		if (s->swap[i].type == SWAP_NFSFILE)
+			return true;
+	return false;
+}
+
+static const char *const fault_names[] = {
+	[FAULT_IO_ERROR] = "io_error", [FAULT_NFS_STALL] = "nfs_stall",
+	[FAULT_NFS_RESTART] = "nfs_restart", [FAULT_SWAPOFF] = "swapoff",
+	[FAULT_SWAP_CHURN] = "swap_churn", [FAULT_OOM] = "oom", NULL,
+};
+
+static const char *const fault_ops[] = {
+	[FOP_READ] = "read", [FOP_WRITE] = "write", [FOP_BOTH] = "both", NULL,
+};
+
+const char *scn_fault_name(enum scn_fault_kind k)
+{
+	return fault_names[k];
+}
+
+const char *scn_fault_op_name(enum scn_fault_op op)
+{
+	return fault_ops[op];
+}
+
+bool scn_fault_on_host(enum scn_fault_kind k)
+{
+	return k == FAULT_NFS_STALL || k == FAULT_NFS_RESTART;
+}
+
+bool scn_expects_oom(const struct scenario *s)
+{
+	int i;
+
+	for (i = 0; i < s->nfaults; i++)
+		if (s->fault[i].kind == FAULT_OOM)
 			return true;
 	return false;
 }
@@ -375,7 +445,7 @@ static int get_bool(struct pctx *c, json_t *obj, const char *key, bool *out)
 }
 
 /*
- * Words that go into the plan: no spaces, no '=', and what guest/plan.c
+ * Words that go into the plan: no spaces, no '=', and what guest/gplan.c
  * accepts. NAME_CHARS for names (sysctl keys, compressors, values of
  * fixed lists), VALUE_CHARS for values written to /proc or /sys.
  */
@@ -445,6 +515,21 @@ static int one_of(struct pctx *c, const char *key, const char *val,
 	return -1;
 }
 
+/* "type": one of the plan's backends (common/planspec.h) */
+static int one_of_backends(struct pctx *c, const char *val, int *out)
+{
+	const char *names[PLAN_BACKENDS + 1];
+	int b;
+
+	for (b = 0; b < PLAN_BACKENDS; b++)
+		names[b] = plan_backend_name(b);
+	names[b] = NULL;
+	if (one_of(c, "type", val, names))
+		return -1;
+	*out = plan_backend_parse(val);
+	return 0;
+}
+
 static int get_object(struct pctx *c, json_t *obj, const char *key,
 		      json_t **out)
 {
@@ -491,33 +576,32 @@ static int fit_problem(const struct scenario *s, unsigned int memory_mb,
 
 static int parse_kernels(struct pctx *c, struct scenario *s, json_t *root)
 {
+	const char *why, *name;
 	json_t *arr, *v;
 	size_t i;
-	int k;
 
-	s->kernel[KERNEL_BASELINE] = s->kernel[KERNEL_PATCHED] = true;
-	if (get_array(c, root, "kernels", 1, 2, &arr))
+	s->nkernels = 2;
+	strcpy(s->kernels[0], "baseline");
+	strcpy(s->kernels[1], SCN_PATCHED);
+	if (get_array(c, root, "kernels", 1, SCN_MAX_KERNELS, &arr))
 		return -1;
 	if (!arr)
 		return 0;
-	s->kernel[KERNEL_BASELINE] = s->kernel[KERNEL_PATCHED] = false;
+	s->nkernels = 0;
 	push_key(c, "kernels");
 	json_array_foreach(arr, i, v) {
 		push_idx(c, i);
 		if (!json_is_string(v))
-			return fail(c, "expected \"baseline\" or \"patched\", got %s",
+			return fail(c, "expected a kernel name (\"baseline\", \"patched\" or a variant under <workdir>/kernels/), got %s",
 				    type_name(v));
-		if (!strcmp(json_string_value(v), "baseline"))
-			k = KERNEL_BASELINE;
-		else if (!strcmp(json_string_value(v), "patched"))
-			k = KERNEL_PATCHED;
-		else
-			return fail(c, "\"%s\" is neither \"baseline\" nor \"patched\"",
-				    json_string_value(v));
-		if (s->kernel[k])
-			return fail(c, "\"%s\" is listed twice",
-				    json_string_value(v));
-		s->kernel[k] = true;
+		name = json_string_value(v);
+		why = kernel_name_problem(name);
+		if (why)
+			return fail(c, "\"%s\" %s", name, why);
+		if (scn_kernel_index(s, name) >= 0)
+			return fail(c, "\"%s\" is listed twice", name);
+		snprintf(s->kernels[s->nkernels++], SCN_KERNEL_MAX, "%s",
+			 name);
 		pop(c);
 	}
 	pop(c);
@@ -626,8 +710,6 @@ static int parse_swap_one(struct pctx *c, struct scenario *s, json_t *o,
 	static const char *const keys[] = {
 		"type", "size_mb", "prio", "comp", "vers", "disk_mb", "nonrot",
 		NULL };
-	static const char *const types[] = {
-		"blk", "zram", "ext4file", "nfsfile", NULL };
 	static const char *const vers[] = { "4.0", "4.1", "4.2", NULL };
 	struct scn_swap *sw = &s->swap[s->nswap];
 	char type[16] = "";
@@ -639,13 +721,11 @@ static int parse_swap_one(struct pctx *c, struct scenario *s, json_t *o,
 	if (check_keys(c, o, keys) ||
 	    get_string(c, o, "type", type, sizeof(type), true,
 		       NAME_CHARS) ||
-	    one_of(c, "type", type, types))
+	    one_of_backends(c, type, &t))
 		return -1;
-	for (t = 0; strcmp(types[t], type); t++)
-		;
 	sw->type = t;
 	sw->prio = -1;
-	if (get_uint32(c, o, "size_mb", 1, 1048576, true, &sw->size_mb))
+	if (get_uint32(c, o, "size_mb", 1, PLAN_MB_MAX, true, &sw->size_mb))
 		return -1;
 	prio = json_object_get(o, "prio");
 	if (prio) {
@@ -654,9 +734,10 @@ static int parse_swap_one(struct pctx *c, struct scenario *s, json_t *o,
 			return fail(c, "expected an integer, got %s",
 				    type_name(prio));
 		if (json_integer_value(prio) < -1 ||
-		    json_integer_value(prio) > 32767)
-			return fail(c, "%lld is out of range -1..32767",
-				    (long long)json_integer_value(prio));
+		    json_integer_value(prio) > PLAN_PRIO_MAX)
+			return fail(c, "%lld is out of range -1..%d",
+				    (long long)json_integer_value(prio),
+				    PLAN_PRIO_MAX);
 		sw->prio = json_integer_value(prio);
 		pop(c);
 	}
@@ -757,17 +838,22 @@ static int parse_phase(struct pctx *c, struct scn_phase *ph, json_t *v)
 		return fail(c, "expected a phase name or an object, got %s",
 			    type_name(v));
 	}
-	for (k = 0; k <= PHASE_REWRITE; k++)
-		if (!strcmp(phase_names[k], name))
-			break;
-	if (k > PHASE_REWRITE) {
+	k = plan_phase_parse(name);
+	if (k < 0) {
+		char known[128] = "";
+		int i;
+
+		for (i = 0; i < PLAN_PHASES; i++)
+			snprintf(known + strlen(known),
+				 sizeof(known) - strlen(known), "%s%s",
+				 i ? ", " : "", plan_phase_name(i));
 		if (o)
 			push_key(c, "name");
-		return fail(c, "unknown phase \"%s\" (known: fill, pageout, pressure, read, willneed, rewrite)",
-			    name);
+		return fail(c, "unknown phase \"%s\" (known: %s)", name,
+			    known);
 	}
 	ph->kind = k;
-	ph->frac = 0.25;
+	ph->frac = PLAN_REWRITE_FRAC_DEF;
 	if (k == PHASE_PRESSURE && !o)
 		return fail(c, "pressure needs {\"name\": \"pressure\", \"mb\": N}");
 	if (!o)
@@ -783,7 +869,7 @@ static int parse_phase(struct pctx *c, struct scn_phase *ph, json_t *v)
 		push_key(c, bad);
 		return fail(c, "phase %s takes no \"%s\"", name, bad);
 	}
-	if (get_uint32(c, o, "mb", 1, 1048576, k == PHASE_PRESSURE,
+	if (get_uint32(c, o, "mb", 1, PLAN_MB_MAX, k == PHASE_PRESSURE,
 		       &ph->mb) ||
 	    get_string(c, o, "order", order, sizeof(order), false,
 		       NAME_CHARS) ||
@@ -798,12 +884,190 @@ static int parse_phase(struct pctx *c, struct scn_phase *ph, json_t *v)
 	return 0;
 }
 
+/* A string of any bytes but NUL and control characters, into @buf. */
+static int text_value(struct pctx *c, json_t *v, char *buf, size_t len)
+{
+	const char *s, *p;
+
+	if (!json_is_string(v))
+		return fail(c, "expected a string, got %s", type_name(v));
+	s = json_string_value(v);
+	if (strlen(s) != json_string_length(v))
+		return fail(c, "contains a NUL character");
+	if (!*s)
+		return fail(c, "empty");
+	if (strlen(s) >= len)
+		return fail(c, "longer than %zu characters", len - 1);
+	for (p = s; *p; p++)
+		if ((unsigned char)*p < ' ' || *p == 0x7f)
+			return fail(c, "contains a control character");
+	memcpy(buf, s, strlen(s) + 1);
+	return 0;
+}
+
+static int string_list(struct pctx *c, json_t *o, const char *key,
+		       size_t min, size_t max, char (*dst)[SCN_STR_MAX],
+		       int *n)
+{
+	json_t *arr, *v;
+	size_t i;
+
+	if (min && !json_object_get(o, key))
+		return fail(c, "missing key \"%s\"", key);
+	if (get_array(c, o, key, min, max, &arr))
+		return -1;
+	if (!arr)
+		return 0;
+	push_key(c, key);
+	json_array_foreach(arr, i, v) {
+		push_idx(c, i);
+		if (text_value(c, v, dst[i], SCN_STR_MAX))
+			return -1;
+		(*n)++;
+		pop(c);
+	}
+	pop(c);
+	return 0;
+}
+
+static int parse_group(struct pctx *c, struct scenario *s, json_t *o)
+{
+	static const char *const keys[] = {
+		"name", "argv", "cwd", "env", "memory_max_mb",
+		"memory_high_mb", "swap_max_mb", "cpus", "outputs", NULL };
+	struct scn_group *g = &s->group[s->ngroups];
+	const char *key;
+	json_t *env, *v;
+	int k;
+
+	if (!json_is_object(o))
+		return fail(c, "expected an object, got %s", type_name(o));
+	if (check_keys(c, o, keys) ||
+	    get_string(c, o, "name", g->name, sizeof(g->name), true,
+		       NAME_CHARS))
+		return -1;
+	for (k = 0; k < s->ngroups; k++)
+		if (!strcmp(s->group[k].name, g->name)) {
+			push_key(c, "name");
+			return fail(c, "\"%s\" names two groups", g->name);
+		}
+	if (g->name[0] == '.') {
+		push_key(c, "name");
+		return fail(c, "must not start with '.'");
+	}
+	if (string_list(c, o, "argv", 1, SCN_MAX_ARGS, g->args, &g->nargs) ||
+	    string_list(c, o, "outputs", 0, SCN_MAX_OUT, g->out, &g->nout) ||
+	    get_uint32(c, o, "memory_max_mb", 1, 1048576, false,
+		       &g->memory_max_mb) ||
+	    get_uint32(c, o, "memory_high_mb", 1, 1048576, false,
+		       &g->memory_high_mb) ||
+	    get_uint32(c, o, "swap_max_mb", 0, 1048576, false,
+		       &g->swap_max_mb) ||
+	    get_uint32(c, o, "cpus", 1, 64, false, &g->cpus))
+		return -1;
+	g->has_swap_max = json_object_get(o, "swap_max_mb") != NULL;
+	if (json_object_get(o, "cwd")) {
+		push_key(c, "cwd");
+		if (text_value(c, json_object_get(o, "cwd"), g->cwd,
+			       sizeof(g->cwd)))
+			return -1;
+		if (g->cwd[0] != '/' && g->cwd[0] != '@')
+			return fail(c, "\"%s\" is not an absolute path",
+				    g->cwd);
+		pop(c);
+	}
+	if (get_object(c, o, "env", &env))
+		return -1;
+	if (env) {
+		push_key(c, "env");
+		json_object_foreach(env, key, v) {
+			char val[SCN_STR_MAX];
+
+			push_key(c, key);
+			if (g->nenv >= SCN_MAX_ENV)
+				return fail(c, "more than %d variables",
+					    SCN_MAX_ENV);
+			if (!plan_word(key, "_"))
+				return fail(c, "not a variable name");
+			if (text_value(c, v, val, sizeof(val)) ||
+			    snprintf(g->env[g->nenv], SCN_STR_MAX, "%s=%s",
+				     key, val) >= SCN_STR_MAX)
+				return fail(c, "KEY=VALUE longer than %d characters",
+					    SCN_STR_MAX - 1);
+			g->nenv++;
+			pop(c);
+		}
+		pop(c);
+	}
+	if (g->memory_high_mb && g->memory_max_mb &&
+	    g->memory_high_mb > g->memory_max_mb) {
+		push_key(c, "memory_high_mb");
+		return fail(c, "%u is above memory_max_mb %u",
+			    g->memory_high_mb, g->memory_max_mb);
+	}
+	if (s->cpus && g->cpus > s->cpus) {
+		push_key(c, "cpus");
+		return fail(c, "%u is more than the guest's %u CPUs", g->cpus,
+			    s->cpus);
+	}
+	return 0;
+}
+
+static int parse_command(struct pctx *c, struct scenario *s, json_t *w)
+{
+	static const char *const keys[] = {
+		"reference", "kbuild", "groups", NULL };
+	json_t *o, *arr, *v;
+	size_t i;
+	bool any_out = false;
+
+	if (json_object_size(w) != 1) {
+		const char *key;
+
+		json_object_foreach(w, key, v)
+			if (strcmp(key, "command"))
+				break;
+		push_key(c, key);
+		return fail(c, "a command workload takes no other key");
+	}
+	if (get_object(c, w, "command", &o))
+		return -1;
+	push_key(c, "command");
+	s->command = true;
+	s->reference = true;
+	if (check_keys(c, o, keys) ||
+	    get_bool(c, o, "reference", &s->reference) ||
+	    get_string(c, o, "kbuild", s->kbuild, sizeof(s->kbuild), false,
+		       NAME_CHARS) ||
+	    (s->kbuild[0] && one_of(c, "kbuild", s->kbuild, kbuild_configs)))
+		return -1;
+	if (!json_object_get(o, "groups"))
+		return fail(c, "missing key \"groups\"");
+	if (get_array(c, o, "groups", 1, SCN_MAX_GROUPS, &arr))
+		return -1;
+	push_key(c, "groups");
+	json_array_foreach(arr, i, v) {
+		push_idx(c, i);
+		if (parse_group(c, s, v))
+			return -1;
+		any_out |= s->group[s->ngroups].nout > 0;
+		s->ngroups++;
+		pop(c);
+	}
+	pop(c);
+	if (s->reference && !any_out)
+		return fail(c, "\"reference\": true needs a group with \"outputs\"");
+	pop(c);
+	pop(c);
+	return 0;
+}
+
 static int parse_workload(struct pctx *c, struct scenario *s, json_t *root)
 {
 	static const char *const keys[] = {
 		"seed", "size_mb", "size_ram", "shmem_mb", "thp", "phases",
-		"verify_seed", "unique_words", NULL };
-	unsigned long long seed = 12345, vseed = 0;
+		"verify_seed", "unique_words", "command", NULL };
+	unsigned long long seed = PLAN_SEED_DEF, vseed = 0;
 	bool has_ram = false;
 	json_t *w, *arr, *v;
 	size_t i;
@@ -813,15 +1077,19 @@ static int parse_workload(struct pctx *c, struct scenario *s, json_t *root)
 	if (get_object(c, root, "workload", &w))
 		return -1;
 	push_key(c, "workload");
+	if (json_object_get(w, "command"))
+		return parse_command(c, s, w);
 	if (check_keys(c, w, keys) ||
-	    get_uint(c, w, "seed", 0, UINT32_MAX, false, &seed) ||
-	    get_uint32(c, w, "size_mb", 1, 1048576, false, &s->size_mb) ||
-	    get_double(c, w, "size_ram", 0.01, 64.0, &has_ram, &s->size_ram) ||
-	    get_uint32(c, w, "shmem_mb", 0, 1048576, false, &s->shmem_mb) ||
-	    get_uint32(c, w, "unique_words", 1, 512, false,
+	    get_uint(c, w, "seed", 0, PLAN_SEED_MAX, false, &seed) ||
+	    get_uint32(c, w, "size_mb", 1, PLAN_MB_MAX, false, &s->size_mb) ||
+	    get_double(c, w, "size_ram", PLAN_RAM_MIN, PLAN_RAM_MAX, &has_ram,
+		       &s->size_ram) ||
+	    get_uint32(c, w, "shmem_mb", 0, PLAN_MB_MAX, false, &s->shmem_mb) ||
+	    get_uint32(c, w, "unique_words", 1, PLAN_UNIQUE_WORDS_MAX, false,
 		       &s->unique_words) ||
 	    get_bool(c, w, "thp", &s->wl_thp) ||
-	    get_uint(c, w, "verify_seed", 0, UINT32_MAX, false, &vseed))
+	    get_uint(c, w, "verify_seed", 0, PLAN_SEED_MAX, false,
+		     &vseed))
 		return -1;
 	s->seed = seed;
 	if (json_object_get(w, "verify_seed")) {
@@ -844,6 +1112,8 @@ static int parse_workload(struct pctx *c, struct scenario *s, json_t *root)
 			return -1;
 		if (!i && s->phase[i].kind != PHASE_FILL)
 			return fail(c, "the first phase must be \"fill\"");
+		if (i && s->phase[i].kind == PHASE_FILL)
+			return fail(c, "\"fill\" only once, as the first phase");
 		s->nphases++;
 		pop(c);
 	}
@@ -852,16 +1122,48 @@ static int parse_workload(struct pctx *c, struct scenario *s, json_t *root)
 	return 0;
 }
 
+/* @key must name a registry metric */
+static int metric_key(struct pctx *c, const char *key, const char *val)
+{
+	char list[1024];
+	size_t off = 0;
+	unsigned int i;
+
+	if (metric_index(val) >= 0)
+		return 0;
+	for (i = 0; i < metric_count && off < sizeof(list); i++)
+		off += snprintf(list + off, sizeof(list) - off, "%s%s",
+				i ? ", " : "", metric_defs[i].key);
+	if (key)
+		push_key(c, key);
+	fail(c, "\"%s\" is not a metric (swapctl metrics lists them: %s)",
+	     val, list);
+	if (key)
+		pop(c);
+	return -1;
+}
+
+static int expect_kernel(struct pctx *c, const struct scenario *s,
+			 const char *key, const char *name)
+{
+	if (scn_kernel_index(s, name) >= 0)
+		return 0;
+	push_key(c, key);
+	fail(c, "\"%s\" is not in \"kernels\"", name);
+	pop(c);
+	return -1;
+}
+
 static int parse_expect(struct pctx *c, struct scenario *s, json_t *root)
 {
 	static const char *const keys[] = {
-		"metric", "kernel", "min", "max", NULL };
-	static const char *const ons[] = {
-		"each", "baseline", "patched", "ratio", NULL };
+		"metric", "kernel", "vs", "min", "max", "min_ratio",
+		"max_ratio", NULL };
 	json_t *arr, *o;
-	char on[16];
+	char on[SCN_KERNEL_MAX];
+	bool hmin_r, hmax_r;
+	double min_r, max_r;
 	size_t i;
-	int k;
 
 	if (get_array(c, root, "expect", 0, SCN_MAX_EXPECT, &arr))
 		return -1;
@@ -872,6 +1174,9 @@ static int parse_expect(struct pctx *c, struct scenario *s, json_t *root)
 		struct scn_expect *e = &s->expect[i];
 
 		push_idx(c, i);
+		memset(e, 0, sizeof(*e));
+		hmin_r = hmax_r = false;
+		min_r = max_r = 0;
 		if (!json_is_object(o))
 			return fail(c, "expected an object, got %s",
 				    type_name(o));
@@ -879,33 +1184,322 @@ static int parse_expect(struct pctx *c, struct scenario *s, json_t *root)
 		if (check_keys(c, o, keys) ||
 		    get_string(c, o, "metric", e->metric, sizeof(e->metric),
 			       true, NAME_CHARS) ||
-		    one_of(c, "metric", e->metric, (const char **)scn_metrics) ||
+		    metric_key(c, "metric", e->metric) ||
 		    get_string(c, o, "kernel", on, sizeof(on), false,
 			       NAME_CHARS) ||
-		    one_of(c, "kernel", on, ons) ||
+		    get_string(c, o, "vs", e->vs, sizeof(e->vs), false,
+			       NAME_CHARS) ||
 		    get_double(c, o, "min", -1e18, 1e18, &e->has_min,
 			       &e->min) ||
 		    get_double(c, o, "max", -1e18, 1e18, &e->has_max,
-			       &e->max))
+			       &e->max) ||
+		    get_double(c, o, "min_ratio", 0, 1e9, &hmin_r, &min_r) ||
+		    get_double(c, o, "max_ratio", 0, 1e9, &hmax_r, &max_r))
 			return -1;
-		for (k = 0; strcmp(ons[k], on); k++)
-			;
-		e->on = k;
-		if (!e->has_min && !e->has_max)
-			return fail(c, "give \"min\", \"max\" or both");
+		if (strcmp(on, "each")) {
+			if (expect_kernel(c, s, "kernel", on))
+				return -1;
+			snprintf(e->kernel, sizeof(e->kernel), "%s", on);
+		}
+		if (e->vs[0]) {
+			if (expect_kernel(c, s, "vs", e->vs))
+				return -1;
+			if (!e->kernel[0]) {
+				push_key(c, "vs");
+				return fail(c, "needs a \"kernel\" to compare with \"%s\"",
+					    e->vs);
+			}
+			if (!strcmp(e->kernel, e->vs)) {
+				push_key(c, "vs");
+				return fail(c, "compares \"%s\" with itself",
+					    e->vs);
+			}
+			if (e->has_min || e->has_max)
+				return fail(c, "with \"vs\" give \"min_ratio\"/\"max_ratio\", not \"min\"/\"max\"");
+			if (!hmin_r && !hmax_r)
+				return fail(c, "give \"min_ratio\", \"max_ratio\" or both");
+			e->has_min = hmin_r;
+			e->min = min_r;
+			e->has_max = hmax_r;
+			e->max = max_r;
+		} else {
+			if (hmin_r || hmax_r)
+				return fail(c, "\"min_ratio\"/\"max_ratio\" need \"vs\"");
+			if (!e->has_min && !e->has_max)
+				return fail(c, "give \"min\", \"max\" or both");
+		}
 		if (e->has_min && e->has_max && e->min > e->max)
 			return fail(c, "min %g is above max %g", e->min, e->max);
-		if ((e->on == EXPECT_BASELINE &&
-		     !s->kernel[KERNEL_BASELINE]) ||
-		    (e->on == EXPECT_PATCHED && !s->kernel[KERNEL_PATCHED]) ||
-		    (e->on == EXPECT_RATIO &&
-		     !(s->kernel[KERNEL_BASELINE] &&
-		       s->kernel[KERNEL_PATCHED]))) {
-			push_key(c, "kernel");
-			return fail(c, "\"%s\" needs that kernel in \"kernels\"",
-				    on);
-		}
 		s->nexpect++;
+		pop(c);
+	}
+	pop(c);
+	return 0;
+}
+
+static int parse_no_regression(struct pctx *c, struct scenario *s,
+			       json_t *root)
+{
+	const struct metric_def *m;
+	json_t *arr, *v;
+	size_t i;
+	int j;
+
+	if (get_array(c, root, "no_regression", 0, SCN_MAX_NOREG, &arr))
+		return -1;
+	if (!arr)
+		return 0;
+	push_key(c, "no_regression");
+	json_array_foreach(arr, i, v) {
+		push_idx(c, i);
+		if (!json_is_string(v))
+			return fail(c, "expected a metric name, got %s",
+				    type_name(v));
+		if (metric_key(c, NULL, json_string_value(v)))
+			return -1;
+		m = metric_find(json_string_value(v));
+		if (m->dir == METRIC_NEUTRAL)
+			return fail(c, "\"%s\" is neutral (neither higher nor lower is better): it cannot regress",
+				    m->key);
+		for (j = 0; j < s->nnoreg; j++)
+			if (!strcmp(s->no_regression[j], m->key))
+				return fail(c, "\"%s\" is listed twice",
+					    m->key);
+		snprintf(s->no_regression[s->nnoreg++], SCN_METRIC_MAX, "%s",
+			 m->key);
+		pop(c);
+	}
+	pop(c);
+	return 0;
+}
+
+static int parse_trigger(struct pctx *c, struct scn_fault *f, json_t *o)
+{
+	static const char *const keys[] = {
+		"phase", "after_s", "after_swap_ios", NULL };
+	unsigned long long v = 0;
+	json_t *t;
+	int n = 0;
+
+	if (!json_object_get(o, "trigger"))
+		return fail(c, "missing key \"trigger\" ({\"phase\": N}, {\"after_s\": S} or {\"after_swap_ios\": N})");
+	if (get_object(c, o, "trigger", &t))
+		return -1;
+	push_key(c, "trigger");
+	if (check_keys(c, t, keys))
+		return -1;
+	n = !!json_object_get(t, "phase") + !!json_object_get(t, "after_s") +
+	    !!json_object_get(t, "after_swap_ios");
+	if (n != 1)
+		return fail(c, "give exactly one of \"phase\", \"after_s\" and \"after_swap_ios\"");
+	if (json_object_get(t, "phase")) {
+		f->trig = TRIG_PHASE;
+		if (get_uint(c, t, "phase", 0, SCN_MAX_PHASES - 1, true, &v))
+			return -1;
+		f->at = (double)v;
+	} else if (json_object_get(t, "after_s")) {
+		f->trig = TRIG_AFTER_S;
+		if (get_double(c, t, "after_s", 0, 86400, NULL, &f->at))
+			return -1;
+	} else {
+		f->trig = TRIG_AFTER_SWAP_IOS;
+		if (get_uint(c, t, "after_swap_ios", 0, 1ULL << 40, true, &v))
+			return -1;
+		f->at = (double)v;
+	}
+	pop(c);
+	return 0;
+}
+
+static int parse_fault_one(struct pctx *c, struct scenario *s,
+			   struct scn_fault *f, json_t *o)
+{
+	static const char *const keys[] = {
+		"kind", "swap", "trigger", "duration_s", "until_phase", "op",
+		"slots", "probability", "times", "interval", "period_ms",
+		NULL };
+	static const char *const skeys[] = { "first", "count", NULL };
+	char kind[16] = "", op[8] = "";
+	unsigned long long v = 0;
+	bool has_dur = false;
+	json_t *slots;
+	int k;
+
+	if (!json_is_object(o))
+		return fail(c, "expected an object, got %s", type_name(o));
+	if (check_keys(c, o, keys) ||
+	    get_string(c, o, "kind", kind, sizeof(kind), true, NAME_CHARS) ||
+	    one_of(c, "kind", kind, fault_names))
+		return -1;
+	for (k = 0; strcmp(fault_names[k], kind); k++)
+		;
+	f->kind = k;
+	f->swap = -1;
+	f->until_phase = -1;
+	if (json_object_get(o, "until_phase")) {
+		if (get_uint(c, o, "until_phase", 1, SCN_MAX_PHASES - 1, true,
+			     &v))
+			return -1;
+		f->until_phase = (int)v;
+	}
+	if (json_object_get(o, "swap")) {
+		if (get_uint(c, o, "swap", 0, SCN_MAX_SWAP - 1, true, &v))
+			return -1;
+		f->swap = (int)v;
+	}
+	if (parse_trigger(c, f, o) ||
+	    get_double(c, o, "duration_s", 0, 86400, &has_dur,
+		       &f->duration_s))
+		return -1;
+	if (f->until_phase >= 0 &&
+	    (f->kind != FAULT_IO_ERROR || f->trig != TRIG_PHASE ||
+	     f->until_phase <= f->at || f->until_phase >= s->nphases)) {
+		push_key(c, "until_phase");
+		return fail(c, "an io_error with a phase trigger ends at a later phase of the workload (%d phases)",
+			    s->nphases);
+	}
+	if (f->trig == TRIG_PHASE && f->at >= s->nphases) {
+		push_key(c, "trigger");
+		push_key(c, "phase");
+		return fail(c, "phase %.0f: the workload has %d phases (0-based)",
+			    f->at, s->nphases);
+	}
+	/* which backend: the kinds that act on one need one */
+	if (f->kind == FAULT_OOM || scn_fault_on_host(f->kind)) {
+		if (f->swap >= 0) {
+			push_key(c, "swap");
+			return fail(c, "%s takes no \"swap\"", kind);
+		}
+	} else if (f->swap < 0) {
+		return fail(c, "%s needs \"swap\" (the index of a swap backend)",
+			    kind);
+	} else if (f->swap >= s->nswap) {
+		push_key(c, "swap");
+		return fail(c, "swap %d: the scenario has %d swap backends",
+			    f->swap, s->nswap);
+	}
+	if (scn_fault_on_host(f->kind) && !scn_has_nfs(s))
+		return fail(c, "%s needs an nfsfile swap backend", kind);
+	if ((f->kind == FAULT_NFS_STALL || f->kind == FAULT_NFS_RESTART ||
+	     f->kind == FAULT_SWAP_CHURN) && f->duration_s <= 0) {
+		if (has_dur)
+			push_key(c, "duration_s");
+		return fail(c, "%s needs a \"duration_s\" greater than 0",
+			    kind);
+	}
+	if (f->kind == FAULT_OOM && has_dur) {
+		push_key(c, "duration_s");
+		return fail(c, "oom takes no \"duration_s\": it lasts until the OOM killer runs");
+	}
+	if (f->kind != FAULT_IO_ERROR) {
+		const char *const only[] = { "op", "slots", "probability",
+					     "times", "interval", NULL };
+		const char *const *q;
+
+		for (q = only; *q; q++)
+			if (json_object_get(o, *q)) {
+				push_key(c, *q);
+				return fail(c, "only io_error takes \"%s\"",
+					    *q);
+			}
+	}
+	if (f->kind != FAULT_SWAP_CHURN && json_object_get(o, "period_ms")) {
+		push_key(c, "period_ms");
+		return fail(c, "only swap_churn takes \"period_ms\"");
+	}
+	if (f->kind == FAULT_SWAP_CHURN &&
+	    get_uint32(c, o, "period_ms", 10, 3600000, true, &f->period_ms))
+		return -1;
+	if (f->kind != FAULT_IO_ERROR)
+		return 0;
+
+	if (get_string(c, o, "op", op, sizeof(op), true, NAME_CHARS) ||
+	    one_of(c, "op", op, fault_ops))
+		return -1;
+	for (k = 0; strcmp(fault_ops[k], op); k++)
+		;
+	f->op = k;
+	if (f->op != FOP_BOTH && s->swap[f->swap].type != SWAP_BLK) {
+		push_key(c, "op");
+		return fail(c, "op \"%s\" needs a blk backend (device-mapper under the swap partition); \"both\" also works on zram",
+			    op);
+	}
+	if (f->op == FOP_BOTH && s->swap[f->swap].type != SWAP_BLK &&
+	    s->swap[f->swap].type != SWAP_ZRAM) {
+		push_key(c, "swap");
+		return fail(c, "io_error needs a blk or zram backend");
+	}
+	if ((f->op == FOP_READ) != !!json_object_get(o, "slots")) {
+		if (f->op != FOP_READ)
+			push_key(c, "slots");
+		return fail(c, f->op == FOP_READ ?
+			    "op \"read\" needs \"slots\": {\"first\": N, \"count\": N} (the bad swap slots)" :
+			    "only op \"read\" takes \"slots\"");
+	}
+	if ((f->op == FOP_BOTH) != !!json_object_get(o, "probability")) {
+		if (f->op != FOP_BOTH)
+			push_key(c, "probability");
+		return fail(c, f->op == FOP_BOTH ?
+			    "op \"both\" needs \"probability\" (percent of I/Os that fail)" :
+			    "only op \"both\" takes \"probability\"");
+	}
+	if (f->op != FOP_BOTH && (json_object_get(o, "times") ||
+				  json_object_get(o, "interval"))) {
+		push_key(c, json_object_get(o, "times") ? "times" : "interval");
+		return fail(c, "only op \"both\" takes \"times\" and \"interval\"");
+	}
+	if (get_uint32(c, o, "probability", 1, 100, false, &f->probability) ||
+	    get_uint(c, o, "times", 1, 1ULL << 32, false, &f->times) ||
+	    get_uint(c, o, "interval", 1, 1ULL << 32, false, &f->interval) ||
+	    get_object(c, o, "slots", &slots))
+		return -1;
+	if (slots) {
+		push_key(c, "slots");
+		if (check_keys(c, slots, skeys) ||
+		    get_uint(c, slots, "first", 1, 1ULL << 32, true,
+			     &f->slot) ||
+		    get_uint(c, slots, "count", 1, SCN_MAX_BAD_SLOTS, true,
+			     &f->nslots))
+			return -1;
+		if ((f->slot + f->nslots) * 4 > s->swap[f->swap].size_mb * 1024ULL)
+			return fail(c, "slots %llu-%llu are beyond the %u MiB swap area",
+				    f->slot, f->slot + f->nslots - 1,
+				    s->swap[f->swap].size_mb);
+		pop(c);
+	}
+	return 0;
+}
+
+static int parse_faults(struct pctx *c, struct scenario *s, json_t *root)
+{
+	json_t *arr, *v;
+	size_t i;
+	int j;
+
+	if (get_array(c, root, "faults", 0, SCN_MAX_FAULTS, &arr))
+		return -1;
+	if (!arr)
+		return 0;
+	if (s->command && json_array_size(arr)) {
+		push_key(c, "faults");
+		return fail(c, "faults need the synthetic workload (phases), not a command");
+	}
+	push_key(c, "faults");
+	json_array_foreach(arr, i, v) {
+		struct scn_fault *f = &s->fault[i];
+
+		push_idx(c, i);
+		if (parse_fault_one(c, s, f, v))
+			return -1;
+		/* one dm target per disk: one read or write io_error each */
+		for (j = 0; j < (int)i; j++)
+			if (f->kind == FAULT_IO_ERROR && f->op != FOP_BOTH &&
+			    s->fault[j].kind == FAULT_IO_ERROR &&
+			    s->fault[j].op != FOP_BOTH &&
+			    s->fault[j].swap == f->swap)
+				return fail(c, "swap %d already has a read or write io_error (faults[%d]): one per backend",
+					    f->swap, j);
+		s->nfaults++;
 		pop(c);
 	}
 	pop(c);
@@ -917,7 +1511,8 @@ static int parse_root(struct pctx *c, struct scenario *s, json_t *root)
 	static const char *const keys[] = {
 		"name", "description", "kernels", "guest", "interval_ms",
 		"timeout_s", "repeat", "sysctl", "thp", "zswap", "swap",
-		"workload", "expect", NULL };
+		"workload", "expect", "no_regression", "faults",
+		NULL };
 	static const char *const gkeys[] = { "memory_mb", "cpus", NULL };
 	char msg[256];
 	json_t *g;
@@ -952,20 +1547,24 @@ static int parse_root(struct pctx *c, struct scenario *s, json_t *root)
 			return -1;
 		pop(c);
 	}
-	s->interval_ms = 100;
-	s->timeout_s = 300;
+	s->interval_ms = PLAN_INTERVAL_MS_DEF;
+	s->timeout_s = PLAN_TIMEOUT_S_DEF;
 	s->repeat = 1;
-	if (get_uint32(c, root, "interval_ms", 10, 60000, false,
+	if (get_uint32(c, root, "interval_ms", PLAN_INTERVAL_MS_MIN,
+		       PLAN_INTERVAL_MS_MAX, false,
 		       &s->interval_ms) ||
-	    get_uint32(c, root, "timeout_s", 5, 86400, false, &s->timeout_s) ||
+	    get_uint32(c, root, "timeout_s", PLAN_TIMEOUT_S_MIN,
+		       PLAN_TIMEOUT_S_MAX, false, &s->timeout_s) ||
 	    get_uint32(c, root, "repeat", 1, 100, false, &s->repeat) ||
 	    parse_sysctl(c, s, root) ||
 	    parse_thp_zswap(c, s, root) ||
 	    parse_swap(c, s, root) ||
 	    parse_workload(c, s, root) ||
-	    parse_expect(c, s, root))
+	    parse_expect(c, s, root) ||
+	    parse_no_regression(c, s, root) ||
+	    parse_faults(c, s, root))
 		return -1;
-	if (s->memory_mb &&
+	if (s->memory_mb && !s->command &&
 	    fit_problem(s, s->memory_mb, &idx, msg, sizeof(msg))) {
 		if (idx >= 0) {
 			push_key(c, "swap");
@@ -1087,15 +1686,38 @@ unsigned int scenario_size_mb(const struct scenario *s,
 }
 
 /*
+ * What a MiB of the workload costs in guest RAM once zram holds it: the
+ * page pattern repeats its unique_words random words over the page, so
+ * it compresses to about unique_words/512 of a page, plus zsmalloc's
+ * overhead; an incompressible page (the default) costs a whole page.
+ */
+static double zram_cost(const struct scenario *s)
+{
+	double c;
+
+	if (!s->unique_words)
+		return 1.0;
+	c = s->unique_words / 512.0 + 1.0 / 16;
+	return c > 1.0 ? 1.0 : c;
+}
+
+/*
  * Does the workload fit? Returns 0, or 1 with @msg set and *@swap_idx the
- * backend at fault (-1: the workload).
+ * backend at fault (-1: the workload). The rules:
+ * - swap_map, one byte per swap page, must stay under 1/16 of the guest's
+ *   RAM (swapon fails otherwise): at most 256 MiB of swap per MiB of RAM;
+ * - a zram device is at most 4x the guest's RAM;
+ * - the workload, its shmem and the largest pressure phase fit in the
+ *   disk swap, 1/4 of the RAM, and what zram can hold in another 1/4 of
+ *   the RAM at the pattern's compressibility (zram_cost()): data in zram
+ *   stays in the guest's RAM, so incompressible pages gain nothing there.
  */
 static int fit_problem(const struct scenario *s, unsigned int memory_mb,
 		       int *swap_idx, char *msg, size_t len)
 {
-	unsigned long long swap_mb = 0;
+	unsigned long long disk_mb = 0, zram_mb = 0, all_mb = 0, zram_eff;
 	unsigned int size = scenario_size_mb(s, memory_mb), press = 0;
-	int i;
+	int i, big = 0;
 
 	/* a pressure phase allocates beside the whole area */
 	for (i = 0; i < s->nphases; i++)
@@ -1103,9 +1725,15 @@ static int fit_problem(const struct scenario *s, unsigned int memory_mb,
 		    s->phase[i].mb > press)
 			press = s->phase[i].mb;
 	for (i = 0; i < s->nswap; i++) {
-		swap_mb += s->swap[i].size_mb;
-		if (s->swap[i].type == SWAP_ZRAM &&
-		    s->swap[i].size_mb > 4ull * memory_mb) {
+		all_mb += s->swap[i].size_mb;
+		if (s->swap[i].size_mb > s->swap[big].size_mb)
+			big = i;
+		if (s->swap[i].type != SWAP_ZRAM) {
+			disk_mb += s->swap[i].size_mb;
+			continue;
+		}
+		zram_mb += s->swap[i].size_mb;
+		if (s->swap[i].size_mb > 4ull * memory_mb) {
 			*swap_idx = i;
 			snprintf(msg, len,
 				 "a %u MiB zram device is more than 4x the guest's %u MiB of RAM",
@@ -1113,23 +1741,52 @@ static int fit_problem(const struct scenario *s, unsigned int memory_mb,
 			return 1;
 		}
 	}
-	*swap_idx = -1;
-	if ((unsigned long long)size + s->shmem_mb + press >
-	    swap_mb + memory_mb / 4) {
+	if (all_mb > 256ull * memory_mb) {
+		*swap_idx = big;
 		snprintf(msg, len,
-			 "%u MiB (+%u MiB shmem, +%u MiB pressure) cannot fit in %llu MiB of swap plus 1/4 of the guest's %u MiB of RAM",
-			 size, s->shmem_mb, press, swap_mb, memory_mb);
+			 "%llu MiB of swap needs %llu KiB of swap map, more than 1/16 of the guest's %u MiB of RAM (at most %llu MiB of swap)",
+			 all_mb, all_mb / 4, memory_mb, 256ull * memory_mb);
 		return 1;
 	}
-	return 0;
+	*swap_idx = -1;
+	zram_eff = (unsigned long long)(memory_mb / 4 / zram_cost(s));
+	if (zram_eff > zram_mb)
+		zram_eff = zram_mb;
+	if ((unsigned long long)size + s->shmem_mb + press <=
+	    disk_mb + zram_eff + memory_mb / 4)
+		return 0;
+	if (!zram_mb)
+		snprintf(msg, len,
+			 "%u MiB (+%u MiB shmem, +%u MiB pressure) cannot fit in %llu MiB of swap plus 1/4 of the guest's %u MiB of RAM",
+			 size, s->shmem_mb, press, disk_mb, memory_mb);
+	else
+		snprintf(msg, len,
+			 "%u MiB (+%u MiB shmem, +%u MiB pressure) cannot fit in %llu MiB of disk swap, %llu MiB of zram (of its %llu MiB: zram keeps the data in RAM, %s) plus 1/4 of the guest's %u MiB of RAM",
+			 size, s->shmem_mb, press, disk_mb, zram_eff, zram_mb,
+			 s->unique_words ? "compressed by unique_words" :
+			 "incompressible without unique_words", memory_mb);
+	return 1;
 }
 
 int scenario_check_fit(const struct scenario *s, unsigned int memory_mb,
 		       char *err, size_t errlen)
 {
 	char msg[256];
-	int idx;
+	int idx, i;
 
+	if (s->command) {
+		/* the limits are the groups' own; they must fit the guest */
+		for (i = 0; i < s->ngroups; i++) {
+			if (s->group[i].memory_max_mb < memory_mb)
+				continue;
+			snprintf(err, errlen,
+				 "%s: workload.command.groups[%d].memory_max_mb: %u MiB is not below the guest's %u MiB",
+				 s->file, i, s->group[i].memory_max_mb,
+				 memory_mb);
+			return -1;
+		}
+		return 0;
+	}
 	if (!fit_problem(s, memory_mb, &idx, msg, sizeof(msg)))
 		return 0;
 	if (idx >= 0)
@@ -1137,5 +1794,64 @@ int scenario_check_fit(const struct scenario *s, unsigned int memory_mb,
 			 msg);
 	else
 		snprintf(err, errlen, "%s: workload: %s", s->file, msg);
+	return -1;
+}
+
+int scenario_host_problem(unsigned int memory_mb, unsigned int cpus,
+			  unsigned long long host_mb, unsigned int host_cpus,
+			  bool *is_cpus, char *msg, size_t len)
+{
+	*is_cpus = false;
+	if (host_mb && memory_mb > host_mb * 3 / 4) {
+		snprintf(msg, len,
+			 "a %u MiB guest is more than 3/4 of this host's %llu MiB of RAM",
+			 memory_mb, host_mb);
+		return 1;
+	}
+	if (host_cpus && cpus > host_cpus) {
+		*is_cpus = true;
+		snprintf(msg, len, "%u vCPUs are more than this host's %u CPUs",
+			 cpus, host_cpus);
+		return 1;
+	}
+	return 0;
+}
+
+/* MemTotal of /proc/meminfo in MiB, 0 if unknown. */
+static unsigned long long host_mem_mb(void)
+{
+	unsigned long long kb = 0;
+	char line[256];
+	FILE *f;
+
+	f = fopen("/proc/meminfo", "re");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "MemTotal: %llu kB", &kb) == 1)
+			break;
+	fclose(f);
+	return kb / 1024;
+}
+
+int scenario_check_host(const struct scenario *s, unsigned int memory_mb,
+			unsigned int cpus, const char *conf, char *err,
+			size_t errlen)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	char msg[256];
+	bool is_cpus;
+
+	if (!scenario_host_problem(memory_mb, cpus, host_mem_mb(),
+				   n > 0 ? (unsigned int)n : 0, &is_cpus, msg,
+				   sizeof(msg)))
+		return 0;
+	if (is_cpus ? s->cpus : s->memory_mb)
+		snprintf(err, errlen, "%s: guest.%s: %s", s->file,
+			 is_cpus ? "cpus" : "memory_mb", msg);
+	else
+		snprintf(err, errlen, "%s: %s (%s): %s", s->file,
+			 is_cpus ? "guest_cpus" : "guest_memory_mb",
+			 conf && conf[0] ? conf : "the default", msg);
 	return -1;
 }

@@ -10,18 +10,36 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define SCN_MAX_SWAP	8
-#define SCN_MAX_SYSCTL	16
-#define SCN_MAX_PHASES	32
+#include "../common/planspec.h"
+
+/* a scenario holds what one plan can (common/planspec.h) */
+#define SCN_MAX_SWAP	PLAN_MAX_SWAP
+#define SCN_MAX_SYSCTL	PLAN_MAX_SYSCTL
+#define SCN_MAX_PHASES	PLAN_MAX_PHASES
 #define SCN_MAX_EXPECT	16
 #define SCN_NAME_MAX	48
+#define SCN_MAX_FAULTS	16
+#define SCN_MAX_BAD_SLOTS	4096
+#define SCN_DESC_MAX	511	/* bytes of "description" */
+#define SCN_MAX_KERNELS	8
+#define SCN_KERNEL_MAX	33	/* a kernel name, with NUL */
+#define SCN_METRIC_MAX	40	/* a metric key, with NUL */
+#define SCN_MAX_NOREG	32
+#define SCN_MAX_GROUPS	PLAN_MAX_GROUPS	/* command groups */
+#define SCN_MAX_ARGS	PLAN_MAX_ARGS
+#define SCN_MAX_ENV	PLAN_MAX_ENV
+#define SCN_MAX_OUT	PLAN_MAX_OUT
+#define SCN_STR_MAX	PLAN_STR_MAX	/* argv word, env entry, path, with NUL */
 
-enum scn_kernel { KERNEL_BASELINE, KERNEL_PATCHED, KERNEL_COUNT };
-
-enum scn_swap_type { SWAP_BLK, SWAP_ZRAM, SWAP_EXT4FILE, SWAP_NFSFILE };
+/*
+ * The kernel "patched" is the variant named by `series` in swapctl.conf
+ * (default swap-ops); any other name is the variant of that name under
+ * <workdir>/kernels/ (baseline, swap-ops, bhe-ops, ...).
+ */
+#define SCN_PATCHED	"patched"
 
 struct scn_swap {
-	enum scn_swap_type type;
+	enum plan_backend type;
 	unsigned int size_mb;	/* swap area size */
 	unsigned int disk_mb;	/* ext4file: size of the disk image */
 	int prio;		/* -1: the kernel's default */
@@ -36,34 +54,80 @@ struct scn_sysctl {
 	char value[64];
 };
 
-enum scn_phase_kind {
-	PHASE_FILL, PHASE_PAGEOUT, PHASE_PRESSURE, PHASE_READ,
-	PHASE_WILLNEED, PHASE_REWRITE,
-};
-
 struct scn_phase {
-	enum scn_phase_kind kind;
+	enum plan_phase kind;
 	unsigned int mb;	/* pressure */
 	bool random;		/* read: order=random */
 	double frac;		/* rewrite */
 };
 
-/* Which kernel an expectation applies to. */
-enum scn_expect_on { EXPECT_EACH, EXPECT_BASELINE, EXPECT_PATCHED,
-		     EXPECT_RATIO };
-
+/*
+ * An expectation: metric @metric of kernel @kernel ("" = every guest of
+ * every kernel) within [min, max]; with @vs, the ratio of @kernel's mean
+ * to @vs's mean within [min_ratio, max_ratio] (kept in min/max).
+ */
 struct scn_expect {
-	char metric[32];
-	enum scn_expect_on on;
+	char metric[SCN_METRIC_MAX];
+	char kernel[SCN_KERNEL_MAX];
+	char vs[SCN_KERNEL_MAX];
 	bool has_min, has_max;
 	double min, max;
+};
+
+/* Faults (swapctl-scenario(5) FAULTS). */
+enum scn_fault_kind {
+	FAULT_IO_ERROR, FAULT_NFS_STALL, FAULT_NFS_RESTART, FAULT_SWAPOFF,
+	FAULT_SWAP_CHURN, FAULT_OOM,
+};
+
+enum scn_fault_op { FOP_READ, FOP_WRITE, FOP_BOTH };
+
+/* When a fault starts. */
+enum scn_trigger {
+	TRIG_PHASE,		/* when workload phase @at (0-based) starts */
+	TRIG_AFTER_S,		/* @at s after the first phase started */
+	TRIG_AFTER_SWAP_IOS,	/* after @at swap I/Os (nrswpin+nrswpout) */
+};
+
+struct scn_fault {
+	enum scn_fault_kind kind;
+	int swap;			/* backend index, -1: none */
+	enum scn_trigger trig;
+	double at;
+	double duration_s;		/* 0: until the end (swapoff: stays off) */
+	int until_phase;		/* io_error: ends as it starts, -1 */
+	enum scn_fault_op op;		/* io_error */
+	unsigned long long slot, nslots; /* io_error read: bad swap slots */
+	unsigned int probability;	/* io_error both: percent */
+	unsigned long long times, interval; /* io_error both, 0: none */
+	unsigned int period_ms;		/* swap_churn */
+};
+
+/*
+ * A command group: a command and the cgroup v2 limits it runs under
+ * (0 = no limit; swap_max only when has_swap_max).
+ */
+struct scn_group {
+	char name[32];
+	unsigned int memory_max_mb, memory_high_mb, swap_max_mb;
+	bool has_swap_max;
+	unsigned int cpus;		/* 0: every CPU of the guest */
+	char cwd[SCN_STR_MAX];		/* "" = / */
+	char args[SCN_MAX_ARGS][SCN_STR_MAX];
+	int nargs;
+	char env[SCN_MAX_ENV][SCN_STR_MAX];	/* "KEY=VALUE" */
+	int nenv;
+	char out[SCN_MAX_OUT][SCN_STR_MAX];	/* glob patterns */
+	int nout;
 };
 
 struct scenario {
 	char file[4096];
 	char name[SCN_NAME_MAX + 1];
-	char description[512];
-	bool kernel[KERNEL_COUNT];
+	char description[SCN_DESC_MAX + 1];
+	/* the kernels compared; the first is the reference */
+	char kernels[SCN_MAX_KERNELS][SCN_KERNEL_MAX];
+	int nkernels;
 	unsigned int memory_mb;	/* 0: from swapctl.conf */
 	unsigned int cpus;	/* 0: from swapctl.conf */
 	unsigned int interval_ms;
@@ -95,15 +159,38 @@ struct scenario {
 
 	struct scn_expect expect[SCN_MAX_EXPECT];
 	int nexpect;
+	/* metrics that must not get significantly worse on any kernel */
+	char no_regression[SCN_MAX_NOREG][SCN_METRIC_MAX];
+	int nnoreg;
+
+	struct scn_fault fault[SCN_MAX_FAULTS];
+	int nfaults;
+	/* workload.command: the host's programs instead of the fill */
+	bool command;
+	bool reference;		/* a reference run without limits first */
+	char kbuild[32];	/* kconfig target of a prepared tree, or "" */
+	struct scn_group group[SCN_MAX_GROUPS];
+	int ngroups;
+	/* set by `swapctl run` after kbuild_prepare(): @KBUILD_SRC@/_OUT@ */
+	char kbuild_src[4096];
+	char kbuild_out[4096];
 };
 
-/* The metric names an expectation may name (NULL-terminated). */
-extern const char *const scn_metrics[];
-
-const char *scn_kernel_name(enum scn_kernel k);
-const char *scn_swap_type_name(enum scn_swap_type t);
-const char *scn_phase_name(enum scn_phase_kind k);
+/* The index of kernel @name in @s->kernels, or -1. */
+int scn_kernel_index(const struct scenario *s, const char *name);
+/*
+ * Replace the kernel list by the comma-separated @list (names checked
+ * like the scenario's). -1 with a message in @err.
+ */
+int scn_set_kernels(struct scenario *s, const char *list, char *err,
+		    size_t errlen);
 bool scn_has_nfs(const struct scenario *s);
+const char *scn_fault_name(enum scn_fault_kind k);
+const char *scn_fault_op_name(enum scn_fault_op op);
+/* Faults the host injects (nfs_stall, nfs_restart), not the guest. */
+bool scn_fault_on_host(enum scn_fault_kind k);
+/* Whether the scenario expects the OOM killer to take the workload. */
+bool scn_expects_oom(const struct scenario *s);
 
 /*
  * Parse a scenario from @text (@len bytes); @file names it in messages.
@@ -134,5 +221,19 @@ unsigned int scenario_size_mb(const struct scenario *s,
  */
 int scenario_check_fit(const struct scenario *s, unsigned int memory_mb,
 		       char *err, size_t errlen);
+
+/*
+ * Can this host run a guest of @memory_mb MiB and @cpus vCPUs? At most
+ * 3/4 of the host's MemTotal and no more vCPUs than online CPUs. @conf
+ * names the configuration file the values came from when the scenario
+ * does not set them. -1 with @err set.
+ */
+int scenario_check_host(const struct scenario *s, unsigned int memory_mb,
+			unsigned int cpus, const char *conf, char *err,
+			size_t errlen);
+/* The rule itself, for given host facts (0: unknown, not checked). */
+int scenario_host_problem(unsigned int memory_mb, unsigned int cpus,
+			  unsigned long long host_mb, unsigned int host_cpus,
+			  bool *is_cpus, char *msg, size_t len);
 
 #endif

@@ -8,11 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "metrics.h"
 #include "screen.h"
 
-#define LABEL_W		22
+#define LABEL_W		24
 #define COL_W		18
-#define RATIO_W		13
+#define RATIO_W		17
 #define SPARK_LABEL_W	14
 #define NO_NRSWP	"no nrswp counters"
 
@@ -50,7 +51,39 @@ struct builder {
 	const struct screen_input *in;
 	struct screen *out;
 	unsigned int width;
+	unsigned int limit;		/* lines add() may fill, 0: no limit */
+	/* the table's columns, fitted to the width: fit_columns() */
+	unsigned int label_w, col_w, ratio_w;
 };
+
+/*
+ * Shrink the label, value and ratio columns (never below a floor that
+ * still shows "6.1.192-swa", "13.94x") until the table fits the width,
+ * so that a narrow terminal keeps the ratio columns instead of cutting
+ * them off the right edge.
+ */
+static void fit_columns(struct builder *b)
+{
+	unsigned int n = b->in->ncols, nr = n ? n - 1 : 0;
+
+	b->label_w = LABEL_W;
+	b->col_w = COL_W;
+	b->ratio_w = RATIO_W;
+	while (b->label_w + n * b->col_w + nr * b->ratio_w > b->width) {
+		if (b->col_w > 12 && b->col_w >= b->ratio_w)
+			b->col_w--;
+		else if (nr && b->ratio_w > 8)
+			b->ratio_w--;
+		else if (b->label_w > 18)
+			b->label_w--;
+		else if (b->col_w > 9)
+			b->col_w--;
+		else if (b->label_w > 12)
+			b->label_w--;
+		else
+			break;	/* the right-most columns are cut */
+	}
+}
 
 static struct screen_line *add(struct builder *b, enum screen_attr attr,
 			       const char *fmt, ...) __printf(3, 4);
@@ -63,7 +96,7 @@ static struct screen_line *add(struct builder *b, enum screen_attr attr,
 	va_list ap;
 
 	if (b->out->n >= SCREEN_MAX_LINES ||
-	    (b->in->height && b->out->n >= b->in->height)) {
+	    (b->limit && b->out->n >= b->limit)) {
 		spare.text[0] = '\0';
 		return &spare;
 	}
@@ -115,59 +148,41 @@ static void fmt_val(char *buf, size_t len, struct stats_val v, int decimals,
 	stats_fmt(buf, len, v, decimals);
 }
 
-/* Indexes of the baseline and patched columns for the ratio, or -1. */
-static void ratio_cols(const struct screen_input *in, int *base, int *pat)
+/*
+ * Value cells of one metric: the columns, then each other column's ratio
+ * to the first (the run's reference kernel).
+ */
+static void metric_row(struct builder *b, const char *label,
+		       const struct metric_def *m, const struct stats_val *v,
+		       bool rate)
 {
+	const struct screen_input *in = b->in;
+	char line[SCREEN_MAX_WIDTH * 3 + 1], buf[96];
+	bool good = false;
 	unsigned int i;
 
-	*base = *pat = -1;
+	line[0] = '\0';
+	cell(line, sizeof(line), label, b->label_w, false);
 	for (i = 0; i < in->ncols; i++) {
-		if (*base < 0 && !strncmp(in->cols[i].label, "baseline", 8))
-			*base = (int)i;
-		else if (*pat < 0 && !strncmp(in->cols[i].label, "patched", 7))
-			*pat = (int)i;
+		fmt_val(buf, sizeof(buf), v[i], rate ? -1 : m->decimals,
+			(m->den && !strncmp(m->den, "nrswp", 5)) ||
+			(m->vmstat && !strncmp(m->vmstat, "nrswp", 5)));
+		cell(line, sizeof(line), buf, b->col_w, true);
 	}
-	if ((*base < 0 || *pat < 0) && in->ncols == 2) {
-		*base = 0;
-		*pat = 1;
+	for (i = 1; i < in->ncols; i++) {
+		struct stats_val q = stats_ratio(v[i], v[0]);
+
+		if (q.state == STATS_OK) {
+			snprintf(buf, sizeof(buf), "%.2fx", q.v);
+			good = good || (m->dir == METRIC_HIGHER_BETTER &&
+					m->num && q.v > 1.5);
+		} else {
+			snprintf(buf, sizeof(buf), "%s",
+				 q.state == STATS_NA ? "n/a" : "-");
+		}
+		cell(line, sizeof(line), buf, b->ratio_w, true);
 	}
-	if (*base < 0 || *pat < 0)
-		*base = *pat = -1;	/* no ratio column */
-}
-
-enum row_kind { R_RATE, R_PPIO, R_KB };
-
-struct row {
-	const char *label;
-	size_t off;		/* of the stats_val in stats_interval */
-	enum row_kind kind;
-	bool nrswp;		/* depends on nrswp* counters */
-	bool total;		/* from stats_track_total, not the window */
-};
-
-#define ROW(l, f, k, n, t) { l, offsetof(struct stats_interval, f), k, n, t }
-
-static const struct row rows[] = {
-	ROW("pswpout/s", pswpout_s, R_RATE, false, false),
-	ROW("nrswpout/s", nrswpout_s, R_RATE, true, false),
-	ROW("write pages/IO", wr_ppio, R_PPIO, true, false),
-	ROW("pswpin/s", pswpin_s, R_RATE, false, false),
-	ROW("nrswpin/s", nrswpin_s, R_RATE, true, false),
-	ROW("read pages/IO", rd_ppio, R_PPIO, true, false),
-	ROW("device I/Os/s", dev_ios_s, R_RATE, false, false),
-	ROW("device wr pages/IO", dev_wr_ppio, R_PPIO, false, false),
-	ROW("host requests/s", host_req_s, R_RATE, false, false),
-	ROW("major faults/s", majflt_s, R_RATE, false, false),
-	ROW("run: pages out", pswpout, R_RATE, false, true),
-	ROW("run: write pages/IO", wr_ppio, R_PPIO, true, true),
-	ROW("run: read pages/IO", rd_ppio, R_PPIO, true, true),
-	ROW("run: dev wr pages/IO", dev_wr_ppio, R_PPIO, false, true),
-};
-
-static struct stats_val row_val(const struct row *r,
-				const struct stats_interval *iv)
-{
-	return *(const struct stats_val *)((const char *)iv + r->off);
+	add(b, good ? SA_GOOD : SA_NORMAL, "%s", line);
 }
 
 static void status_text(const struct screen_col *c, bool done, char *buf,
@@ -190,6 +205,8 @@ static void status_text(const struct screen_col *c, bool done, char *buf,
 		snprintf(buf, len, "CORRUPT %llu pages",
 			 (unsigned long long)t->pages_corrupt);
 		*attr = SA_BAD;
+	} else if (t->status == STREAM_OOM) {
+		snprintf(buf, len, "oom");
 	} else {
 		snprintf(buf, len, "error");
 		*attr = SA_BAD;
@@ -199,36 +216,47 @@ static void status_text(const struct screen_col *c, bool done, char *buf,
 static void table(struct builder *b)
 {
 	const struct screen_input *in = b->in;
-	struct stats_interval win[SCREEN_MAX_COLS], tot[SCREEN_MAX_COLS];
+	static struct metric_in win[SCREEN_MAX_COLS], tot[SCREEN_MAX_COLS];
 	char line[SCREEN_MAX_WIDTH * 3 + 1], buf[96];
 	enum screen_attr attr, worst;
-	int base, pat;
-	unsigned int i, r;
+	unsigned int i, mi;
 
-	ratio_cols(in, &base, &pat);
 	for (i = 0; i < in->ncols; i++) {
-		stats_track_window(in->cols[i].track,
-				   (uint64_t)(in->interval_s * 1e9), &win[i]);
-		stats_track_total(in->cols[i].track, &tot[i]);
+		metric_in_window(&win[i], in->cols[i].track,
+				 (uint64_t)(in->interval_s * 1e9));
+		metric_in_init(&tot[i], in->cols[i].track);
 	}
 
 	line[0] = '\0';
-	cell(line, sizeof(line), "", LABEL_W, false);
+	cell(line, sizeof(line), "", b->label_w, false);
 	for (i = 0; i < in->ncols; i++)
-		cell(line, sizeof(line), in->cols[i].label, COL_W, true);
-	if (base >= 0)
-		cell(line, sizeof(line), "patched/base", RATIO_W, true);
+		cell(line, sizeof(line), in->cols[i].label, b->col_w, true);
+	for (i = 1; i < in->ncols; i++) {
+		char k0[48], ki[48], *dash;
+
+		/* "patched/baseline": the kernels, without the repeat */
+		snprintf(k0, sizeof(k0), "%s", in->cols[0].label);
+		snprintf(ki, sizeof(ki), "%s", in->cols[i].label);
+		dash = strrchr(k0, '-');
+		if (dash)
+			*dash = '\0';
+		dash = strrchr(ki, '-');
+		if (dash)
+			*dash = '\0';
+		snprintf(buf, sizeof(buf), "%s/%s", ki, k0);
+		cell(line, sizeof(line), buf, b->ratio_w, true);
+	}
 	add(b, SA_HEADER, "%s", line);
 
 	line[0] = '\0';
-	cell(line, sizeof(line), "kernel", LABEL_W, false);
+	cell(line, sizeof(line), "kernel", b->label_w, false);
 	for (i = 0; i < in->ncols; i++)
 		cell(line, sizeof(line), in->cols[i].track->kernel[0] ?
-		     in->cols[i].track->kernel : "?", COL_W, true);
+		     in->cols[i].track->kernel : "?", b->col_w, true);
 	add(b, SA_NORMAL, "%s", line);
 
 	line[0] = '\0';
-	cell(line, sizeof(line), "phase", LABEL_W, false);
+	cell(line, sizeof(line), "phase", b->label_w, false);
 	for (i = 0; i < in->ncols; i++) {
 		const struct stats_phase *p =
 			stats_track_phase(in->cols[i].track);
@@ -238,52 +266,55 @@ static void table(struct builder *b)
 				 p->ended ? " (end)" : "");
 		else
 			snprintf(buf, sizeof(buf), "-");
-		cell(line, sizeof(line), buf, COL_W, true);
+		cell(line, sizeof(line), buf, b->col_w, true);
 	}
 	add(b, SA_NORMAL, "%s", line);
 
 	line[0] = '\0';
 	worst = SA_NORMAL;
-	cell(line, sizeof(line), "status", LABEL_W, false);
+	cell(line, sizeof(line), "status", b->label_w, false);
 	for (i = 0; i < in->ncols; i++) {
 		status_text(&in->cols[i], in->done, buf, sizeof(buf), &attr);
 		if (attr == SA_BAD || (attr == SA_GOOD && worst != SA_BAD))
 			worst = attr;
-		cell(line, sizeof(line), buf, COL_W, true);
+		cell(line, sizeof(line), buf, b->col_w, true);
 	}
 	add(b, worst, "%s", line);
 
-	for (r = 0; r < ARRAY_SIZE(rows); r++) {
-		const struct row *rw = &rows[r];
+	/* the registry's live metrics over the last interval */
+	for (mi = 0; mi < metric_count; mi++) {
+		const struct metric_def *m = &metric_defs[mi];
 		struct stats_val v[SCREEN_MAX_COLS];
-		bool good = false;
+		bool rate = !m->num && strcmp(m->unit, "pages/I/O");
+		char label[64];
 
-		line[0] = '\0';
-		cell(line, sizeof(line), rw->label, LABEL_W, false);
+		if (!m->live)
+			continue;
 		for (i = 0; i < in->ncols; i++) {
-			v[i] = row_val(rw, rw->total ? &tot[i] : &win[i]);
-			fmt_val(buf, sizeof(buf), v[i],
-				rw->kind == R_PPIO ? 2 : -1, rw->nrswp);
-			cell(line, sizeof(line), buf, COL_W, true);
+			v[i] = metric_eval(m, &win[i]);
+			if (rate && v[i].state == STATS_OK)
+				v[i] = win[i].total.dt_s > 0 ?
+				       stats_ok(v[i].v / win[i].total.dt_s) :
+				       stats_ratio(v[i], stats_ok(0));
 		}
-		if (base >= 0) {
-			struct stats_val q = stats_ratio(v[pat], v[base]);
+		snprintf(label, sizeof(label), "%s%s", m->label,
+			 rate ? "/s" : "");
+		metric_row(b, label, m, v, rate);
+	}
+	/* and every metric of the registry since boot */
+	add(b, SA_HEADER, "since boot (swapctl metrics)");
+	for (mi = 0; mi < metric_count; mi++) {
+		const struct metric_def *m = &metric_defs[mi];
+		struct stats_val v[SCREEN_MAX_COLS];
 
-			if (q.state == STATS_OK) {
-				snprintf(buf, sizeof(buf), "%.2fx", q.v);
-				good = rw->kind == R_PPIO && q.v > 1.5;
-			} else {
-				snprintf(buf, sizeof(buf), "%s",
-					 q.state == STATS_NA ? "n/a" : "-");
-			}
-			cell(line, sizeof(line), buf, RATIO_W, true);
-		}
-		add(b, good ? SA_GOOD : SA_NORMAL, "%s", line);
+		for (i = 0; i < in->ncols; i++)
+			v[i] = metric_eval(m, &tot[i]);
+		metric_row(b, m->label, m, v, false);
 	}
 
 	/* swap used: a level, not a rate */
 	line[0] = '\0';
-	cell(line, sizeof(line), "swap used MiB", LABEL_W, false);
+	cell(line, sizeof(line), "swap used MiB", b->label_w, false);
 	for (i = 0; i < in->ncols; i++) {
 		const struct stats_track *t = in->cols[i].track;
 
@@ -295,13 +326,13 @@ static void table(struct builder *b)
 				 1024);
 		else
 			snprintf(buf, sizeof(buf), "-");
-		cell(line, sizeof(line), buf, COL_W, true);
+		cell(line, sizeof(line), buf, b->col_w, true);
 	}
 	add(b, SA_NORMAL, "%s", line);
 
 	line[0] = '\0';
 	worst = SA_DIM;
-	cell(line, sizeof(line), "lines ok/bad/lost", LABEL_W, false);
+	cell(line, sizeof(line), "lines ok/bad/lost", b->label_w, false);
 	for (i = 0; i < in->ncols; i++) {
 		const struct stream_state *st = in->cols[i].st;
 
@@ -317,7 +348,7 @@ static void table(struct builder *b)
 		} else {
 			snprintf(buf, sizeof(buf), "-");
 		}
-		cell(line, sizeof(line), buf, COL_W, true);
+		cell(line, sizeof(line), buf, b->col_w, true);
 	}
 	add(b, worst, "%s", line);
 
@@ -327,6 +358,15 @@ static void table(struct builder *b)
 		if (t->have_result && t->status == STREAM_ERROR)
 			add(b, SA_BAD, "%s: error: %s", in->cols[i].label,
 			    t->reason);
+		/* the newest fault event of each guest */
+		if (t->nfaults) {
+			const struct stats_fault *f = &t->faults[t->nfaults - 1];
+
+			add(b, SA_NORMAL, "%s: fault %s %s%s%.160s",
+			    in->cols[i].label, f->name,
+			    f->end ? "end" : "start", f->detail[0] ? ": " : "",
+			    f->detail);
+		}
 	}
 }
 
@@ -468,7 +508,11 @@ static void help(struct builder *b)
 
 void screen_build(const struct screen_input *in, struct screen *out)
 {
-	struct builder b = { in, out, in->width };
+	static const char keys[] =
+		"q quit  space pause  +/- interval  tab repetition  h help";
+	struct builder b = {
+		.in = in, .out = out, .width = in->width, .limit = in->height,
+	};
 	char clock[32] = "";
 
 	out->n = 0;
@@ -476,6 +520,10 @@ void screen_build(const struct screen_input *in, struct screen *out)
 		b.width = SCREEN_MAX_WIDTH;
 	if (b.width < SCREEN_MIN_WIDTH)
 		b.width = SCREEN_MIN_WIDTH;
+	fit_columns(&b);
+	/* a short terminal: the last line stays for the keys */
+	if (in->height && in->keys)
+		b.limit = in->height > 2 ? in->height - 1 : 1;
 	if (in->clock_s >= 0)
 		snprintf(clock, sizeof(clock), "  t=%.1fs", in->clock_s);
 	add(&b, SA_TITLE, "swapctl top  %s%s%s  [%s%s]%s  rep %u/%u",
@@ -486,20 +534,27 @@ void screen_build(const struct screen_input *in, struct screen *out)
 		add(&b, SA_DIM, "no guest has started yet");
 		return;
 	}
+	if (in->help) {
+		/* first, so that a short terminal shows it */
+		help(&b);
+		add(&b, SA_NORMAL, "%s", "");
+		table(&b);
+		goto keys;
+	}
 	table(&b);
 	add(&b, SA_NORMAL, "%s", "");
-	if (in->help) {
-		help(&b);
-		return;
-	}
 	sparklines(&b);
 	add(&b, SA_NORMAL, "%s", "");
 	histogram(&b);
-	if (in->keys) {
+	if (in->keys && !in->height)
 		add(&b, SA_NORMAL, "%s", "");
-		add(&b, SA_DIM,
-		    "q quit  space pause  +/- interval  tab repetition  h help");
-	}
+keys:
+	if (!in->keys)
+		return;
+	b.limit = 0;
+	if (in->height && out->n >= in->height)
+		out->n = in->height - 1;
+	add(&b, SA_DIM, "%s", keys);
 }
 
 void screen_print(const struct screen *s, FILE *f)

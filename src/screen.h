@@ -15,8 +15,8 @@
 #include "stats.h"
 #include "stream.h"
 
-#define SCREEN_MAX_COLS		4
-#define SCREEN_MAX_LINES	96
+#define SCREEN_MAX_COLS		8
+#define SCREEN_MAX_LINES	192
 #define SCREEN_MAX_WIDTH	240
 #define SCREEN_MIN_WIDTH	40
 

@@ -9,11 +9,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <jansson.h>
 
+#include "rundir.h"
 #include "source.h"
 
 #define SOURCE_MAX_FILE	(512u << 20)	/* replay: bigger is refused */
@@ -31,7 +34,7 @@ static void on_line(void *ctx, const struct stream_line *l,
 		stats_track_feed(&g->track, l);
 }
 
-/* "<kernel>-<rep>": kernel [A-Za-z0-9_.]+, rep a positive number. */
+/* "<kernel>-<rep>": kernel [A-Za-z0-9_.-]+, rep a positive number. */
 static bool guest_name(const char *name, char *kernel, size_t klen,
 		       unsigned int *rep)
 {
@@ -43,7 +46,8 @@ static bool guest_name(const char *name, char *kernel, size_t klen,
 		return false;
 	for (p = name; p < dash; p++)
 		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-		      (*p >= '0' && *p <= '9') || *p == '_' || *p == '.'))
+		      (*p >= '0' && *p <= '9') || *p == '_' || *p == '.' ||
+		      *p == '-'))
 			return false;
 	for (p = dash + 1; *p; p++) {
 		if (*p < '0' || *p > '9' || r > 100000)
@@ -58,8 +62,19 @@ static bool guest_name(const char *name, char *kernel, size_t klen,
 	return true;
 }
 
+/* the kernel order of the run being sorted (qsort has no context) */
+static const struct source *sorting;
+
+/* The run's order (its kernels file), else baseline, patched, others. */
 static int kernel_rank(const char *k)
 {
+	unsigned int i;
+
+	for (i = 0; sorting && i < sorting->nkernels; i++)
+		if (!strcmp(sorting->kernels[i], k))
+			return (int)i;
+	if (sorting && sorting->nkernels)
+		return SOURCE_MAX_KERNELS;
 	if (!strcmp(k, "baseline"))
 		return 0;
 	if (!strcmp(k, "patched"))
@@ -106,6 +121,45 @@ static void read_small(const char *dir, const char *file, char *buf,
 			buf[i] = '\0';
 			break;
 		}
+}
+
+/* The kernels file: one kernel name per line, the reference first. */
+static void read_kernels(struct source *s)
+{
+	char buf[SOURCE_MAX_KERNELS * 64 + 1], path[PATH_MAX], *p, *nl;
+	ssize_t n;
+	int fd;
+
+	s->nkernels = 0;
+	if ((size_t)snprintf(path, sizeof(path), "%s/kernels", s->dir) >=
+	    sizeof(path))
+		return;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return;
+	buf[n] = '\0';
+	for (p = buf; *p && s->nkernels < SOURCE_MAX_KERNELS; p = nl + 1) {
+		char kernel[48];
+		unsigned int rep;
+		char probe[64];
+
+		nl = strchr(p, '\n');
+		if (!nl)
+			break;
+		*nl = '\0';
+		/* the same rule as a guest directory's kernel part */
+		if (strlen(p) >= sizeof(kernel))
+			continue;
+		snprintf(probe, sizeof(probe), "%.47s-1", p);
+		if (
+		    guest_name(probe, kernel, sizeof(kernel), &rep))
+			snprintf(s->kernels[s->nkernels++], sizeof(s->kernels[0]),
+				 "%s", kernel);
+	}
 }
 
 static void read_scenario_name(struct source *s)
@@ -189,8 +243,11 @@ static void scan_guests(struct source *s)
 		added = true;
 	}
 	closedir(d);
-	if (added)
+	if (added) {
+		sorting = s;
 		qsort(s->g, s->ng, sizeof(s->g[0]), guest_cmp);
+		sorting = NULL;
+	}
 }
 
 /* Live: read what was appended to @g's file. */
@@ -229,6 +286,29 @@ static size_t tail_guest(struct source_guest *g)
 	return (size_t)(g->st->lines - before);
 }
 
+/*
+ * The console.log beside samples.jsonl, scanned as run scans it, for
+ * the metrics that come from it (swap I/O error lines).
+ */
+static void scan_console(struct source_guest *g)
+{
+	char path[PATH_MAX], *slash;
+	struct console_scan cs;
+
+	snprintf(path, sizeof(path), "%s", g->path);
+	slash = strrchr(path, '/');
+	if (!slash || (size_t)(slash - path) + sizeof("/console.log") >
+	    sizeof(path))
+		return;
+	strcpy(slash, "/console.log");
+	if (access(path, R_OK))
+		return;
+	console_scan_file(path, &cs);
+	g->track.console_scanned = true;
+	g->track.swap_read_errors = cs.swap_read_errors;
+	g->track.swap_write_errors = cs.swap_write_errors;
+}
+
 static int load_file(struct source_guest *g, char *err, size_t errlen)
 {
 	struct stream_state *scratch;
@@ -248,6 +328,7 @@ static int load_file(struct source_guest *g, char *err, size_t errlen)
 		return -1;
 	}
 	g->exists = true;
+	scan_console(g);
 	if (fstat(fd, &sb) || sb.st_size > (off_t)SOURCE_MAX_FILE) {
 		snprintf(err, errlen, "%s: unreadable or larger than %u MiB",
 			 g->path, SOURCE_MAX_FILE >> 20);
@@ -368,16 +449,21 @@ int source_open(struct source *s, const char *dir, bool replay, double speed,
 	snprintf(s->id, sizeof(s->id), "%.255s", base ? base + 1 : s->dir);
 	read_small(s->dir, "state", s->state, sizeof(s->state));
 	read_scenario_name(s);
+	read_kernels(s);
 	s->speed = speed > 0 ? speed : 1;
 	s->live = !replay && !strcmp(s->state, "running");
 	scan_guests(s);
 	if (s->live)
 		return 0;
-	for (i = 0; i < s->ng; i++)
+	for (i = 0; i < s->ng; i++) {
 		if (load_file(s->g[i], err, errlen) < 0) {
 			source_close(s);
 			return -1;
 		}
+		if (s->g[i]->exists && !s->g[i]->nlines && !s->empty[0])
+			snprintf(s->empty, sizeof(s->empty), "%s",
+				 s->g[i]->path);
+	}
 	for (i = 0; i < s->ng; i++)
 		if (s->g[i]->nlines &&
 		    (double)s->g[i]->lines[s->g[i]->nlines - 1].at_ns / 1e9 >
@@ -415,16 +501,64 @@ static size_t replay_until(struct source *s, uint64_t until_ns)
 	return delivered;
 }
 
+static double mono_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* See source_done(): is a run that says "running" still going on? */
+static bool check_stale(struct source *s)
+{
+	char lock[PATH_MAX + 32], latest[PATH_MAX + 32], real[PATH_MAX];
+	int fd;
+
+	snprintf(lock, sizeof(lock), "%s/../../run.lock", s->dir);
+	fd = open(lock, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(s->stale_why, sizeof(s->stale_why),
+			 "%s: state says running, but there is no run.lock beside runs/ (no swapctl run writes here)",
+			 s->dir);
+		return true;
+	}
+	/* a shared lock is refused while swapctl run holds its own */
+	if (!flock(fd, LOCK_SH | LOCK_NB)) {
+		close(fd);
+		snprintf(s->stale_why, sizeof(s->stale_why),
+			 "%s: state says running, but no swapctl run holds its run.lock: the run ended without finishing",
+			 s->dir);
+		return true;
+	}
+	close(fd);
+	snprintf(latest, sizeof(latest), "%s/../latest", s->dir);
+	if (realpath(latest, real) && strcmp(real, s->dir)) {
+		snprintf(s->stale_why, sizeof(s->stale_why),
+			 "%s: state says running, but the run going on is %s",
+			 s->dir, real);
+		return true;
+	}
+	return false;
+}
+
 size_t source_poll(struct source *s, double wall_s)
 {
 	size_t n = 0;
 	unsigned int i;
+	double now;
 
 	if (s->live) {
 		read_small(s->dir, "state", s->state, sizeof(s->state));
 		scan_guests(s);
 		for (i = 0; i < s->ng; i++)
 			n += tail_guest(s->g[i]);
+		now = mono_s();
+		if (!n && !s->stale && !strcmp(s->state, "running") &&
+		    now - s->stale_checked >= 2.0) {
+			s->stale_checked = now;
+			s->stale = check_stale(s);
+		}
 		return n;
 	}
 	if (wall_s > 0)
@@ -453,7 +587,7 @@ bool source_done(const struct source *s)
 	unsigned int i;
 
 	if (s->live)
-		return strcmp(s->state, "running") != 0;
+		return s->stale || strcmp(s->state, "running") != 0;
 	for (i = 0; i < s->ng; i++)
 		if (s->g[i]->next < s->g[i]->nlines)
 			return false;

@@ -17,7 +17,8 @@
 #include "stats.h"
 #include "stream.h"
 
-#define SOURCE_MAX_GUESTS	32
+#define SOURCE_MAX_GUESTS	256
+#define SOURCE_MAX_KERNELS	8
 
 struct source_line {
 	size_t off, len;	/* in data */
@@ -53,6 +54,15 @@ struct source {
 	double end_s;		/* replay: time of the last line */
 	struct source_guest *g[SOURCE_MAX_GUESTS];
 	unsigned int ng;
+	/* the kernels file: the run's kernels in order, reference first */
+	char kernels[SOURCE_MAX_KERNELS][48];
+	unsigned int nkernels;
+	/* replay: the first samples.jsonl that exists and holds no line */
+	char empty[PATH_MAX];
+	/* live: state says running but no run is behind it (source_done) */
+	bool stale;
+	char stale_why[2 * PATH_MAX + 128];
+	double stale_checked;	/* monotonic seconds of the last check */
 };
 
 /*
@@ -70,7 +80,13 @@ int source_open(struct source *s, const char *dir, bool replay, double speed,
 size_t source_poll(struct source *s, double wall_s);
 /* Replay: deliver everything now. Live: read everything there is. */
 void source_seek_end(struct source *s);
-/* Nothing more will come (replay finished, or live run done and read). */
+/*
+ * Nothing more will come (replay finished, or live run done and read).
+ * A live run whose state says "running" while no `swapctl run` holds its
+ * work dir's run.lock (<dir>/../../run.lock), or while runs/latest names
+ * another run, is stale: source_poll() sets @stale and @stale_why (checked
+ * at most every 2 s, and only when no line came) and it is done too.
+ */
 bool source_done(const struct source *s);
 /* Sorted repetition numbers present; returns how many (<= max). */
 unsigned int source_reps(const struct source *s, unsigned int *reps,

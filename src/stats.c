@@ -146,6 +146,26 @@ static void raw_point(const struct stats_track *t, const struct stream_line *l,
 	if (dev)
 		p->present |= (1u << SF_DEV_RD_IOS) | (1u << SF_DEV_WR_IOS) |
 			      (1u << SF_DEV_RD_SECT) | (1u << SF_DEV_WR_SECT);
+	if (l->has_cpu) {
+		p->v[SF_CPU_USER] = l->cpu.user;
+		p->v[SF_CPU_NICE] = l->cpu.nice;
+		p->v[SF_CPU_SYS] = l->cpu.system;
+		p->v[SF_CPU_IDLE] = l->cpu.idle;
+		p->v[SF_CPU_IOWAIT] = l->cpu.iowait;
+		p->v[SF_CPU_IRQ] = l->cpu.irq;
+		p->v[SF_CPU_SOFTIRQ] = l->cpu.softirq;
+		p->v[SF_CPU_STEAL] = l->cpu.steal;
+		for (i = SF_CPU_USER; i <= SF_CPU_STEAL; i++)
+			p->present |= 1u << i;
+	}
+	if (l->has_psi) {
+		p->v[SF_PSI_SOME] = l->psi_some_us;
+		p->present |= 1u << SF_PSI_SOME;
+	}
+	if (l->has_psi_full) {
+		p->v[SF_PSI_FULL] = l->psi_full_us;
+		p->present |= 1u << SF_PSI_FULL;
+	}
 	for (i = 0; i < l->nswaps; i++) {
 		p->swap_used_kb += l->swaps[i].used_kb;
 		p->swap_size_kb += l->swaps[i].size_kb;
@@ -190,6 +210,47 @@ static void hist_add(struct stats_track *t, const struct stats_point *a,
 	t->hist[hist_bucket((double)pages / (double)ios)] += ios;
 }
 
+static void feed_counters(struct stats_track *t, const struct stream_line *l)
+{
+	unsigned int i, j;
+	bool reset = false;
+
+	for (i = 0; i < l->ncounters; i++) {
+		const struct stream_counter *c = &l->counters[i];
+		struct stats_counter *k = NULL;
+
+		for (j = 0; j < t->nctr; j++)
+			if (!strcmp(t->ctr[j].name, c->name)) {
+				k = &t->ctr[j];
+				break;
+			}
+		if (!k) {
+			if (t->nctr >= STREAM_MAX_COUNTERS)
+				continue;
+			k = &t->ctr[t->nctr++];
+			snprintf(k->name, sizeof(k->name), "%s", c->name);
+			k->raw = k->cum = c->value;
+			continue;
+		}
+		k->cum += stats_delta(k->raw, c->value, &reset);
+		k->raw = c->value;
+	}
+}
+
+bool stats_track_counter(const struct stats_track *t, const char *name,
+			 uint64_t *value)
+{
+	unsigned int i;
+
+	for (i = 0; i < t->nctr; i++)
+		if (!strcmp(t->ctr[i].name, name)) {
+			if (value)
+				*value = t->ctr[i].cum;
+			return true;
+		}
+	return false;
+}
+
 static void feed_sample(struct stats_track *t, const struct stream_line *l)
 {
 	struct stats_point raw, cum;
@@ -202,6 +263,7 @@ static void feed_sample(struct stats_track *t, const struct stream_line *l)
 		t->dropped++;
 		return;
 	}
+	feed_counters(t, l);
 	if (!grow((void **)&t->pts, &t->cap, t->npts, sizeof(*t->pts))) {
 		t->dropped++;
 		return;
@@ -241,6 +303,9 @@ static void feed_host(struct stats_track *t, const struct stream_line *l)
 		raw.rd_bytes += l->blk[i].rd_bytes;
 		raw.wr_bytes += l->blk[i].wr_bytes;
 	}
+	raw.has_blk = l->nblk > 0;
+	raw.has_cpu = l->has_host_cpu;
+	raw.cpu_ns = l->host_cpu_ns;
 	if (t->nhost && raw.t_ns < t->host[t->nhost - 1].t_ns) {
 		t->dropped++;
 		return;
@@ -251,7 +316,12 @@ static void feed_host(struct stats_track *t, const struct stream_line *l)
 		return;
 	}
 	cum = raw;
-	if (t->nhost) {
+	if (t->nhost && raw.has_cpu && t->rawhost.has_cpu &&
+	    t->host[t->nhost - 1].has_cpu)
+		cum.cpu_ns = t->host[t->nhost - 1].cpu_ns +
+			     stats_delta(t->rawhost.cpu_ns, raw.cpu_ns, &reset);
+	if (t->nhost && raw.has_blk && t->rawhost.has_blk &&
+	    t->host[t->nhost - 1].has_blk) {
 		last = &t->host[t->nhost - 1];
 		cum.rd_req = last->rd_req +
 			     stats_delta(t->rawhost.rd_req, raw.rd_req, &reset);
@@ -281,6 +351,15 @@ static void feed_phase(struct stats_track *t, const struct stream_line *l)
 			if (!p->ended && !strcmp(p->name, l->phase)) {
 				p->end_ns = l->t_ns;
 				p->ended = true;
+				p->has_stats = l->phase_has_stats;
+				p->pages = l->pages;
+				p->ns = l->ns;
+				p->corrupt = l->corrupt;
+				p->has_residency = l->phase_has_residency;
+				p->asked = l->asked;
+				p->resident_before = l->resident_before;
+				p->resident = l->resident;
+				p->evicted = l->evicted;
 				break;
 			}
 		}
@@ -298,12 +377,36 @@ static void feed_phase(struct stats_track *t, const struct stream_line *l)
 	p->start_ns = l->t_ns;
 }
 
+static void feed_fault(struct stats_track *t, const struct stream_line *l)
+{
+	struct stats_fault *f;
+
+	if (t->nfaults >= STATS_MAX_FAULTS) {
+		memmove(&t->faults[0], &t->faults[1],
+			sizeof(t->faults[0]) * (STATS_MAX_FAULTS - 1));
+		t->nfaults--;
+	}
+	f = &t->faults[t->nfaults++];
+	t->nfaults_seen++;
+	snprintf(f->name, sizeof(f->name), "%s", l->phase);
+	f->end = l->phase_state == STREAM_PHASE_END;
+	f->host = !l->has_seq;
+	f->t_ns = l->t_ns;
+	snprintf(f->detail, sizeof(f->detail), "%s", l->msg);
+	/* the event line of top and report: shown as the last message */
+	snprintf(t->last_log, sizeof(t->last_log), "fault %s %s%s%.200s",
+		 f->name, f->end ? "end" : "start", f->detail[0] ? ": " : "",
+		 f->detail);
+}
+
 void stats_track_feed(struct stats_track *t, const struct stream_line *l)
 {
 	unsigned int i;
 
 	switch (l->type) {
 	case STREAM_T_HELLO:
+		if (!t->hello)
+			t->hello_t_ns = l->t_ns;
 		t->hello = true;
 		snprintf(t->kernel, sizeof(t->kernel), "%s", l->kernel);
 		t->interval_ms = l->interval_ms;
@@ -336,10 +439,17 @@ void stats_track_feed(struct stats_track *t, const struct stream_line *l)
 		t->pages_verified = l->pages_verified;
 		t->pages_corrupt = l->pages_corrupt;
 		t->first_corrupt = l->first_corrupt;
+		t->pages_failed = l->pages_failed;
+		t->pages_failed_distinct = l->pages_failed_distinct;
 		snprintf(t->reason, sizeof(t->reason), "%s", l->msg);
+		break;
+	case STREAM_T_FAULT:
+		feed_fault(t, l);
 		break;
 	case STREAM_T_LOG:
 		snprintf(t->last_log, sizeof(t->last_log), "%s", l->msg);
+		break;
+	case STREAM_T_COMMAND:
 		break;
 	case STREAM_T_NONE:
 		break;
@@ -387,6 +497,57 @@ static struct stats_val sum(struct stats_val a, struct stats_val b)
 	return stats_ok(a.v + b.v);
 }
 
+/* A delta in @unit per second as seconds. */
+static struct stats_val secs(struct stats_val d, double unit)
+{
+	if (d.state == STATS_OK)
+		d.v /= unit;
+	return d;
+}
+
+/* @part / @whole where @whole is a plain number of seconds. */
+static struct stats_val frac(struct stats_val part, double whole)
+{
+	if (part.state != STATS_OK)
+		return part;
+	if (whole <= 0)
+		return stats_na();
+	return stats_ok(part.v / whole);
+}
+
+static void cpu_between(const struct stats_point *a,
+			const struct stats_point *b,
+			struct stats_interval *out)
+{
+	struct stats_val all = stats_ok(0), mib;
+	unsigned int f;
+
+	for (f = SF_CPU_USER; f <= SF_CPU_STEAL; f++)
+		all = sum(all, secs(field_delta(a, b, f), 1e9));
+	out->cpu_user = secs(field_delta(a, b, SF_CPU_USER), 1e9);
+	out->cpu_sys = secs(field_delta(a, b, SF_CPU_SYS), 1e9);
+	out->cpu_iowait = secs(field_delta(a, b, SF_CPU_IOWAIT), 1e9);
+	out->cpu_softirq = secs(field_delta(a, b, SF_CPU_SOFTIRQ), 1e9);
+	out->cpu_busy = all;
+	if (all.state == STATS_OK) {
+		struct stats_val idle = secs(field_delta(a, b, SF_CPU_IDLE),
+					     1e9);
+
+		out->cpu_busy = stats_ok(all.v - idle.v - out->cpu_iowait.v);
+		if (out->cpu_busy.v < 0)
+			out->cpu_busy.v = 0;
+	}
+	out->cpu_user_pct = stats_ratio(out->cpu_user, all);
+	out->cpu_sys_pct = stats_ratio(out->cpu_sys, all);
+	out->cpu_iowait_pct = stats_ratio(out->cpu_iowait, all);
+	out->cpu_softirq_pct = stats_ratio(out->cpu_softirq, all);
+	/* 4 KiB pages: 256 per MiB */
+	mib = sum(out->pswpout, out->pswpin);
+	if (mib.state == STATS_OK)
+		mib.v /= 256;
+	out->sys_ms_per_mib = stats_ratio(secs(out->cpu_sys, 1e-3), mib);
+}
+
 void stats_between(const struct stats_point *a, const struct stats_point *b,
 		   const struct stats_host_point *ha,
 		   const struct stats_host_point *hb,
@@ -402,8 +563,9 @@ void stats_between(const struct stats_point *a, const struct stats_point *b,
 	out->pswpin = field_delta(a, b, SF_PSWPIN);
 	out->nrswpin = field_delta(a, b, SF_NRSWPIN);
 	out->majflt = field_delta(a, b, SF_MAJFLT);
-	out->dev_ios = sum(field_delta(a, b, SF_DEV_RD_IOS),
-			   field_delta(a, b, SF_DEV_WR_IOS));
+	out->dev_rd_ios = field_delta(a, b, SF_DEV_RD_IOS);
+	out->dev_wr_ios = field_delta(a, b, SF_DEV_WR_IOS);
+	out->dev_ios = sum(out->dev_rd_ios, out->dev_wr_ios);
 	out->pswpout_s = per_s(out->pswpout, dt);
 	out->nrswpout_s = per_s(out->nrswpout, dt);
 	out->pswpin_s = per_s(out->pswpin, dt);
@@ -420,7 +582,24 @@ void stats_between(const struct stats_point *a, const struct stats_point *b,
 	out->swap_used_kb = b->swap_used_kb;
 	out->swap_size_kb = b->swap_size_kb;
 	out->swap_peak_kb = b->swap_used_kb;
-	if (ha && hb && hb->t_ns >= ha->t_ns) {
+	cpu_between(a, b, out);
+	out->psi_some = secs(field_delta(a, b, SF_PSI_SOME), 1e6);
+	out->psi_full = secs(field_delta(a, b, SF_PSI_FULL), 1e6);
+	out->psi_some_pct = frac(out->psi_some, out->dt_s);
+	out->psi_full_pct = frac(out->psi_full, out->dt_s);
+	out->host_cpu = stats_missing();
+	out->host_cpu_pct = stats_missing();
+	if (ha && hb && ha->has_cpu && hb->has_cpu && hb->t_ns >= ha->t_ns) {
+		out->host_cpu = stats_ok(hb->cpu_ns >= ha->cpu_ns ?
+					 (double)(hb->cpu_ns - ha->cpu_ns) / 1e9
+					 : 0);
+		out->host_cpu_pct = frac(out->host_cpu,
+					 (double)(hb->t_ns - ha->t_ns) / 1e9);
+	}
+	if (ha && hb && (!ha->has_blk || !hb->has_blk)) {
+		out->host_req = stats_missing();
+		out->host_req_s = stats_missing();
+	} else if (ha && hb && hb->t_ns >= ha->t_ns) {
 		uint64_t d = (hb->rd_req + hb->wr_req) -
 			     (ha->rd_req + ha->wr_req);
 
@@ -444,7 +623,15 @@ static void all_na(struct stats_interval *out)
 	out->dev_ios_s = out->dev_wr_ppio = out->host_req_s = na;
 	out->majflt_s = out->pswpout = out->nrswpout = na;
 	out->pswpin = out->nrswpin = out->majflt = out->dev_ios = na;
+	out->dev_rd_ios = out->dev_wr_ios = na;
 	out->host_req = na;
+	out->cpu_user = out->cpu_sys = out->cpu_iowait = na;
+	out->cpu_softirq = out->cpu_busy = na;
+	out->cpu_user_pct = out->cpu_sys_pct = out->cpu_iowait_pct = na;
+	out->cpu_softirq_pct = out->sys_ms_per_mib = na;
+	out->psi_some = out->psi_full = na;
+	out->psi_some_pct = out->psi_full_pct = na;
+	out->host_cpu = out->host_cpu_pct = na;
 }
 
 /* Index of the last point with t_ns <= @when, or -1. */
@@ -461,6 +648,20 @@ static long point_at(const struct stats_point *pts, size_t n, uint64_t when)
 			hi = mid;
 	}
 	return (long)lo - 1;
+}
+
+size_t stats_point_after(const struct stats_track *t, uint64_t when)
+{
+	long i = point_at(t->pts, t->npts, when);
+
+	if (i >= 0 && t->pts[i].t_ns == when)
+		return (size_t)i;
+	return (size_t)(i + 1);
+}
+
+long stats_point_before(const struct stats_track *t, uint64_t when)
+{
+	return point_at(t->pts, t->npts, when);
 }
 
 static long host_at(const struct stats_host_point *h, size_t n,
@@ -529,8 +730,11 @@ void stats_track_total(const struct stats_track *t,
 	zero.t_ns = t->pts[0].t_ns;
 	zero.present = t->pts[t->npts - 1].present;
 	memset(&hzero, 0, sizeof(hzero));
-	if (t->nhost)
+	if (t->nhost) {
 		hzero.t_ns = t->host[0].t_ns;
+		hzero.has_blk = t->host[t->nhost - 1].has_blk;
+		hzero.has_cpu = t->host[t->nhost - 1].has_cpu;
+	}
 	stats_between(&zero, &t->pts[t->npts - 1], t->nhost ? &hzero : NULL,
 		      t->nhost ? &t->host[t->nhost - 1] : NULL, out);
 	for (i = 0; i < t->npts; i++)
@@ -554,8 +758,51 @@ struct stats_val stats_metric(const struct stats_interval *iv,
 		return iv->pswpin_s;
 	case STATS_M_MAJFLT_S:
 		return iv->majflt_s;
+	case STATS_M_CPU_SYS_PCT:
+		return iv->cpu_sys_pct;
+	case STATS_M_PSI_SOME_PCT:
+		return iv->psi_some_pct;
 	}
 	return stats_na();
+}
+
+void stats_track_phase_interval(const struct stats_track *t, unsigned int i,
+				struct stats_interval *out)
+{
+	const struct stats_phase *p;
+	long a, b;
+	size_t k;
+
+	if (i >= t->nphases || t->npts < 2) {
+		all_na(out);
+		return;
+	}
+	p = &t->phases[i];
+	a = point_at(t->pts, t->npts, p->start_ns);
+	if (a < 0)
+		a = 0;
+	b = (long)t->npts - 1;
+	if (p->ended)
+		for (k = (size_t)a; k < t->npts; k++)
+			if (t->pts[k].t_ns >= p->end_ns) {
+				b = (long)k;
+				break;
+			}
+	if (b <= a) {
+		all_na(out);
+		return;
+	}
+	/* host and guest clocks differ: no host figures per phase */
+	stats_between(&t->pts[a], &t->pts[b], NULL, NULL, out);
+}
+
+struct stats_val stats_phase_evicted_ratio(const struct stats_phase *p)
+{
+	if (!p->has_residency)
+		return stats_missing();
+	if (!p->asked)
+		return stats_na();
+	return stats_ok((double)p->evicted / (double)p->asked);
 }
 
 uint64_t stats_track_span_ns(const struct stats_track *t)
@@ -641,4 +888,140 @@ void stats_describe(const double *x, size_t n, struct stats_desc *d)
 	d->ci95 = stats_t95((unsigned int)(n - 1)) * d->stddev /
 		  sqrt((double)n);
 	d->has_ci = true;
+}
+
+/*
+ * The regularized incomplete beta function I_x(a, b) by its continued
+ * fraction (modified Lentz), used for Student's t distribution.
+ */
+static double beta_cf(double a, double b, double x)
+{
+	const double tiny = 1e-300;
+	double c = 1, d, h, num;
+	int m;
+
+	d = 1 - (a + b) * x / (a + 1);
+	d = fabs(d) < tiny ? tiny : d;
+	d = 1 / d;
+	h = d;
+	for (m = 1; m <= 300; m++) {
+		double dm = m;
+
+		num = dm * (b - dm) * x / ((a + 2 * dm - 1) * (a + 2 * dm));
+		d = 1 + num * d;
+		d = fabs(d) < tiny ? tiny : d;
+		c = 1 + num / c;
+		c = fabs(c) < tiny ? tiny : c;
+		d = 1 / d;
+		h *= d * c;
+		num = -(a + dm) * (a + b + dm) * x /
+		      ((a + 2 * dm) * (a + 2 * dm + 1));
+		d = 1 + num * d;
+		d = fabs(d) < tiny ? tiny : d;
+		c = 1 + num / c;
+		c = fabs(c) < tiny ? tiny : c;
+		d = 1 / d;
+		h *= d * c;
+		if (fabs(d * c - 1) < 1e-14)
+			break;
+	}
+	return h;
+}
+
+static double beta_inc(double a, double b, double x)
+{
+	double front;
+
+	if (x <= 0)
+		return 0;
+	if (x >= 1)
+		return 1;
+	front = exp(lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) +
+		    b * log1p(-x));
+	if (x < (a + 1) / (a + b + 2))
+		return front * beta_cf(a, b, x) / a;
+	return 1 - front * beta_cf(b, a, 1 - x) / b;
+}
+
+double stats_t_cdf(double t, double df)
+{
+	double tail;
+
+	if (!(df > 0) || isnan(t))
+		return NAN;
+	if (isinf(t))
+		return t > 0 ? 1 : 0;
+	tail = 0.5 * beta_inc(df / 2, 0.5, df / (df + t * t));
+	return t > 0 ? 1 - tail : tail;
+}
+
+double stats_t_quantile(double p, double df)
+{
+	double lo = -1e6, hi = 1e6, mid = 0;
+	int i;
+
+	if (!(p > 0 && p < 1) || !(df > 0))
+		return NAN;
+	for (i = 0; i < 200; i++) {
+		mid = (lo + hi) / 2;
+		if (stats_t_cdf(mid, df) < p)
+			lo = mid;
+		else
+			hi = mid;
+		if (hi - lo < 1e-10 * (1 + fabs(mid)))
+			break;
+	}
+	return mid;
+}
+
+bool stats_welch(const struct stats_desc *a, const struct stats_desc *b,
+		 double *p, double *df)
+{
+	double va, vb, se2, t;
+
+	if (a->n < 2 || b->n < 2)
+		return false;
+	va = a->stddev * a->stddev / (double)a->n;
+	vb = b->stddev * b->stddev / (double)b->n;
+	se2 = va + vb;
+	if (se2 <= 0 || !isfinite(se2)) {
+		*df = (double)(a->n + b->n - 2);
+		*p = a->mean == b->mean ? 1 : 0;
+		return true;
+	}
+	*df = se2 * se2 / (va * va / (double)(a->n - 1) +
+			   vb * vb / (double)(b->n - 1));
+	t = (b->mean - a->mean) / sqrt(se2);
+	*p = 2 * stats_t_cdf(-fabs(t), *df);
+	if (*p > 1)
+		*p = 1;
+	return true;
+}
+
+bool stats_ratio_ci(const struct stats_desc *a, const struct stats_desc *b,
+		    double *ratio, double *lo, double *hi, bool *has_ci)
+{
+	double r, rel2, half, p, df;
+
+	*has_ci = false;
+	if (!a->n || !b->n || a->mean == 0)
+		return false;
+	r = b->mean / a->mean;
+	*ratio = *lo = *hi = r;
+	if (a->n < 2 || b->n < 2)
+		return true;
+	rel2 = a->stddev * a->stddev / ((double)a->n * a->mean * a->mean);
+	if (b->mean != 0)
+		rel2 += b->stddev * b->stddev /
+			((double)b->n * b->mean * b->mean);
+	stats_welch(a, b, &p, &df);
+	if (b->mean != 0)
+		half = stats_t_quantile(0.975, df) * fabs(r) * sqrt(rel2);
+	else
+		half = stats_t_quantile(0.975, df) * b->stddev /
+		       sqrt((double)b->n) / fabs(a->mean);
+	*lo = r - half;
+	*hi = r + half;
+	*has_ci = true;
+	return true;
 }

@@ -54,6 +54,16 @@ enum stats_field {
 	SF_DEV_WR_IOS,
 	SF_DEV_RD_SECT,
 	SF_DEV_WR_SECT,
+	SF_CPU_USER,		/* guest /proc/stat, ns */
+	SF_CPU_NICE,
+	SF_CPU_SYS,
+	SF_CPU_IDLE,
+	SF_CPU_IOWAIT,
+	SF_CPU_IRQ,
+	SF_CPU_SOFTIRQ,
+	SF_CPU_STEAL,
+	SF_PSI_SOME,		/* /proc/pressure/memory totals, us */
+	SF_PSI_FULL,
 	SF_NFIELDS,
 };
 
@@ -67,22 +77,52 @@ struct stats_point {
 struct stats_host_point {
 	uint64_t t_ns;			/* host monotonic */
 	uint64_t rd_req, wr_req, rd_bytes, wr_bytes;
+	bool has_blk;
+	uint64_t cpu_ns;		/* the guest's QEMU on the host */
+	bool has_cpu;
 };
 
 #define STATS_MAX_POINTS	(1u << 20)
 #define STATS_MAX_PHASES	32
+#define STATS_MAX_FAULTS	16
 #define STATS_HIST_BUCKETS	8	/* 1, 2, 3-4, 5-8, ..., 65+ */
 
 struct stats_phase {
 	char name[32];
 	uint64_t start_ns, end_ns;	/* guest t_ns; end 0: running */
 	bool ended;
+	/* from the end line: the workload's own counts and time */
+	bool has_stats;
+	uint64_t pages, ns, corrupt;
+	/* push-out phases: residency of the area (stream.h) */
+	bool has_residency;
+	uint64_t asked, resident_before, resident, evicted;
+};
+
+/*
+ * Every vmstat counter of the samples, by name, reset-corrected: @cum is
+ * the value since the guest booted (the first raw value plus every delta
+ * after it).
+ */
+struct stats_counter {
+	char name[STREAM_NAME_MAX];
+	uint64_t raw, cum;
+};
+
+/* A fault event of the stream (guest or host), in arrival order. */
+struct stats_fault {
+	char name[32];
+	bool end;			/* state "end", else "start" */
+	bool host;			/* t_ns is host monotonic */
+	uint64_t t_ns;
+	char detail[STREAM_MSG_MAX];
 };
 
 /* Everything kept about one guest's stream. */
 struct stats_track {
 	char kernel[64];		/* from hello, "" before it */
 	bool hello;
+	uint64_t hello_t_ns;		/* guest uptime at hello */
 	uint64_t interval_ms;
 	bool hello_nrswp;		/* hello listed nrswpout */
 	char devs[STREAM_MAX_SWAPS][STREAM_NAME_MAX]; /* swap block devs */
@@ -101,6 +141,8 @@ struct stats_track {
 					 */
 	struct stats_phase phases[STATS_MAX_PHASES];
 	unsigned int nphases;
+	struct stats_counter ctr[STREAM_MAX_COUNTERS];
+	unsigned int nctr;
 
 	/*
 	 * Write I/Os by the mean batch size (pages per I/O) of their sample
@@ -114,8 +156,21 @@ struct stats_track {
 	enum stream_status status;
 	uint64_t pages_written, pages_verified, pages_corrupt;
 	int64_t first_corrupt;
+	uint64_t pages_failed;		/* SIGBUS: failed loudly */
+	uint64_t pages_failed_distinct;
 	char reason[STREAM_MSG_MAX];
 	char last_log[STREAM_MSG_MAX];
+	/* fault events: the newest STATS_MAX_FAULTS, nfaults_seen in all */
+	struct stats_fault faults[STATS_MAX_FAULTS];
+	unsigned int nfaults, nfaults_seen;
+
+	/*
+	 * Not from the stream: the scan of the guest's console.log, set by
+	 * whoever read it (run after the guest, source when it loads a
+	 * recorded guest).
+	 */
+	bool console_scanned;
+	int swap_read_errors, swap_write_errors;
 };
 
 void stats_track_init(struct stats_track *t);
@@ -124,6 +179,21 @@ void stats_track_free(struct stats_track *t);
 void stats_track_feed(struct stats_track *t, const struct stream_line *l);
 /* The phase running now, or the last one ended, or NULL. */
 const struct stats_phase *stats_track_phase(const struct stats_track *t);
+struct stats_interval;
+
+/*
+ * The samples around phase @i of @t: from the last sample at or before
+ * its start to the first at or after its end (the last sample while it
+ * runs), so a phase shorter than the sample interval still gets the
+ * interval that holds it. All STATS_NA when there is no such pair.
+ */
+void stats_track_phase_interval(const struct stats_track *t, unsigned int i,
+				struct stats_interval *out);
+/* Pages evicted per page asked by phase @p: STATS_MISSING without the
+ * residency check (not a push-out phase, or an older guest), STATS_NA if
+ * it asked for none.
+ */
+struct stats_val stats_phase_evicted_ratio(const struct stats_phase *p);
 /* Lower bound of histogram bucket @i (1, 2, 3, 5, 9, 17, 33, 65). */
 unsigned int stats_hist_lo(unsigned int i);
 
@@ -133,12 +203,27 @@ struct stats_interval {
 	struct stats_val pswpout_s, nrswpout_s, wr_ppio;
 	struct stats_val pswpin_s, nrswpin_s, rd_ppio;
 	struct stats_val dev_ios_s;	/* guest swap devices rd+wr */
+	struct stats_val dev_rd_ios, dev_wr_ios;
 	struct stats_val dev_wr_ppio;	/* (wr_sectors / 8) / wr_ios */
 	struct stats_val host_req_s;	/* host rd_req + wr_req */
 	struct stats_val majflt_s;
 	/* the deltas themselves (totals for stats_track_total) */
 	struct stats_val pswpout, nrswpout, pswpin, nrswpin, majflt;
 	struct stats_val dev_ios, host_req;
+	/*
+	 * Guest CPU time (s) by /proc/stat class, and as a share of all CPU
+	 * time (user..steal, every CPU) in the interval: cpu_*_pct in [0,1].
+	 * busy = everything but idle and iowait.
+	 */
+	struct stats_val cpu_user, cpu_sys, cpu_iowait, cpu_softirq, cpu_busy;
+	struct stats_val cpu_user_pct, cpu_sys_pct, cpu_iowait_pct;
+	struct stats_val cpu_softirq_pct;
+	/* guest system CPU ms per MiB swapped out + in */
+	struct stats_val sys_ms_per_mib;
+	/* PSI memory stall (s), and its share of the interval's wall time */
+	struct stats_val psi_some, psi_full, psi_some_pct, psi_full_pct;
+	/* host CPU time of the guest (s) and per second of host time */
+	struct stats_val host_cpu, host_cpu_pct;
 	uint64_t swap_used_kb, swap_size_kb;	/* at the end */
 	uint64_t swap_peak_kb;		/* stats_track_total only */
 };
@@ -170,6 +255,8 @@ enum stats_metric {
 	STATS_M_PSWPOUT_S,
 	STATS_M_PSWPIN_S,
 	STATS_M_MAJFLT_S,
+	STATS_M_CPU_SYS_PCT,
+	STATS_M_PSI_SOME_PCT,
 };
 
 /* Metric @m of interval @iv. */
@@ -186,6 +273,18 @@ size_t stats_track_series(const struct stats_track *t, enum stats_metric m,
 			  struct stats_val *out);
 /* Guest time span of the track (last - first point), 0 if < 2 points. */
 uint64_t stats_track_span_ns(const struct stats_track *t);
+/*
+ * vmstat counter @name since the guest booted (reset-corrected), from the
+ * last sample that had it. False when no sample had it.
+ */
+bool stats_track_counter(const struct stats_track *t, const char *name,
+			 uint64_t *value);
+/*
+ * Index of the first point at or after guest time @when (npts if none),
+ * and of the last point at or before it (-1 if none).
+ */
+size_t stats_point_after(const struct stats_track *t, uint64_t when);
+long stats_point_before(const struct stats_track *t, uint64_t when);
 
 /* Mean, sample standard deviation, 95% confidence interval (Student t). */
 struct stats_desc {
@@ -198,5 +297,27 @@ struct stats_desc {
 void stats_describe(const double *x, size_t n, struct stats_desc *d);
 /* Two-sided 95% quantile of Student's t with @df degrees of freedom. */
 double stats_t95(unsigned int df);
+/* P(T <= @t) for Student's t with @df (> 0, not necessarily whole). */
+double stats_t_cdf(double t, double df);
+/* The @p quantile (0 < p < 1) of Student's t with @df degrees. */
+double stats_t_quantile(double p, double df);
+
+/*
+ * Welch's unequal-variance t-test of mean(b) - mean(a) (both n >= 2):
+ * two-sided p-value and the Welch-Satterthwaite degrees of freedom.
+ * When both variances are 0 the p-value is 0 if the means differ, else 1
+ * (and df is n_a + n_b - 2). Returns false when either n < 2.
+ */
+bool stats_welch(const struct stats_desc *a, const struct stats_desc *b,
+		 double *p, double *df);
+
+/*
+ * The ratio of means mean(b) / mean(a) with its 95% confidence interval
+ * from the first-order delta method: var(R) ~ R^2 (s_a^2 / (n_a m_a^2) +
+ * s_b^2 / (n_b m_b^2)), t quantile at the Welch degrees of freedom.
+ * Returns false when mean(a) is 0; *has_ci false when either n < 2.
+ */
+bool stats_ratio_ci(const struct stats_desc *a, const struct stats_desc *b,
+		    double *ratio, double *lo, double *hi, bool *has_ci);
 
 #endif

@@ -352,6 +352,80 @@ static int parse_zram(struct stream_state *st, json_t *obj,
 	return 0;
 }
 
+static int parse_cpu(struct stream_state *st, json_t *obj,
+		     struct stream_line *out)
+{
+	struct stream_cpu *c = &out->cpu;
+	const char *w = "cpu_ns.";
+
+	if (get_u64(st, obj, w, "user", true, &c->user) < 0 ||
+	    get_u64(st, obj, w, "nice", true, &c->nice) < 0 ||
+	    get_u64(st, obj, w, "system", true, &c->system) < 0 ||
+	    get_u64(st, obj, w, "idle", true, &c->idle) < 0 ||
+	    get_u64(st, obj, w, "iowait", true, &c->iowait) < 0 ||
+	    get_u64(st, obj, w, "irq", true, &c->irq) < 0 ||
+	    get_u64(st, obj, w, "softirq", true, &c->softirq) < 0 ||
+	    get_u64(st, obj, w, "steal", true, &c->steal) < 0)
+		return -1;
+	out->has_cpu = true;
+	return 0;
+}
+
+static int parse_psi(struct stream_state *st, json_t *obj,
+		     struct stream_line *out)
+{
+	int r;
+
+	if (get_u64(st, obj, "psi.", "some_us", true, &out->psi_some_us) < 0)
+		return -1;
+	r = get_u64(st, obj, "psi.", "full_us", false, &out->psi_full_us);
+	if (r < 0)
+		return -1;
+	out->has_psi = true;
+	out->has_psi_full = r > 0;
+	return 0;
+}
+
+/* Host "cpu_ns":{"total":N[,"user":N,"system":N]}. */
+static int parse_host_cpu(struct stream_state *st, json_t *obj,
+			  struct stream_line *out)
+{
+	int ru, rs;
+
+	if (get_u64(st, obj, "cpu_ns.", "total", true, &out->host_cpu_ns) < 0)
+		return -1;
+	ru = get_u64(st, obj, "cpu_ns.", "user", false,
+		     &out->host_cpu_user_ns);
+	if (ru < 0)
+		return -1;
+	rs = get_u64(st, obj, "cpu_ns.", "system", false,
+		     &out->host_cpu_sys_ns);
+	if (rs < 0)
+		return -1;
+	if (ru != rs)
+		return fail(st, STREAM_E_FIELD,
+			    "cpu_ns: user and system go together");
+	out->has_host_cpu = true;
+	out->has_host_cpu_split = ru > 0;
+	return 0;
+}
+
+static int parse_host(struct stream_state *st, json_t *root,
+		      struct stream_line *out)
+{
+	json_t *blk, *cpu;
+
+	blk = get_typed(st, root, "", "blk", false, JSON_OBJECT);
+	if (st->last_err || (blk && parse_blk(st, blk, true, out) < 0))
+		return -1;
+	cpu = get_typed(st, root, "", "cpu_ns", false, JSON_OBJECT);
+	if (st->last_err || (cpu && parse_host_cpu(st, cpu, out) < 0))
+		return -1;
+	if (!blk && !cpu)
+		return fail(st, STREAM_E_FIELD, "host: neither blk nor cpu_ns");
+	return 0;
+}
+
 static int parse_hello(struct stream_state *st, json_t *root,
 		       struct stream_line *out)
 {
@@ -403,10 +477,43 @@ static int parse_sample(struct stream_state *st, json_t *root,
 	j = get_typed(st, root, "", "zram", false, JSON_OBJECT);
 	if (st->last_err || (j && parse_zram(st, j, out) < 0))
 		return -1;
+	j = get_typed(st, root, "", "cpu_ns", false, JSON_OBJECT);
+	if (st->last_err || (j && parse_cpu(st, j, out) < 0))
+		return -1;
+	j = get_typed(st, root, "", "psi", false, JSON_OBJECT);
+	if (st->last_err || (j && parse_psi(st, j, out) < 0))
+		return -1;
 	r = get_u64(st, root, "", "agent_cpu_ns", false, &out->agent_cpu_ns);
 	if (r < 0)
 		return -1;
 	out->has_agent_cpu = r > 0;
+	return 0;
+}
+
+/* asked/resident_before/resident/evicted: all four or none. */
+static int parse_residency(struct stream_state *st, json_t *root,
+			   struct stream_line *out)
+{
+	int r;
+
+	r = get_u64(st, root, "", "asked", false, &out->asked);
+	if (r <= 0)
+		return r < 0 ? -1 : 0;
+	if (get_u64(st, root, "", "resident_before", true,
+		    &out->resident_before) < 0 ||
+	    get_u64(st, root, "", "resident", true, &out->resident) < 0 ||
+	    get_u64(st, root, "", "evicted", true, &out->evicted) < 0)
+		return -1;
+	if (out->resident_before > out->asked || out->resident > out->asked)
+		return fail(st, STREAM_E_ABSURD,
+			    "resident %" PRIu64 " / %" PRIu64
+			    " of %" PRIu64 " pages asked",
+			    out->resident_before, out->resident, out->asked);
+	if (out->evicted > out->resident_before)
+		return fail(st, STREAM_E_ABSURD,
+			    "evicted %" PRIu64 " > resident_before %" PRIu64,
+			    out->evicted, out->resident_before);
+	out->phase_has_residency = true;
 	return 0;
 }
 
@@ -430,9 +537,44 @@ static int parse_phase(struct stream_state *st, json_t *root,
 			    state);
 	r = get_u64(st, root, "", "pages", false, &out->pages);
 	if (r < 0 || get_u64(st, root, "", "ns", false, &out->ns) < 0 ||
-	    get_u64(st, root, "", "corrupt", false, &out->corrupt) < 0)
+	    get_u64(st, root, "", "corrupt", false, &out->corrupt) < 0 ||
+	    get_u64(st, root, "", "failed", false, &out->failed) < 0 ||
+	    parse_residency(st, root, out) < 0)
 		return -1;
 	out->phase_has_stats = r > 0;
+	out->phase_index = -1;
+	if (get_s64(st, root, "", "index", false, 0, &out->phase_index) < 0)
+		return -1;
+	if (out->failed > out->pages)
+		return fail(st, STREAM_E_ABSURD,
+			    "failed %" PRIu64 " > pages %" PRIu64,
+			    out->failed, out->pages);
+	return 0;
+}
+
+/* {"type":"fault","name":..,"state":"start|end","index":N,"detail":..} */
+static int parse_fault(struct stream_state *st, json_t *root,
+		       struct stream_line *out)
+{
+	char state[8];
+
+	if (get_str(st, root, "", "name", true, out->phase,
+		    sizeof(out->phase), STR_NAME) < 0 ||
+	    get_str(st, root, "", "state", true, state, sizeof(state),
+		    STR_NAME) < 0)
+		return -1;
+	if (!strcmp(state, "start"))
+		out->phase_state = STREAM_PHASE_START;
+	else if (!strcmp(state, "end"))
+		out->phase_state = STREAM_PHASE_END;
+	else
+		return fail(st, STREAM_E_FIELD, "state: '%s' is not start|end",
+			    state);
+	out->phase_index = -1;
+	if (get_s64(st, root, "", "index", false, 0, &out->phase_index) < 0 ||
+	    get_str(st, root, "", "detail", false, out->msg,
+		    sizeof(out->msg), STR_TEXT) < 0)
+		return -1;
 	return 0;
 }
 
@@ -451,9 +593,12 @@ static int parse_result(struct stream_state *st, json_t *root,
 		out->status = STREAM_CORRUPT;
 	else if (!strcmp(status, "error"))
 		out->status = STREAM_ERROR;
+	else if (!strcmp(status, "oom"))
+		out->status = STREAM_OOM;
 	else
 		return fail(st, STREAM_E_FIELD,
-			    "status: '%s' is not pass|corrupt|error", status);
+			    "status: '%s' is not pass|corrupt|error|oom",
+			    status);
 	if (get_u64(st, root, "", "pages_written", true,
 		    &out->pages_written) < 0 ||
 	    get_u64(st, root, "", "pages_verified", true,
@@ -465,10 +610,127 @@ static int parse_result(struct stream_state *st, json_t *root,
 	    get_str(st, root, "", "reason", false, out->msg,
 		    sizeof(out->msg), STR_TEXT) < 0)
 		return -1;
+	r = get_u64(st, root, "", "pages_failed", false, &out->pages_failed);
+	if (r < 0 || get_u64(st, root, "", "pages_failed_distinct", false,
+			     &out->pages_failed_distinct) < 0)
+		return -1;
+	out->has_pages_failed = r > 0;
+	if (out->pages_failed_distinct > out->pages_failed)
+		return fail(st, STREAM_E_ABSURD,
+			    "pages_failed_distinct %" PRIu64
+			    " > pages_failed %" PRIu64,
+			    out->pages_failed_distinct, out->pages_failed);
 	r = get_u64(st, root, "", "agent_cpu_ns", false, &out->agent_cpu_ns);
 	if (r < 0)
 		return -1;
 	out->has_agent_cpu = r > 0;
+	return 0;
+}
+
+static int get_bool(struct stream_state *st, json_t *obj, const char *key,
+		    bool *v)
+{
+	json_t *j = json_object_get(obj, key);
+
+	if (!j)
+		return 0;
+	if (!json_is_boolean(j))
+		return fail(st, STREAM_E_FIELD, "%s: not a boolean", key);
+	*v = json_is_true(j);
+	return 1;
+}
+
+/* The extra members of a command workload's result (all or none). */
+static int parse_result_command(struct stream_state *st, json_t *root,
+				struct stream_line *out)
+{
+	int r;
+
+	r = get_u64(st, root, "", "commands", false, &out->commands);
+	if (r <= 0)
+		return r;
+	if (get_u64(st, root, "", "commands_failed", true,
+		    &out->commands_failed) < 0 ||
+	    get_u64(st, root, "", "outputs_compared", true,
+		    &out->outputs_compared) < 0 ||
+	    get_u64(st, root, "", "outputs_differ", true,
+		    &out->outputs_differ) < 0)
+		return -1;
+	r = get_bool(st, root, "host_root_ro", &out->host_root_ro);
+	if (r < 0)
+		return -1;
+	out->has_host_root_ro = r > 0;
+	if (out->commands_failed > out->commands)
+		return fail(st, STREAM_E_ABSURD,
+			    "commands_failed: %llu of %llu commands",
+			    (unsigned long long)out->commands_failed,
+			    (unsigned long long)out->commands);
+	if (out->outputs_differ > out->outputs_compared + out->commands *
+	    4096)
+		return fail(st, STREAM_E_ABSURD,
+			    "outputs_differ: %llu is absurd",
+			    (unsigned long long)out->outputs_differ);
+	out->has_commands = true;
+	return 0;
+}
+
+static bool hex64(const char *s)
+{
+	int i;
+
+	for (i = 0; i < 64; i++)
+		if (!((s[i] >= '0' && s[i] <= '9') ||
+		      (s[i] >= 'a' && s[i] <= 'f')))
+			return false;
+	return !s[64];
+}
+
+static int parse_command(struct stream_state *st, json_t *root,
+			 struct stream_line *out)
+{
+	char run[16], state[8];
+
+	if (get_str(st, root, "", "group", true, out->group,
+		    sizeof(out->group), STR_NAME) < 0 ||
+	    get_str(st, root, "", "run", true, run, sizeof(run),
+		    STR_NAME) < 0 ||
+	    get_str(st, root, "", "state", true, state, sizeof(state),
+		    STR_NAME) < 0)
+		return -1;
+	if (!strcmp(run, "reference"))
+		out->cmd_reference = true;
+	else if (strcmp(run, "limited"))
+		return fail(st, STREAM_E_FIELD,
+			    "run: '%s' is not reference|limited", run);
+	if (!strcmp(state, "start")) {
+		out->phase_state = STREAM_PHASE_START;
+		return 0;
+	}
+	if (strcmp(state, "end"))
+		return fail(st, STREAM_E_FIELD, "state: '%s' is not start|end",
+			    state);
+	out->phase_state = STREAM_PHASE_END;
+	if (get_s64(st, root, "", "exit", true, -1, &out->cmd_exit) < 0 ||
+	    get_u64(st, root, "", "signal", true, &out->cmd_signal) < 0 ||
+	    get_u64(st, root, "", "ns", true, &out->ns) < 0 ||
+	    get_u64(st, root, "", "outputs", true, &out->cmd_outputs) < 0 ||
+	    get_u64(st, root, "", "memory_peak_kb", false,
+		    &out->memory_peak_kb) < 0 ||
+	    get_u64(st, root, "", "oom_kill", false, &out->oom_kill) < 0)
+		return -1;
+	if (out->cmd_exit > 255 || out->cmd_signal > 64)
+		return fail(st, STREAM_E_ABSURD, "exit %lld / signal %llu",
+			    (long long)out->cmd_exit,
+			    (unsigned long long)out->cmd_signal);
+	if (out->cmd_outputs) {
+		if (get_str(st, root, "", "outputs_sha256", true,
+			    out->outputs_sha256, sizeof(out->outputs_sha256),
+			    STR_NAME) < 0)
+			return -1;
+		if (!hex64(out->outputs_sha256))
+			return fail(st, STREAM_E_FIELD,
+				    "outputs_sha256: not 64 lowercase hex digits");
+	}
 	return 0;
 }
 
@@ -483,6 +745,8 @@ static const struct {
 	{ "phase", STREAM_T_PHASE },
 	{ "result", STREAM_T_RESULT },
 	{ "host", STREAM_T_HOST },
+	{ "fault", STREAM_T_FAULT },
+	{ "command", STREAM_T_COMMAND },
 };
 
 const char *stream_type_str(enum stream_type type)
@@ -527,6 +791,8 @@ const char *stream_status_str(enum stream_status status)
 		return "corrupt";
 	case STREAM_ERROR:
 		return "error";
+	case STREAM_OOM:
+		return "oom";
 	}
 	return "unknown";
 }
@@ -580,6 +846,23 @@ static bool went_backwards(const struct stream_line *prev,
 			  c->wr_bytes < p->wr_bytes))
 			return true;
 	}
+	if (prev->has_cpu && cur->has_cpu) {
+		const struct stream_cpu *p = &prev->cpu, *c = &cur->cpu;
+
+		if (c->user < p->user || c->nice < p->nice ||
+		    c->system < p->system || c->idle < p->idle ||
+		    c->iowait < p->iowait || c->irq < p->irq ||
+		    c->softirq < p->softirq || c->steal < p->steal)
+			return true;
+	}
+	if (prev->has_psi && cur->has_psi &&
+	    (cur->psi_some_us < prev->psi_some_us ||
+	     (prev->has_psi_full && cur->has_psi_full &&
+	      cur->psi_full_us < prev->psi_full_us)))
+		return true;
+	if (prev->has_host_cpu && cur->has_host_cpu &&
+	    cur->host_cpu_ns < prev->host_cpu_ns)
+		return true;
 	return false;
 }
 
@@ -597,6 +880,7 @@ static int parse_root(struct stream_state *st, json_t *root,
 		      struct stream_line *out)
 {
 	char type[16];
+	bool host;
 	json_t *v;
 	int r;
 
@@ -613,19 +897,22 @@ static int parse_root(struct stream_state *st, json_t *root,
 	if (out->type == STREAM_T_NONE)
 		return fail(st, STREAM_E_TYPE, "type: unknown '%s'", type);
 
+	/* host and fault lines may come from the host: no v, no seq */
+	host = out->type == STREAM_T_HOST ||
+	       (out->type == STREAM_T_FAULT && !json_object_get(root, "seq"));
 	v = json_object_get(root, "v");
-	if (v || out->type != STREAM_T_HOST) {
+	if (v || !host) {
 		if (!v)
 			return fail(st, STREAM_E_FIELD, "v: missing");
 		if (!json_is_integer(v))
 			return fail(st, STREAM_E_FIELD, "v: not an integer");
-		if (json_integer_value(v) != 1)
+		if (json_integer_value(v) != AGENT_PROTO_VERSION)
 			return fail(st, STREAM_E_VERSION,
-				    "v: version %lld, expected 1",
-				    (long long)json_integer_value(v));
+				    "v: version %lld, expected %d",
+				    (long long)json_integer_value(v),
+				    AGENT_PROTO_VERSION);
 	}
-	r = get_u64(st, root, "", "seq", out->type != STREAM_T_HOST,
-		    &out->seq);
+	r = get_u64(st, root, "", "seq", !host, &out->seq);
 	if (r < 0)
 		return -1;
 	out->has_seq = r > 0;
@@ -652,12 +939,15 @@ static int parse_root(struct stream_state *st, json_t *root,
 	case STREAM_T_PHASE:
 		return parse_phase(st, root, out);
 	case STREAM_T_RESULT:
-		return parse_result(st, root, out);
-	case STREAM_T_HOST:
-		v = get_typed(st, root, "", "blk", true, JSON_OBJECT);
-		if (!v)
+		if (parse_result(st, root, out) < 0)
 			return -1;
-		return parse_blk(st, v, true, out);
+		return parse_result_command(st, root, out) < 0 ? -1 : 0;
+	case STREAM_T_FAULT:
+		return parse_fault(st, root, out);
+	case STREAM_T_COMMAND:
+		return parse_command(st, root, out);
+	case STREAM_T_HOST:
+		return parse_host(st, root, out);
 	case STREAM_T_NONE:
 		break;
 	}

@@ -18,7 +18,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define STREAM_MAX_LINE		8192	/* bytes of a line, without '\n' */
+#include "../common/agentproto.h"
+
+/* bytes of a line without its '\n': the protocol's limit less the '\n' */
+#define STREAM_MAX_LINE		(AGENT_LINE_MAX - 1)
 #define STREAM_MAX_COUNTERS	64	/* vmstat counters kept per sample */
 #define STREAM_MAX_DEVS		8	/* blk devices kept per sample */
 #define STREAM_MAX_SWAPS	8	/* swap areas kept per line */
@@ -37,6 +40,10 @@ enum stream_type {
 	STREAM_T_PHASE,
 	STREAM_T_RESULT,
 	STREAM_T_HOST,		/* added by the host, no "v" nor "seq" */
+	STREAM_T_FAULT,		/* a fault starts or ends: from the guest,
+				 * or from the host (then no "v" nor "seq")
+				 */
+	STREAM_T_COMMAND,	/* a command run started or ended */
 };
 
 enum stream_err {
@@ -83,8 +90,14 @@ struct stream_zram {
 	uint64_t orig_data_size, compr_data_size, mem_used_total;
 };
 
+/* Guest CPU time from the "cpu " line of /proc/stat, in nanoseconds. */
+struct stream_cpu {
+	uint64_t user, nice, system, idle, iowait, irq, softirq, steal;
+};
+
 enum stream_phase_state { STREAM_PHASE_START, STREAM_PHASE_END };
-enum stream_status { STREAM_PASS, STREAM_CORRUPT, STREAM_ERROR };
+/* STREAM_OOM: the OOM killer took the workload (init says so) */
+enum stream_status { STREAM_PASS, STREAM_CORRUPT, STREAM_ERROR, STREAM_OOM };
 
 struct stream_line {
 	enum stream_type type;
@@ -108,20 +121,54 @@ struct stream_line {
 	unsigned int nzram;
 	uint64_t agent_cpu_ns;		/* sample and result */
 	bool has_agent_cpu;
+	/* sample: "cpu_ns" (all eight members) */
+	struct stream_cpu cpu;
+	bool has_cpu;
+	/* sample: "psi" of /proc/pressure/memory, totals in microseconds */
+	uint64_t psi_some_us, psi_full_us;
+	bool has_psi, has_psi_full;
+	/* host: "cpu_ns" the guest's QEMU used on the host */
+	uint64_t host_cpu_ns, host_cpu_user_ns, host_cpu_sys_ns;
+	bool has_host_cpu, has_host_cpu_split;
 
 	/* log */
 	char level[16];
 	/* log msg, result reason; unprintable bytes become '?' */
 	char msg[STREAM_MSG_MAX];
-	/* phase */
+	/* phase; fault: the fault's name (io_error, nfs_stall...) */
 	char phase[32];
+	/* phase and fault: start or end; fault detail goes in msg */
 	enum stream_phase_state phase_state;
 	bool phase_has_stats;		/* pages/ns/corrupt present */
 	uint64_t pages, ns, corrupt;
+	/*
+	 * end of a push-out phase (pageout, pressure, rewrite): pages of the
+	 * area asked to go, resident (mincore) before and after, evicted =
+	 * before - after. resident_before, resident <= asked; evicted <=
+	 * resident_before.
+	 */
+	bool phase_has_residency;
+	uint64_t asked, resident_before, resident, evicted;
+	uint64_t failed;		/* phase end: pages that failed (SIGBUS) */
+	int64_t phase_index;		/* phase, fault: -1 if not given */
 	/* result */
 	enum stream_status status;
 	uint64_t pages_written, pages_verified, pages_corrupt;
 	int64_t first_corrupt;		/* -1: none */
+	/* result: pages whose swap-in failed loudly (SIGBUS), 0 if absent */
+	uint64_t pages_failed, pages_failed_distinct;
+	bool has_pages_failed;
+	/* result of a command workload (has_commands) */
+	bool has_commands;
+	uint64_t commands, commands_failed, outputs_compared, outputs_differ;
+	bool has_host_root_ro, host_root_ro;
+
+	/* command: one run of a group (also uses phase_state and ns) */
+	char group[32];
+	bool cmd_reference;		/* the reference run, else limited */
+	int64_t cmd_exit;		/* -1: killed */
+	uint64_t cmd_signal, cmd_outputs, memory_peak_kb, oom_kill;
+	char outputs_sha256[65];	/* "" when no outputs */
 
 	/* set by validation against the stream's previous lines */
 	uint64_t seq_missing;		/* lines lost just before this one */

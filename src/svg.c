@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "svg.h"
+#include "util.h"
 
 #define W		1000	/* document width */
 #define PANEL_H		330
@@ -249,43 +250,35 @@ int svg_write_file(const char *path, const char *title,
 		   const struct svg_panel *p, size_t np, char *err,
 		   size_t errlen)
 {
-	char tmp[4200];
-	bool bad;
+	size_t len = 0;
+	char *buf = NULL;
 	FILE *f;
-	int fd;
+	int ret;
 
-	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp.XXXXXX", path) >=
-	    sizeof(tmp)) {
-		snprintf(err, errlen, "%s: path too long", path);
-		return -1;
+	if (!strcmp(path, "-")) {
+		svg_render(stdout, title, p, np);
+		if (fflush(stdout) || ferror(stdout)) {
+			snprintf(err, errlen, "<stdout>: write failed: %s",
+				 strerror(errno));
+			return -1;
+		}
+		return 0;
 	}
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return -1;
-	}
-	f = fdopen(fd, "w");
+	f = open_memstream(&buf, &len);
 	if (!f) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		close(fd);
-		unlink(tmp);
 		return -1;
 	}
 	svg_render(f, title, p, np);
-	if (fflush(f) || ferror(f) || fsync(fileno(f))) {
-		snprintf(err, errlen, "%s: write failed: %s", path,
-			 strerror(errno));
-		fclose(f);
-		unlink(tmp);
-		return -1;
-	}
-	bad = fchmod(fileno(f), 0644) != 0;
-	if (fclose(f))
-		bad = true;
-	if (bad || rename(tmp, path)) {
+	if (fclose(f)) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		unlink(tmp);
+		free(buf);
 		return -1;
 	}
-	return 0;
+	ret = util_write_file_atomic(path, buf, len, 0644);
+	if (ret)
+		snprintf(err, errlen, "%s: %s", path,
+			 util_output_strerror(errno));
+	free(buf);
+	return ret;
 }

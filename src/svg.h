@@ -33,7 +33,9 @@ void svg_render(FILE *f, const char *title, const struct svg_panel *p,
 		size_t np);
 /*
  * Write the document to @path through a temporary file renamed into
- * place. Returns 0, or -1 with a one-line message in @err.
+ * place (util_write_file_atomic(): a @path that exists and is not a
+ * regular file is refused), or to standard output when @path is "-".
+ * Returns 0, or -1 with a one-line message in @err.
  */
 int svg_write_file(const char *path, const char *title,
 		   const struct svg_panel *p, size_t np, char *err,

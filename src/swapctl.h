@@ -21,6 +21,13 @@ enum swapctl_exit {
 	EXIT_EXPECT = 7,	/* a scenario expectation was not met */
 	EXIT_CORRUPT = 8,	/* the workload found corrupt pages */
 	EXIT_GUEST = 9,		/* guest panic, BUG/Oops, or timeout */
+	EXIT_OUTPUT = 10,	/* an output cannot be written (stdout, --svg) */
+	EXIT_DATA = 11,		/* a run directory that is not one or cannot
+				 * be used: no guests, an empty samples file,
+				 * "running" with no run behind it */
+	EXIT_REGRESSION = 12,	/* a no_regression metric got significantly
+				 * worse
+				 */
 	EXIT_INTERRUPTED = 130,	/* SIGINT/SIGTERM */
 };
 
@@ -28,7 +35,6 @@ struct cmd {
 	const char *name;
 	int (*fn)(int argc, char **argv, struct swapctl_config *cfg);
 	const char *summary;
-	void (*usage)(FILE *out);
 };
 
 int cmd_build(int argc, char **argv, struct swapctl_config *cfg);
@@ -36,12 +42,9 @@ int cmd_run(int argc, char **argv, struct swapctl_config *cfg);
 int cmd_top(int argc, char **argv, struct swapctl_config *cfg);
 int cmd_report(int argc, char **argv, struct swapctl_config *cfg);
 int cmd_validate(int argc, char **argv, struct swapctl_config *cfg);
+int cmd_metrics(int argc, char **argv, struct swapctl_config *cfg);
+int cmd_list(int argc, char **argv, struct swapctl_config *cfg);
 
-void usage_build(FILE *out);
-void usage_run(FILE *out);
-void usage_top(FILE *out);
-void usage_report(FILE *out);
-void usage_validate(FILE *out);
 
 extern int verbose;
 

@@ -5,7 +5,6 @@
  * screen.c; this file only runs the loop, the keys and ncurses.
  */
 #include <curses.h>
-#include <getopt.h>
 #include <langinfo.h>
 #include <locale.h>
 #include <signal.h>
@@ -16,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "parse-options.h"
 #include "screen.h"
 #include "source.h"
 #include "swapctl.h"
@@ -36,7 +36,7 @@ static void on_signal(int sig)
 struct top_opts {
 	bool batch, replay, once;
 	double interval, speed;
-	long iterations;
+	int iterations;
 	const char *dir;
 };
 
@@ -49,13 +49,27 @@ struct view {
 	char mode[32];
 };
 
-void usage_top(FILE *out)
+static int parse_args(int argc, char **argv, struct top_opts *o)
 {
-	fprintf(out,
-		"usage: swapctl top [-b|--batch] [-d|--interval SEC] "
-		"[-n|--iterations N]\n"
-		"                   [--speed X] [--replay] [--once] [RUN_DIR]\n"
-		"\n"
+	struct popt opts[] = {
+		OPT_BOOL('b', "batch", &o->batch,
+			 "plain text frames, like top -b (automatic when stdout is not a terminal)"),
+		OPT_DOUBLE('d', "interval", &o->interval, "SEC",
+			   "refresh interval and rate window (default 1)", 0.05, 3600, 0),
+		OPT_INT('n', "iterations", &o->iterations, "N",
+			"stop after N frames (batch)", 1, 1000000),
+		OPT_DOUBLE(0, "speed", &o->speed, "X",
+			   "replay X times faster than real time (default 1)", 0, 10000,
+			   POPT_MIN_EXCLUSIVE),
+		OPT_BOOL(0, "replay", &o->replay,
+			 "replay even if the run is still going"),
+		OPT_BOOL(0, "once", &o->once,
+			 "print the last state once and exit"),
+		OPT_END(),
+	};
+	struct popt_cmd cmd = {
+		.name = "top", .args = "[RUN_DIR]", .max_args = 1, .opts = opts,
+		.desc =
 		"Show a scenario's guests side by side (baseline | patched): swap\n"
 		"rates, pages per swap I/O (pswpout/nrswpout), device and host\n"
 		"I/Os, swap used, major faults, the ratio patched/baseline, a\n"
@@ -63,90 +77,20 @@ void usage_top(FILE *out)
 		"\n"
 		"RUN_DIR defaults to <workdir>/runs/latest; a run id under\n"
 		"<workdir>/runs works too. A run whose state is \"running\" is\n"
-		"followed live; a finished one is replayed.\n"
-		"\n"
-		"  -b, --batch         plain text frames, like top -b (automatic\n"
-		"                      when stdout is not a terminal)\n"
-		"  -d, --interval SEC  refresh interval and rate window (1)\n"
-		"  -n, --iterations N  stop after N frames (batch)\n"
-		"      --speed X       replay X times faster than real time (1)\n"
-		"      --replay        replay even if the run is still going\n"
-		"      --once          print the last state once and exit\n"
-		"\n"
+		"followed live; a finished one is replayed.\n",
+		.epilog =
 		"keys: q quit, space pause, +/- interval, tab next repetition,\n"
-		"h help.\n");
-}
-
-static int parse_args(int argc, char **argv, struct top_opts *o)
-{
-	static const struct option opts[] = {
-		{ "batch", no_argument, NULL, 'b' },
-		{ "interval", required_argument, NULL, 'd' },
-		{ "iterations", required_argument, NULL, 'n' },
-		{ "speed", required_argument, NULL, 's' },
-		{ "replay", no_argument, NULL, 'r' },
-		{ "once", no_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		"h help.\n",
 	};
-	char *end;
-	int c;
+	int n;
 
 	memset(o, 0, sizeof(*o));
 	o->interval = 1;
 	o->speed = 1;
-	while ((c = getopt_long(argc, argv, "bd:n:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'b':
-			o->batch = true;
-			break;
-		case 'd':
-			o->interval = strtod(optarg, &end);
-			if (*end || !(o->interval >= 0.05 &&
-				      o->interval <= 3600)) {
-				fprintf(stderr,
-					"swapctl top: --interval '%s': not a number of seconds in [0.05, 3600]\n",
-					optarg);
-				return EXIT_USAGE;
-			}
-			break;
-		case 'n':
-			o->iterations = strtol(optarg, &end, 10);
-			if (*end || o->iterations <= 0) {
-				fprintf(stderr,
-					"swapctl top: --iterations '%s': not a positive number\n",
-					optarg);
-				return EXIT_USAGE;
-			}
-			break;
-		case 's':
-			o->speed = strtod(optarg, &end);
-			if (*end || !(o->speed > 0 && o->speed <= 10000)) {
-				fprintf(stderr,
-					"swapctl top: --speed '%s': not a number in (0, 10000]\n",
-					optarg);
-				return EXIT_USAGE;
-			}
-			break;
-		case 'r':
-			o->replay = true;
-			break;
-		case 'o':
-			o->once = true;
-			break;
-		case 'h':
-			usage_top(stdout);
-			return -1;
-		default:
-			usage_top(stderr);
-			return EXIT_USAGE;
-		}
-	}
-	if (optind < argc - 1) {
-		fprintf(stderr, "swapctl top: one RUN_DIR at most\n");
-		return EXIT_USAGE;
-	}
-	o->dir = optind < argc ? argv[optind] : NULL;
+	n = parse_options(&cmd, argc, argv);
+	if (n < 0)
+		return n == PARSE_OPT_HELP ? -1 : EXIT_USAGE;
+	o->dir = n ? argv[0] : NULL;
 	return 0;
 }
 
@@ -402,7 +346,7 @@ int cmd_top(int argc, char **argv, struct swapctl_config *cfg)
 	if (source_open(&v.src, dir, o.replay || o.once, o.speed, err,
 			sizeof(err))) {
 		fprintf(stderr, "swapctl top: %s\n", err);
-		return EXIT_SETUP;
+		return EXIT_DATA;
 	}
 	v.interval = o.interval;
 	if (o.once)
@@ -423,6 +367,14 @@ int cmd_top(int argc, char **argv, struct swapctl_config *cfg)
 		r = run_batch(&v, &o);
 	else
 		r = run_curses(&v, &o);
+	if (!r && v.src.stale) {
+		fprintf(stderr, "swapctl top: %s\n", v.src.stale_why);
+		r = EXIT_DATA;
+	} else if (!r && v.src.empty[0]) {
+		fprintf(stderr, "swapctl top: %s: empty (the guest sent nothing)\n",
+			v.src.empty);
+		r = EXIT_DATA;
+	}
 	source_close(&v.src);
 	return r;
 }

@@ -322,12 +322,48 @@ bool util_exists(const char *path)
 	return lstat(path, &st) == 0;
 }
 
+int util_output_target(const char *path, char *target, size_t len)
+{
+	struct stat st;
+	char *real;
+	int ret;
+
+	if (lstat(path, &st)) {
+		if (errno != ENOENT)
+			return -1;
+		return util_path(target, len, "%s", path);
+	}
+	if (S_ISREG(st.st_mode))
+		return util_path(target, len, "%s", path);
+	if (!S_ISLNK(st.st_mode) || stat(path, &st) || !S_ISREG(st.st_mode)) {
+		errno = UTIL_ENOTREG;
+		return -1;
+	}
+	/* a link to a regular file: replace that file, keep the link */
+	real = realpath(path, NULL);
+	if (!real)
+		return -1;
+	ret = util_path(target, len, "%s", real);
+	free(real);
+	return ret;
+}
+
+const char *util_output_strerror(int err)
+{
+	if (err == UTIL_ENOTREG)
+		return "exists and is not a regular file (not replacing it)";
+	return strerror(err);
+}
+
 int util_write_file_atomic(const char *path, const void *data, size_t len,
 			   mode_t mode)
 {
-	char tmp[PATH_MAX];
+	char tmp[PATH_MAX], target[PATH_MAX];
 	int fd, saved;
 
+	if (util_output_target(path, target, sizeof(target)))
+		return -1;
+	path = target;
 	if (util_path(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid()))
 		return -1;
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);

@@ -11,6 +11,7 @@
 #ifndef SWAPCTL_UTIL_H
 #define SWAPCTL_UTIL_H
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -64,8 +65,22 @@ int util_rm_rf(const char *path);
 bool util_exists(const char *path);
 
 /*
+ * The file an atomic write of @path replaces, into @target: @path itself
+ * when it does not exist or is a regular file, the file it names when it
+ * is a symbolic link to a regular file (the link stays). Anything else (a
+ * device such as /dev/full, a directory, a FIFO, a dangling link) would be
+ * replaced by a regular file: -1 with errno UTIL_ENOTREG.
+ */
+#define UTIL_ENOTREG	EEXIST
+int util_output_target(const char *path, char *target, size_t len);
+
+/* strerror() that words UTIL_ENOTREG as the refusal it is. */
+const char *util_output_strerror(int err);
+
+/*
  * Write @len bytes to @path atomically: to "@path.tmp.<pid>", fsync, then
- * rename over @path. On failure the temporary file is removed.
+ * rename over @path (see util_output_target(): what is not a regular file
+ * is refused). On failure the temporary file is removed.
  */
 int util_write_file_atomic(const char *path, const void *data, size_t len,
 			   mode_t mode);

@@ -13,7 +13,7 @@
 
 #include "plan.h"
 #include "scenario.h"
-#include "../guest/plan.h"
+#include "../guest/gplan.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "domain.h"
 #include "util.h"
 
 static char tmpdir[256];
@@ -127,6 +128,28 @@ static void test_errors(void **state)
 	expect_error("just words\n", "bad.conf:1: expected 'key = value'");
 	expect_error("= 3\n", "bad.conf:1: missing key");
 	expect_error("workdir = \"/x\n", "bad.conf:1: workdir: unterminated");
+	expect_error("jobs = 2\n# c\njobs = 3\n",
+		     "bad.conf:3: jobs: set twice (first on line 1)");
+	expect_error("libvirt_uri = garbage\n",
+		     "bad.conf:1: libvirt_uri: 'garbage' is not a libvirt URI");
+	expect_error("libvirt_uri = qemu:///a b\n", "bad.conf:1: libvirt_uri");
+	expect_error("append = a\tb\n", "bad.conf:1: append: byte 0x09");
+}
+
+/* The work dir goes into the embedded driver's URI percent-encoded. */
+static void test_uri_encoding(void **state)
+{
+	struct swapctl_config c;
+	char uri[PATH_MAX + 64], root[PATH_MAX];
+
+	(void)state;
+	config_defaults(&c);
+	snprintf(c.workdir, sizeof(c.workdir), "/w&d#x y%%/q");
+	assert_string_equal(config_libvirt_uri(&c, uri, sizeof(uri)),
+			    "qemu:///embed?root=/w%26d%23x%20y%25/q/libvirt");
+	/* and the embedded driver's root is the path again */
+	assert_true(domain_embed_root(uri, root, sizeof(root)));
+	assert_string_equal(root, "/w&d#x y%/q/libvirt");
 }
 
 static void write_file(const char *path, const char *text)
@@ -213,6 +236,7 @@ int main(void)
 		cmocka_unit_test(test_defaults),
 		cmocka_unit_test(test_all_keys),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_uri_encoding),
 		cmocka_unit_test(test_load_order),
 		cmocka_unit_test(test_repo_default_file),
 	};

@@ -106,6 +106,40 @@ static void test_xml(void **state)
 	assert_non_null(strstr(xml, "<interface type='user'>"));
 	assert_non_null(strstr(xml, "<model type='virtio'/>"));
 	assert_null(strstr(xml, "<disk"));
+	assert_null(strstr(xml, "<filesystem"));
+	free(xml);
+}
+
+/* The host's root: 9p, read-only, inode numbers remapped, escaped path. */
+static void test_xml_host_root(void **state)
+{
+	struct domain_spec d = spec();
+	const char *fs, *end;
+	char *xml;
+
+	(void)state;
+	d.host_root = "/h&'r";
+	xml = domain_xml(&d);
+	assert_non_null(xml);
+	fs = strstr(xml, "<filesystem type='mount' accessmode='passthrough' multidevs='remap'>");
+	assert_non_null(fs);
+	end = strstr(fs, "</filesystem>");
+	assert_non_null(end);
+	assert_int_equal(count(xml, "<filesystem "), 1);
+	assert_int_equal(count(xml, "</filesystem>"), 1);
+	/* every child inside this one element */
+	assert_true(strstr(fs, "<readonly/>") && strstr(fs, "<readonly/>") < end);
+	assert_true(strstr(fs, "<source dir='/h&amp;&apos;r'/>") &&
+		    strstr(fs, "<source dir='/h&amp;&apos;r'/>") < end);
+	assert_true(strstr(fs, "<target dir='" DOMAIN_HOSTROOT_TAG "'/>") &&
+		    strstr(fs, "<target dir='" DOMAIN_HOSTROOT_TAG "'/>") < end);
+	assert_true(strstr(fs, "<driver type='path'/>") &&
+		    strstr(fs, "<driver type='path'/>") < end);
+	/* never virtiofs: it cannot be read-only */
+	assert_null(strstr(xml, "virtiofs"));
+	/* inside <devices> */
+	assert_true(strstr(xml, "<devices>") < fs &&
+		    end < strstr(xml, "</devices>"));
 	free(xml);
 }
 
@@ -191,6 +225,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_escape),
 		cmocka_unit_test(test_xml),
+		cmocka_unit_test(test_xml_host_root),
 		cmocka_unit_test(test_pick_kvm),
 		cmocka_unit_test(test_embed_root),
 		cmocka_unit_test(test_qemu_conf),

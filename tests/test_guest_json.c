@@ -15,7 +15,7 @@
 
 #include "../guest/compiler.h"
 #include "../guest/json.h"
-#include "../guest/stats.h"
+#include "../guest/gstat.h"
 
 static json_t *parse_line(const char *line, int len)
 {
@@ -345,6 +345,80 @@ static void test_blk_mmstat_swaps(void **state)
 	json_decref(v);
 }
 
+static void test_cpu_psi(void **state)
+{
+	const char *stat =
+		"cpu  100 2 300 4000 50 6 70 8 0 0\n"
+		"cpu0 50 1 150 2000 25 3 35 4 0 0\n"
+		"intr 12345 0 1 2\nctxt 999\n";
+	const char *psi =
+		"some avg10=1.50 avg60=0.20 avg300=0.00 total=123456\n"
+		"full avg10=0.00 avg60=0.00 avg300=0.00 total=789\n";
+	char buf[1024];
+	struct gj j;
+	json_t *v, *o;
+
+	(void)state;
+	gj_init(&j, buf, sizeof(buf));
+	gj_obj_open(&j, NULL);
+	assert_int_equal(gstat_cpu_member(&j, stat, 100), 0);
+	assert_int_equal(gstat_psi_member(&j, psi), 0);
+	gj_obj_close(&j);
+	v = parse_line(buf, gj_finish(&j));
+	o = json_object_get(v, "cpu_ns");
+	assert_int_equal(json_object_size(o), 8);
+	/* ticks of 10 ms in ns; cpu0 is not the aggregate */
+	assert_int_equal(json_integer_value(json_object_get(o, "user")),
+			 1000000000);
+	assert_int_equal(json_integer_value(json_object_get(o, "nice")),
+			 20000000);
+	assert_int_equal(json_integer_value(json_object_get(o, "system")),
+			 3000000000LL);
+	assert_int_equal(json_integer_value(json_object_get(o, "iowait")),
+			 500000000);
+	assert_int_equal(json_integer_value(json_object_get(o, "softirq")),
+			 700000000);
+	assert_int_equal(json_integer_value(json_object_get(o, "steal")),
+			 80000000);
+	o = json_object_get(v, "psi");
+	assert_int_equal(json_integer_value(json_object_get(o, "some_us")),
+			 123456);
+	assert_int_equal(json_integer_value(json_object_get(o, "full_us")),
+			 789);
+	json_decref(v);
+
+	/* malformed text writes nothing */
+	gj_init(&j, buf, sizeof(buf));
+	gj_obj_open(&j, NULL);
+	assert_int_equal(gstat_cpu_member(&j, "cpu0 1 2 3 4 5 6 7 8\n", 100),
+			 -1);
+	assert_int_equal(gstat_cpu_member(&j, "cpu  1 2 3 4 5 6 7\n", 100),
+			 -1);
+	assert_int_equal(gstat_cpu_member(&j, "cpu  1 2 x 4 5 6 7 8\n", 100),
+			 -1);
+	assert_int_equal(gstat_cpu_member(&j, stat, 0), -1);
+	assert_int_equal(gstat_psi_member(&j, "full avg10=0 total=5\n"), -1);
+	assert_int_equal(gstat_psi_member(&j, "some avg10=0 total=\n"), -1);
+	assert_int_equal(gstat_psi_member(&j, "some avg10=0 total=5x\n"), -1);
+	assert_int_equal(gstat_psi_member(&j, "some avg10=0\nfull total=1\n"),
+			 -1);
+	gj_obj_close(&j);
+	v = parse_line(buf, gj_finish(&j));
+	assert_int_equal(json_object_size(v), 0);
+	json_decref(v);
+
+	/* "full" is optional (a kernel could lack it) */
+	gj_init(&j, buf, sizeof(buf));
+	gj_obj_open(&j, NULL);
+	assert_int_equal(gstat_psi_member(&j, "some avg10=0.00 total=7"), 0);
+	gj_obj_close(&j);
+	v = parse_line(buf, gj_finish(&j));
+	o = json_object_get(v, "psi");
+	assert_int_equal(json_object_size(o), 1);
+	assert_int_equal(json_integer_value(json_object_get(o, "some_us")), 7);
+	json_decref(v);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -356,6 +430,7 @@ int main(void)
 		cmocka_unit_test(test_vmstat_filter),
 		cmocka_unit_test(test_vmstat_without_nrswp),
 		cmocka_unit_test(test_blk_mmstat_swaps),
+		cmocka_unit_test(test_cpu_psi),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

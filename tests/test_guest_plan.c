@@ -14,7 +14,7 @@
 #include <cmocka.h>
 
 #include "../guest/compiler.h"
-#include "../guest/plan.h"
+#include "../guest/gplan.h"
 
 static struct gplan p;
 static char err[GPLAN_ERR_LEN];
@@ -64,17 +64,17 @@ static void test_full_example(void **state)
 	assert_string_equal(p.thp[1].val, "never");
 	assert_int_equal(p.nzswap, 1);
 	assert_int_equal(p.nswap, 4);
-	assert_int_equal(p.swap[0].type, GSWAP_BLK);
+	assert_int_equal(p.swap[0].type, SWAP_BLK);
 	assert_string_equal(p.swap[0].dev, "/dev/vda");
 	assert_int_equal(p.swap[0].prio, 10);
 	assert_true(p.swap[0].nonrot);
 	assert_false(p.swap[2].nonrot);
-	assert_int_equal(p.swap[1].type, GSWAP_ZRAM);
+	assert_int_equal(p.swap[1].type, SWAP_ZRAM);
 	assert_int_equal(p.swap[1].size_mb, 512);
 	assert_string_equal(p.swap[1].comp, "lzo-rle");
-	assert_int_equal(p.swap[2].type, GSWAP_EXT4FILE);
+	assert_int_equal(p.swap[2].type, SWAP_EXT4FILE);
 	assert_string_equal(p.swap[2].dev, "/dev/vdb");
-	assert_int_equal(p.swap[3].type, GSWAP_NFSFILE);
+	assert_int_equal(p.swap[3].type, SWAP_NFSFILE);
 	assert_string_equal(p.swap[3].server, "10.0.2.2");
 	assert_int_equal(p.swap[3].port, 20490);
 	assert_string_equal(p.swap[3].export, "/export");
@@ -88,12 +88,12 @@ static void test_full_example(void **state)
 	assert_int_equal(p.size_mb, 300);
 	assert_int_equal(p.uniq_words, 64);
 	assert_int_equal(p.nphase, 7);
-	assert_int_equal(p.phase[0].type, GPHASE_FILL);
-	assert_int_equal(p.phase[2].type, GPHASE_PRESSURE);
+	assert_int_equal(p.phase[0].type, PHASE_FILL);
+	assert_int_equal(p.phase[2].type, PHASE_PRESSURE);
 	assert_int_equal(p.phase[2].mb, 200);
 	assert_false(p.phase[3].random);
 	assert_true(p.phase[4].random);
-	assert_int_equal(p.phase[5].type, GPHASE_WILLNEED);
+	assert_int_equal(p.phase[5].type, PHASE_WILLNEED);
 	assert_true(p.phase[6].frac > 0.2499 && p.phase[6].frac < 0.2501);
 	assert_true(p.has_verify_seed);
 	assert_int_equal(p.verify_seed, 12345);
@@ -113,9 +113,9 @@ static void test_defaults(void **state)
 	assert_int_equal(p.uniq_words, 512);
 	/* No phase lines: fill, pageout, read seq, read random. */
 	assert_int_equal(p.nphase, 4);
-	assert_int_equal(p.phase[0].type, GPHASE_FILL);
-	assert_int_equal(p.phase[1].type, GPHASE_PAGEOUT);
-	assert_int_equal(p.phase[2].type, GPHASE_READ);
+	assert_int_equal(p.phase[0].type, PHASE_FILL);
+	assert_int_equal(p.phase[1].type, PHASE_PAGEOUT);
+	assert_int_equal(p.phase[2].type, PHASE_READ);
 	assert_false(p.phase[2].random);
 	assert_true(p.phase[3].random);
 
@@ -277,7 +277,101 @@ static const struct bad bad[] = {
 	  "line 3: control or non-ASCII byte 0xc3" },
 	{ "version 1\n" W "phase fill a b c d e f g h i j k l m n o p\n",
 	  "line 3: more than 16 words" },
+	/* faults */
+#define B "swap type=blk dev=/dev/vda\n"
+	{ "version 1\n" B W "fault kind=oom phase=0\n",
+	  "line 4: fault: needs index=, kind= and a trigger" },
+	{ "version 1\n" B W "fault index=0 kind=flood phase=0\n",
+	  "line 4: fault: unknown kind 'flood'" },
+	{ "version 1\n" B W "fault index=0 kind=oom phase=0 after_ms=5\n",
+	  "line 4: fault: more than one trigger" },
+	{ "version 1\n" B W "fault index=0 kind=oom swap=0 phase=0\n",
+	  "line 4: fault oom: takes no swap=" },
+	{ "version 1\n" B W "fault index=0 kind=swapoff phase=0\n",
+	  "line 4: fault swapoff: missing swap=" },
+	{ "version 1\n" B W "fault index=0 kind=swapoff swap=1 phase=0\n",
+	  "line 4: fault: swap=1 but only 1 swap backends before it" },
+	{ "version 1\n" B W "fault index=0 kind=io_error swap=0 phase=0\n",
+	  "line 4: fault io_error: missing op=" },
+	{ "version 1\n" B W "fault index=0 kind=io_error swap=0 phase=0 op=read\n",
+	  "line 4: fault io_error: slots= is required with op=read" },
+	{ "version 1\n" B W "fault index=0 kind=io_error swap=0 phase=0 op=write slots=1+1\n",
+	  "line 4: fault io_error: slots= is for op=read only" },
+	{ "version 1\n" B W "fault index=0 kind=io_error swap=0 phase=0 op=read slots=5\n",
+	  "line 4: slots: expected FIRST+COUNT" },
+	{ "version 1\n" B W "fault index=0 kind=io_error swap=0 phase=0 op=read slots=0+5\n",
+	  "line 4: slots: 0 out of range" },
+	{ "version 1\n" B W "fault index=0 kind=io_error swap=0 phase=0 op=read slots=1+4097\n",
+	  "line 4: slots count: 4097 out of range" },
+	{ "version 1\n" B W "fault index=0 kind=io_error swap=0 phase=0 op=both\n",
+	  "line 4: fault io_error: probability= is required with op=both" },
+	{ "version 1\n" B W "fault index=0 kind=io_error swap=0 phase=0 op=write times=3\n",
+	  "line 4: fault io_error: times= and interval= are for op=both" },
+	{ "version 1\n" B W "fault index=0 kind=io_error swap=0 phase=0 op=sideways\n",
+	  "line 4: op: 'sideways' is not read, write or both" },
+	{ "version 1\nswap type=zram size_mb=8\n" W
+	  "fault index=0 kind=io_error swap=0 phase=0 op=write\n",
+	  "line 4: fault io_error op=write: only on a blk backend" },
+	{ "version 1\n" B W "fault index=0 kind=io_error swap=0 phase=0 op=write\n"
+	  "fault index=1 kind=io_error swap=0 phase=0 op=read slots=1+1\n",
+	  "line 5: fault io_error: one read or write fault per backend" },
+	{ "version 1\n" B W "fault index=0 kind=swap_churn swap=0 phase=0 duration_ms=9\n",
+	  "line 4: fault: period_ms= is required for swap_churn" },
+	{ "version 1\n" B W "fault index=0 kind=swap_churn swap=0 phase=0 period_ms=100\n",
+	  "line 4: fault swap_churn: missing duration_ms=" },
+	{ "version 1\n" B W "fault index=0 kind=swapoff swap=0 phase=0 op=read\n",
+	  "line 4: fault swapoff: op=, slots=, probability=, times= and interval= are for io_error" },
+	{ "version 1\n" B W "fault index=0 kind=oom phase=4\n",
+	  "line 5: end of plan: fault index=0: phase=4 (until -1) but the plan has 4 phases" },
+	{ "version 1\n" B W "fault index=0 kind=io_error swap=0 phase=1 until_phase=4 op=write\n",
+	  "line 5: end of plan: fault index=0: phase=1 (until 4) but the plan has 4 phases" },
+	{ "version 1\n" B W "fault index=0 kind=io_error swap=0 phase=2 until_phase=2 op=write\n",
+	  "line 4: fault: until_phase= is for an io_error with a later phase= trigger" },
+	{ "version 1\n" B W "fault index=0 kind=swapoff swap=0 phase=1 until_phase=2\n",
+	  "line 4: fault: until_phase= is for an io_error with a later phase= trigger" },
+	{ "version 1\n" B W "fault index=0 kind=oom phase=0 colour=red\n",
+	  "line 4: fault: unknown key 'colour'" },
+#undef B
 };
+
+static void test_faults(void **state)
+{
+	(void)state;
+	assert_int_equal(gplan_parse("version 1\n"
+				     "swap type=blk dev=/dev/vda\n"
+				     "swap type=zram size_mb=8\n" W
+				     "phase fill\nphase pageout\nphase read\n"
+				     "fault index=0 kind=io_error swap=0 phase=2 op=read slots=2000+16\n"
+				     "fault index=2 kind=io_error swap=1 after_ms=1500 op=both probability=5 times=10 interval=2 duration_ms=3000\n"
+				     "fault index=3 kind=swap_churn swap=1 after_swap_ios=100 duration_ms=8000 period_ms=200\n"
+				     "fault index=4 kind=oom phase=1\n",
+				     &p, err, sizeof(err)), 0);
+	assert_int_equal(p.nfault, 4);
+	assert_int_equal(p.fault[0].kind, GFAULT_IO_ERROR);
+	assert_int_equal(p.fault[0].op, GFOP_READ);
+	assert_int_equal(p.fault[0].trig, GTRIG_PHASE);
+	assert_int_equal(p.fault[0].at, 2);
+	assert_int_equal(p.fault[0].slot, 2000);
+	assert_int_equal(p.fault[0].nslots, 16);
+	assert_int_equal(p.fault[0].until_phase, -1);
+	assert_ptr_equal(gplan_dm_fault(&p, 0), &p.fault[0]);
+	/* op=both is fail_make_request: no device-mapper */
+	assert_null(gplan_dm_fault(&p, 1));
+	assert_int_equal(p.fault[1].index, 2);
+	assert_int_equal(p.fault[1].trig, GTRIG_AFTER_MS);
+	assert_int_equal(p.fault[1].at, 1500);
+	assert_int_equal(p.fault[1].probability, 5);
+	assert_int_equal(p.fault[1].times, 10);
+	assert_int_equal(p.fault[1].interval, 2);
+	assert_int_equal(p.fault[1].duration_ms, 3000);
+	assert_int_equal(p.fault[2].trig, GTRIG_AFTER_SWAP_IOS);
+	assert_int_equal(p.fault[2].period_ms, 200);
+	assert_int_equal(p.fault[3].kind, GFAULT_OOM);
+	assert_int_equal(p.fault[3].swap, -1);
+	assert_string_equal(gplan_fault_name(GFAULT_SWAP_CHURN), "swap_churn");
+	assert_string_equal(gplan_fault_op_name(GFOP_BOTH), "both");
+	assert_string_equal(gplan_fault_name(99), "?");
+}
 
 static void test_bad_inputs(void **state)
 {
@@ -316,12 +410,163 @@ static void test_names(void **state)
 	char path[16];
 
 	(void)state;
-	assert_string_equal(gplan_swap_type_name(GSWAP_NFSFILE), "nfsfile");
-	assert_string_equal(gplan_phase_name(GPHASE_WILLNEED), "willneed");
-	assert_string_equal(gplan_phase_name((enum gplan_phase_type)99), "?");
+	assert_string_equal(plan_backend_name(SWAP_NFSFILE), "nfsfile");
+	assert_string_equal(plan_phase_name(PHASE_WILLNEED), "willneed");
+	assert_string_equal(plan_phase_name((enum plan_phase)99), "?");
 	assert_int_equal(gplan_sysctl_path("vm.swappiness", path,
 					   sizeof(path)), -1);
 	assert_int_equal(gplan_sysctl_path(".vm", path, 16), -1);
+}
+
+static const char cmd_plan[] =
+	"version 1\n"
+	"swap type=blk dev=/dev/vda\n"
+	"hostroot tag=swapctl-hostroot\n"
+	"command reference=1\n"
+	"group name=build memory_max_mb=48 memory_high_mb=40 swap_max_mb=0 cpus=2 cwd=/w%20d\n"
+	"arg make\n"
+	"arg %23not-a-comment%25\n"
+	"env KEY=a%3Db%20c\n"
+	"output mm/%2A.o\n"
+	"group name=b2\n"
+	"arg /run/swapctl-bin/usemem\n";
+
+static void test_command(void **state)
+{
+	const struct gplan_group *g;
+
+	(void)state;
+	assert_int_equal(gplan_parse(cmd_plan, &p, err, sizeof(err)), 0);
+	assert_true(p.has_hostroot);
+	assert_string_equal(p.hostroot_tag, "swapctl-hostroot");
+	assert_true(p.has_command);
+	assert_true(p.reference);
+	assert_false(p.has_workload);
+	assert_int_equal(p.nphase, 0);
+	assert_int_equal(p.ngroup, 2);
+	g = &p.group[0];
+	assert_string_equal(g->name, "build");
+	assert_int_equal(g->memory_max_mb, 48);
+	assert_int_equal(g->memory_high_mb, 40);
+	assert_true(g->has_swap_max);
+	assert_int_equal(g->swap_max_mb, 0);
+	assert_int_equal(g->cpus, 2);
+	assert_string_equal(g->cwd, "/w d");
+	assert_int_equal(g->nargs, 2);
+	assert_string_equal(g->args[0], "make");
+	assert_string_equal(g->args[1], "#not-a-comment%");
+	assert_int_equal(g->nenv, 1);
+	assert_string_equal(g->env[0], "KEY=a=b c");
+	assert_int_equal(g->nout, 1);
+	assert_string_equal(g->out[0], "mm/*.o");
+	g = &p.group[1];
+	assert_false(g->has_swap_max);
+	assert_int_equal(g->memory_max_mb, 0);
+	assert_int_equal(g->nargs, 1);
+}
+
+static void test_unescape(void **state)
+{
+	char out[8];
+
+	(void)state;
+	assert_int_equal(gplan_unescape("a%41%7e", out, sizeof(out)), 0);
+	assert_string_equal(out, "aA~");
+	assert_int_equal(gplan_unescape("", out, sizeof(out)), 0);
+	assert_string_equal(out, "");
+	assert_int_equal(gplan_unescape("%00", out, sizeof(out)), -1);
+	assert_int_equal(gplan_unescape("%4", out, sizeof(out)), -1);
+	assert_int_equal(gplan_unescape("%g1", out, sizeof(out)), -1);
+	assert_int_equal(gplan_unescape("%", out, sizeof(out)), -1);
+	assert_int_equal(gplan_unescape("1234567", out, sizeof(out)), 0);
+	assert_int_equal(gplan_unescape("12345678", out, sizeof(out)), -1);
+	assert_int_equal(gplan_unescape("x", out, 0), -1);
+}
+
+static void test_command_errors(void **state)
+{
+	static const struct {
+		const char *text, *msg;
+	} bad[] = {
+		{ "version 1\ngroup name=a\n",
+		  "line 2: group: needs a command directive before it" },
+		{ "version 1\ncommand\narg x\n",
+		  "line 3: arg: needs a group directive before it" },
+		{ "version 1\ncommand\ngroup name=a\ngroup name=a\n",
+		  "line 4: group: duplicate name 'a'" },
+		{ "version 1\ncommand\ngroup name=a cwd=rel\n",
+		  "line 3: cwd: 'rel' is not absolute" },
+		{ "version 1\ncommand\ngroup name=a\narg %00\n",
+		  "line 4: arg: bad %XX escape" },
+		{ "version 1\ncommand\ngroup name=a\nenv NOEQUALS\n",
+		  "line 4: env: 'NOEQUALS' is not KEY=VALUE" },
+		{ "version 1\ncommand\ngroup name=a\nenv %3Dx\n",
+		  "line 4: env: '=x' is not KEY=VALUE" },
+		{ "version 1\ncommand\ngroup name=../x\n",
+		  "line 3: name: bad value '../x'" },
+		{ "version 1\ncommand\ngroup\n",
+		  "line 3: group: missing name=" },
+		{ "version 1\ncommand\ngroup name=a\n",
+		  "line 4: end of plan: command needs a hostroot directive" },
+		{ "version 1\nhostroot tag=t\ncommand\ngroup name=a\n",
+		  "line 5: end of plan: group a has no arg" },
+		{ "version 1\nhostroot tag=t\ncommand\n",
+		  "line 4: end of plan: command without a group" },
+		{ "version 1\nhostroot tag=t\ncommand\ngroup name=a\narg x\n"
+		  "workload seed=1 size_mb=1\n",
+		  "end of plan: command excludes workload and phase" },
+		{ "version 1\nhostroot tag=a/b\n", "line 2: tag: bad value 'a/b'" },
+		{ "version 1\nhostroot tag=a\nhostroot tag=a\n",
+		  "line 3: hostroot: duplicate directive" },
+		{ "version 1\ncommand reference=2\n",
+		  "line 2: reference: 2 out of range [0, 1]" },
+		{ "version 1\ncommand\ngroup name=a memory_max_mb=0\n",
+		  "line 3: memory_max_mb: 0 out of range" },
+		{ "version 1\ncommand\ngroup name=a cpus=65\n",
+		  "line 3: cpus: 65 out of range" },
+		{ "version 1\ncommand\ngroup name=a\narg a b\n",
+		  "line 4: arg: expected one word" },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		if (gplan_parse(bad[i].text, &p, err, sizeof(err)) != -1)
+			fail_msg("case %zu parsed", i);
+		if (!strstr(err, bad[i].msg))
+			fail_msg("case %zu: got \"%s\", want \"%s\"", i, err,
+				 bad[i].msg);
+	}
+}
+
+/* More words than fit: the limits hold. */
+static void test_command_limits(void **state)
+{
+	char text[8192];
+	size_t off;
+	int i;
+
+	(void)state;
+	off = snprintf(text, sizeof(text),
+		       "version 1\nhostroot tag=t\ncommand\ngroup name=a\n");
+	for (i = 0; i <= GPLAN_MAX_ARGS; i++)
+		off += snprintf(text + off, sizeof(text) - off, "arg x\n");
+	assert_int_equal(gplan_parse(text, &p, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "arg: more than 32"));
+	off = snprintf(text, sizeof(text), "version 1\ncommand\n");
+	for (i = 0; i <= GPLAN_MAX_GROUP; i++)
+		off += snprintf(text + off, sizeof(text) - off,
+				"group name=g%d\n", i);
+	assert_int_equal(gplan_parse(text, &p, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "group: more than 8 groups"));
+	/* a decoded word of 256 bytes does not fit */
+	off = snprintf(text, sizeof(text),
+		       "version 1\ncommand\ngroup name=a\narg ");
+	for (i = 0; i < GPLAN_STR_LEN; i++)
+		text[off++] = 'x';
+	snprintf(text + off, sizeof(text) - off, "\n");
+	assert_int_equal(gplan_parse(text, &p, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "longer than 255 bytes"));
 }
 
 int main(void)
@@ -330,8 +575,13 @@ int main(void)
 		cmocka_unit_test(test_full_example),
 		cmocka_unit_test(test_defaults),
 		cmocka_unit_test(test_bad_inputs),
+		cmocka_unit_test(test_faults),
 		cmocka_unit_test(test_long_line_and_small_err),
 		cmocka_unit_test(test_names),
+		cmocka_unit_test(test_command),
+		cmocka_unit_test(test_unescape),
+		cmocka_unit_test(test_command_errors),
+		cmocka_unit_test(test_command_limits),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -15,7 +15,7 @@
 #include <cmocka.h>
 
 #include "../guest/netcfg.h"
-#include "../guest/util.h"
+#include "../guest/gutil.h"
 
 static void test_progress_shared(void **state)
 {

@@ -20,7 +20,7 @@
 #include "scenario.h"
 #include "util.h"
 /* the guest's parser, linked in from guest/plan.c */
-#include "../guest/plan.h"
+#include "../guest/gplan.h"
 
 static struct scenario scn;
 static char err[1024];
@@ -76,17 +76,37 @@ static void test_exact_text(void **state)
 }
 
 /* Every shipped scenario's plan means the same to the guest. */
+/* plan_check() is the guest's parser: what it refuses is refused. */
+static void test_plan_check(void **state)
+{
+	(void)state;
+	assert_int_equal(plan_check("x.json", "version 1\nswap type=zram size_mb=8\nworkload seed=1 size_mb=4\nphase fill\n",
+				    err, sizeof(err)), 0);
+	assert_int_equal(plan_check("x.json",
+				    "version 1\nswap type=zram size_mb=8\nworkload seed=1 size_mb=4\nphase fill\nphase fill\n",
+				    err, sizeof(err)), -1);
+	assert_string_equal(err, "x.json: the guest would refuse the plan: line 5: phase fill: only once, as the first phase");
+	assert_int_equal(plan_check("x.json", "version 1\nbogus 1\n", err,
+				    sizeof(err)), -1);
+	assert_non_null(strstr(err, "line 2: "));
+}
+
 static void test_guest_agrees(void **state)
 {
 	static const char *const files[] = {
 		"scenarios/bdev-swap.json", "scenarios/zram-swap.json",
 		"scenarios/ext4-swapfile.json", "scenarios/nfs-swap.json",
 		"scenarios/multi-device.json", "scenarios/thp-swap.json",
-		"scenarios/default.json",
+		"scenarios/default.json", "scenarios/fault-read-error.json",
+		"scenarios/fault-write-error.json",
+		"scenarios/fault-nfs-stall.json",
+		"scenarios/fault-nfs-restart.json",
+		"scenarios/fault-swapoff.json",
+		"scenarios/fault-swap-churn.json", "scenarios/fault-oom.json",
 	};
 	struct gplan *gp = calloc(1, sizeof(*gp));
 	size_t f;
-	int i;
+	int i, k;
 
 	(void)state;
 	assert_non_null(gp);
@@ -106,8 +126,8 @@ static void test_guest_agrees(void **state)
 		assert_int_equal(gp->nsysctl, scn.nsysctl);
 		assert_int_equal(gp->nswap, scn.nswap);
 		for (i = 0; i < scn.nswap; i++) {
-			assert_string_equal(gplan_swap_type_name(gp->swap[i].type),
-					    scn_swap_type_name(scn.swap[i].type));
+			assert_string_equal(plan_backend_name(gp->swap[i].type),
+					    plan_backend_name(scn.swap[i].type));
 			assert_int_equal(gp->swap[i].prio, scn.swap[i].prio);
 			if (scn.swap[i].dev[0]) {
 				char dev[32];
@@ -129,9 +149,149 @@ static void test_guest_agrees(void **state)
 				 scn.unique_words : 512);
 		assert_int_equal(gp->nphase, scn.nphases);
 		for (i = 0; i < scn.nphases; i++)
-			assert_string_equal(gplan_phase_name(gp->phase[i].type),
-					    scn_phase_name(scn.phase[i].kind));
+			assert_string_equal(plan_phase_name(gp->phase[i].type),
+					    plan_phase_name(scn.phase[i].kind));
 		assert_false(gp->has_verify_seed);
+		/* the guest gets its faults, with the scenario's index */
+		for (i = 0, k = 0; i < scn.nfaults; i++) {
+			const struct scn_fault *sf = &scn.fault[i];
+
+			if (scn_fault_on_host(sf->kind))
+				continue;
+			assert_true(k < gp->nfault);
+			assert_int_equal(gp->fault[k].index, i);
+			assert_string_equal(gplan_fault_name(gp->fault[k].kind),
+					    scn_fault_name(sf->kind));
+			assert_int_equal(gp->fault[k].swap, sf->swap);
+			assert_int_equal(gp->fault[k].duration_ms,
+					 (uint64_t)(sf->duration_s * 1000));
+			if (sf->trig == TRIG_PHASE)
+				assert_int_equal(gp->fault[k].at, sf->at);
+			if (sf->kind == FAULT_IO_ERROR) {
+				assert_string_equal(gplan_fault_op_name(gp->fault[k].op),
+						    scn_fault_op_name(sf->op));
+				assert_int_equal(gp->fault[k].slot, sf->slot);
+				assert_int_equal(gp->fault[k].nslots, sf->nslots);
+			}
+			k++;
+		}
+		assert_int_equal(k, gp->nfault);
+		free(plan);
+	}
+	free(gp);
+}
+
+static void test_escape(void **state)
+{
+	char buf[64];
+
+	(void)state;
+	assert_int_equal(plan_escape(buf, sizeof(buf), "a b#c%d=e/f_g.h,i:j+k@l-m"),
+			 strlen("a%20b%23c%25d=e/f_g.h,i:j+k@l-m"));
+	assert_string_equal(buf, "a%20b%23c%25d=e/f_g.h,i:j+k@l-m");
+	assert_int_equal(plan_escape(buf, sizeof(buf), "*\t\xc3\xa9"), 12);
+	assert_string_equal(buf, "%2A%09%C3%A9");
+	/* bounded: the length needed, always terminated */
+	assert_int_equal(plan_escape(buf, 4, "a b"), 5);
+	assert_int_equal(strlen(buf), 3);
+}
+
+/*
+ * A command workload: the exact plan, @KBUILD_SRC@/@KBUILD_OUT@ replaced,
+ * every word escaped; and the guest decodes the same argv back.
+ */
+static void test_command_plan(void **state)
+{
+	static const char text[] =
+		"{\"name\": \"c\", \"swap\": [{\"type\": \"zram\", \"size_mb\": 64}],\n"
+		" \"workload\": {\"command\": {\"kbuild\": \"tinyconfig\", \"groups\": [\n"
+		"  {\"name\": \"b\", \"argv\": [\"make\", \"-C\", \"@KBUILD_OUT@\", \"a b#\"],\n"
+		"   \"cwd\": \"@KBUILD_SRC@\", \"env\": {\"X\": \"1 2\"},\n"
+		"   \"memory_max_mb\": 48, \"memory_high_mb\": 40, \"swap_max_mb\": 0,\n"
+		"   \"cpus\": 1, \"outputs\": [\"@KBUILD_OUT@/mm/*.o\"]},\n"
+		"  {\"name\": \"u\", \"argv\": [\"/run/swapctl-bin/usemem\"]}]}}}\n";
+	static const char want[] =
+		"# swapctl plan for scenario c\n"
+		"version 1\n"
+		"interval_ms 100\n"
+		"timeout_s 300\n"
+		"swap type=zram size_mb=64\n"
+		"hostroot tag=swapctl-hostroot\n"
+		"command reference=1\n"
+		"group name=b memory_max_mb=48 memory_high_mb=40 swap_max_mb=0 cpus=1 cwd=/s%20rc\n"
+		"arg make\n"
+		"arg -C\n"
+		"arg /o\n"
+		"arg a%20b%23\n"
+		"env X=1%202\n"
+		"output /o/mm/%2A.o\n"
+		"group name=u\n"
+		"arg /run/swapctl-bin/usemem\n";
+	struct gplan *gp = calloc(1, sizeof(*gp));
+	char *plan;
+
+	(void)state;
+	assert_non_null(gp);
+	if (scenario_parse(&scn, text, strlen(text), "t.json", err,
+			   sizeof(err)))
+		fail_msg("%s", err);
+	strcpy(scn.kbuild_src, "/s rc");
+	strcpy(scn.kbuild_out, "/o");
+	plan = plan_text(&scn, 256, 2049);
+	assert_non_null(plan);
+	assert_string_equal(plan, want);
+	assert_int_equal(gplan_parse(plan, gp, err, sizeof(err)), 0);
+	assert_int_equal(gp->ngroup, 2);
+	assert_string_equal(gp->group[0].cwd, "/s rc");
+	assert_string_equal(gp->group[0].args[3], "a b#");
+	assert_string_equal(gp->group[0].env[0], "X=1 2");
+	assert_string_equal(gp->group[0].out[0], "/o/mm/*.o");
+	free(plan);
+	free(gp);
+}
+
+/* Every shipped command scenario: the guest accepts its plan. */
+static void test_guest_agrees_command(void **state)
+{
+	static const char *const files[] = {
+		"scenarios/kernel-build.json", "scenarios/kernel-build-zram.json",
+		"scenarios/stress-ng.json", "scenarios/stress-ng-zram.json",
+		"scenarios/usemem.json", "scenarios/usemem-zram.json",
+		"scenarios/memcg-pair.json", "scenarios/memcg-pair-zram.json",
+	};
+	struct gplan *gp = calloc(1, sizeof(*gp));
+	size_t f;
+	int i, k;
+
+	(void)state;
+	assert_non_null(gp);
+	for (f = 0; f < ARRAY_SIZE(files); f++) {
+		char *plan;
+
+		if (scenario_load(&scn, files[f], err, sizeof(err)))
+			fail_msg("%s", err);
+		assert_true(scn.command);
+		strcpy(scn.kbuild_src, "/src");
+		strcpy(scn.kbuild_out, "/out");
+		plan = plan_text(&scn, 256, 20490);
+		assert_non_null(plan);
+		if (gplan_parse(plan, gp, err, sizeof(err)))
+			fail_msg("%s: the guest rejects the plan: %s\n%s",
+				 files[f], err, plan);
+		assert_true(gp->has_command);
+		assert_true(gp->has_hostroot);
+		assert_int_equal(gp->reference, scn.reference);
+		assert_int_equal(gp->ngroup, scn.ngroups);
+		for (i = 0; i < scn.ngroups; i++) {
+			assert_string_equal(gp->group[i].name,
+					    scn.group[i].name);
+			assert_int_equal(gp->group[i].nargs,
+					 scn.group[i].nargs);
+			assert_int_equal(gp->group[i].memory_max_mb,
+					 scn.group[i].memory_max_mb);
+			for (k = 0; k < gp->group[i].nargs; k++)
+				assert_null(strchr(gp->group[i].args[k], '@'));
+		}
 		free(plan);
 	}
 	free(gp);
@@ -180,12 +340,98 @@ static void test_initrd(void **state)
 	assert_int_equal(util_rm_rf(dir), 0);
 }
 
+/*
+ * A scenario of @nsysctl sysctls, @nphases phases and @seed, sized by
+ * @size (a "size_mb": N or "size_ram": F member).
+ */
+static char *limit_scenario(int nsysctl, int nphases, unsigned long long seed,
+			    const char *size)
+{
+	size_t cap = 65536, off = 0;
+	char *t = malloc(cap);
+	int i;
+
+	assert_non_null(t);
+	off += snprintf(t + off, cap - off,
+			"{\"name\": \"limits\", \"sysctl\": {");
+	for (i = 0; i < nsysctl; i++)
+		off += snprintf(t + off, cap - off, "%s\"vm.k%d\": %d",
+				i ? ", " : "", i, i);
+	off += snprintf(t + off, cap - off,
+			"}, \"swap\": [{\"type\": \"zram\", \"size_mb\": 64}],"
+			" \"workload\": {\"seed\": %llu, \"verify_seed\": %llu, %s,"
+			" \"phases\": [", seed, seed, size);
+	for (i = 0; i < nphases; i++)
+		off += snprintf(t + off, cap - off, "%s\"%s\"", i ? ", " : "",
+				i ? plan_phase_name(PHASE_PAGEOUT + i % 2 * 3) :
+				"fill");
+	snprintf(t + off, cap - off, "]}}\n");
+	return t;
+}
+
+/* The contract's limits (common/planspec.h): both sides take them. */
+static void test_limits_agree(void **state)
+{
+	struct gplan *gp = calloc(1, sizeof(*gp));
+	char *text, *plan;
+
+	(void)state;
+	assert_non_null(gp);
+	text = limit_scenario(PLAN_MAX_SYSCTL, PLAN_MAX_PHASES, PLAN_SEED_MAX,
+			      "\"size_ram\": 0.01");
+	if (scenario_parse(&scn, text, strlen(text), "l.json", err,
+			   sizeof(err)))
+		fail_msg("the host refuses the limits: %s", err);
+	free(text);
+	plan = plan_text(&scn, 256, 2049);
+	assert_non_null(plan);
+	if (gplan_parse(plan, gp, err, sizeof(err)))
+		fail_msg("the guest refuses the host's plan at the limits: %s",
+			 err);
+	assert_int_equal(gp->nsysctl, PLAN_MAX_SYSCTL);
+	assert_int_equal(gp->nphase, PLAN_MAX_PHASES);
+	assert_true(gp->seed == PLAN_SEED_MAX);
+	assert_true(gp->verify_seed == PLAN_SEED_MAX);
+	free(plan);
+
+	/* size_ram at its minimum (the guest used to refuse it) */
+	text = limit_scenario(1, 1, 0, "\"size_ram\": 0.01");
+	assert_int_equal(scenario_parse(&scn, text, strlen(text), "l.json",
+					err, sizeof(err)), 0);
+	free(text);
+	assert_int_equal(gplan_parse("version 1\nworkload seed=1 size_ram=0.01\n",
+				     gp, err, sizeof(err)), 0);
+
+	/* one more of anything: the host refuses it, as the guest would */
+	text = limit_scenario(PLAN_MAX_SYSCTL + 1, 1, 1, "\"size_mb\": 8");
+	assert_int_equal(scenario_parse(&scn, text, strlen(text), "l.json",
+					err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "more than 32 sysctls"));
+	free(text);
+	text = limit_scenario(1, PLAN_MAX_PHASES + 1, 1, "\"size_mb\": 8");
+	assert_int_equal(scenario_parse(&scn, text, strlen(text), "l.json",
+					err, sizeof(err)), -1);
+	free(text);
+	text = limit_scenario(1, 1, PLAN_SEED_MAX + 1ULL, "\"size_mb\": 8");
+	assert_int_equal(scenario_parse(&scn, text, strlen(text), "l.json",
+					err, sizeof(err)), -1);
+	free(text);
+	assert_int_equal(gplan_parse("version 1\nworkload seed=4294967296 size_mb=8\n",
+				     gp, err, sizeof(err)), -1);
+	free(gp);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_exact_text),
 		cmocka_unit_test(test_guest_agrees),
+		cmocka_unit_test(test_limits_agree),
+		cmocka_unit_test(test_plan_check),
 		cmocka_unit_test(test_initrd),
+		cmocka_unit_test(test_escape),
+		cmocka_unit_test(test_command_plan),
+		cmocka_unit_test(test_guest_agrees_command),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

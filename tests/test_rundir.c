@@ -88,6 +88,187 @@ static void test_oom_is_not_a_bug(void **state)
 	assert_int_equal(cs.oom_kills, 1);
 }
 
+/* What the debug kernels print, as 6.1 prints it (shortened). */
+static const char lockdep[] =
+	"swapctl-init: phase pageout\n"
+	"\n"
+	"======================================================\n"
+	"WARNING: possible circular locking dependency detected\n"
+	"6.1.192-swapops #1 Not tainted\n"
+	"------------------------------------------------------\n"
+	"workload/48 is trying to acquire lock:\n"
+	"ffff88800a1b2c30 (&si->lock){+.+.}-{2:2}, at: swap_io_submit+0x4e/0x1c0\n"
+	"\n"
+	"but task is already holding lock:\n"
+	"stack backtrace:\n"
+	"Call Trace:\n"
+	" <TASK>\n"
+	" dump_stack_lvl+0x45/0x5e\n"
+	" </TASK>\n"
+	"swapctl-init: phase read\n";
+
+static void test_lockdep_quoted(void **state)
+{
+	struct console_scan cs;
+	int i;
+
+	(void)state;
+	scan(lockdep, &cs);
+	assert_int_equal(cs.nsplats, 1);
+	assert_string_equal(cs.splat[0].kind, "lockdep");
+	/* from the WARNING line to </TASK>; the blank line is not a line */
+	assert_string_equal(cs.splat[0].lines[0],
+		"WARNING: possible circular locking dependency detected");
+	assert_int_equal(cs.splat[0].nlines, 11);
+	assert_string_equal(cs.splat[0].lines[10], " </TASK>");
+	assert_false(cs.splat[0].truncated);
+	/* WARNING and Call Trace: two problem lines, one report */
+	assert_int_equal(cs.problems, 2);
+	for (i = 0; i < cs.splat[0].nlines; i++)
+		assert_null(strstr(cs.splat[0].lines[i], "swapctl-init"));
+
+	scan("================================\n"
+	     "WARNING: inconsistent lock state\n"
+	     "--------------------------------\n"
+	     "inconsistent {IN-SOFTIRQ-W} -> {SOFTIRQ-ON-W} usage.\n", &cs);
+	assert_int_equal(cs.nsplats, 1);
+	assert_string_equal(cs.splat[0].kind, "lockdep");
+	scan("============================================\n"
+	     "WARNING: possible recursive locking detected\n", &cs);
+	assert_string_equal(cs.splat[0].kind, "lockdep");
+}
+
+static void test_debug_kinds(void **state)
+{
+	static const struct {
+		const char *text, *kind;
+	} cases[] = {
+		{ "BUG: KASAN: use-after-free in swap_readpage+0x1/0x2\n",
+		  "kasan" },
+		{ "BUG: sleeping function called from invalid context at "
+		  "mm/page_alloc.c:5177\n", "atomic-sleep" },
+		{ "BUG: Bad page state in process workload  pfn:0a1b2\n",
+		  "bad-page" },
+		{ "BUG: Bad page map in process workload  pte:0\n",
+		  "bad-page" },
+		{ "list_add corruption. prev->next should be next "
+		  "(ffff888000000000)\n", "list-corruption" },
+		{ "kernel BUG at mm/swap_state.c:123!\n", "bug" },
+		{ "BUG: kernel NULL pointer dereference, address: 0\n", "bug" },
+		{ "WARNING: CPU: 1 PID: 48 at mm/page_io.c:42 f+0x1\n",
+		  "warning" },
+		{ "Oops: 0002 [#1] SMP\n", "oops" },
+		{ "Kernel panic - not syncing: Fatal exception\n", "panic" },
+		{ "INFO: task workload:48 blocked for more than 60 seconds.\n",
+		  "hung-task" },
+		{ "UBSAN: shift-out-of-bounds in mm/swapfile.c:1\n", "ubsan" },
+		{ "Call Trace:\n", "call-trace" },
+	};
+	struct console_scan cs;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		scan(cases[i].text, &cs);
+		if (cs.nsplats != 1 || strcmp(cs.splat[0].kind, cases[i].kind))
+			fail_msg("%s: %d reports, kind %s", cases[i].text,
+				 cs.nsplats,
+				 cs.nsplats ? cs.splat[0].kind : "-");
+		assert_true(cs.problems >= 1);
+	}
+}
+
+static void test_splat_grouping(void **state)
+{
+	struct console_scan cs;
+	char big[16384];
+	size_t off = 0;
+	int i;
+
+	(void)state;
+	/* WARN(): the message line first, then WARNING: one report */
+	scan("------------[ cut here ]------------\n"
+	     "list_add corruption. next->prev should be prev (1), but was 2\n"
+	     "WARNING: CPU: 0 PID: 1 at lib/list_debug.c:27 __list_add+0x1\n"
+	     "Call Trace:\n <TASK>\n x+0x1\n </TASK>\n"
+	     "---[ end trace 0000000000000000 ]---\n"
+	     "WARNING: CPU: 0 PID: 1 at mm/vmscan.c:1 y+0x1\n"
+	     "---[ end trace 0000000000000000 ]---\n", &cs);
+	assert_int_equal(cs.nsplats, 2);
+	assert_string_equal(cs.splat[0].kind, "list-corruption");
+	assert_int_equal(cs.splat[0].nlines, 6);
+	assert_string_equal(cs.splat[1].kind, "warning");
+	assert_int_equal(cs.splat[1].nlines, 2);
+
+	/* a long report is cut, many reports are counted */
+	for (i = 0; i < 60; i++)
+		off += snprintf(big + off, sizeof(big) - off, "line %d\n", i);
+	memmove(big + strlen("BUG: x\n"), big, off + 1);
+	memcpy(big, "BUG: x\n", strlen("BUG: x\n"));
+	scan(big, &cs);
+	assert_int_equal(cs.nsplats, 1);
+	assert_int_equal(cs.splat[0].nlines, CONSOLE_SPLAT_LINES);
+	assert_true(cs.splat[0].truncated);
+	off = 0;
+	for (i = 0; i < CONSOLE_MAX_SPLATS + 3; i++)
+		off += snprintf(big + off, sizeof(big) - off,
+				"WARNING: %d\n---[ end trace ]---\n", i);
+	scan(big, &cs);
+	assert_int_equal(cs.nsplats, CONSOLE_MAX_SPLATS + 3);
+	assert_string_equal(cs.splat[CONSOLE_MAX_SPLATS - 1].lines[0],
+			    "WARNING: 7");
+
+	/* an escape sequence never reaches the terminal */
+	scan("BUG: a\x1b[2Jb\r\n", &cs);
+	assert_string_equal(cs.splat[0].lines[0], "BUG: a [2Jb ");
+}
+
+static void test_print(void **state)
+{
+	struct console_scan cs;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	scan(lockdep, &cs);
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	console_scan_print(f, &cs, "  ");
+	fclose(f);
+	assert_non_null(strstr(buf, "  lockdep:\n  " "  | WARNING: possible "
+			       "circular locking dependency detected\n"));
+	assert_non_null(strstr(buf, "    |  </TASK>\n"));
+	free(buf);
+}
+
+static void test_swap_io_errors(void **state)
+{
+	static const char text[] =
+		"[    5.1] Write-error on swap-device (253:0:8200)\n"
+		"[    5.2] Write-error on swap-device (253:0:8208)\n"
+		"[    6.0] Read-error on swap-device (253:0:8000)\n"
+		"[   11.0] end_swap_bio_read: 7 callbacks suppressed\n"
+		"[   11.0] Read-error on swap-device (253:0:8008)\n"
+		"[   12.0] end_swap_bio_write: 3 callbacks suppressed\n"
+		"[   12.0] swap_fs_read_complete: 2 callbacks suppressed\n"
+		/* not ours: another function's suppressed messages */
+		"[   13.0] blk_update_request: 5 callbacks suppressed\n"
+		"[   13.1] end_swap_bio_read: -4 callbacks suppressed\n"
+		"[   13.2] end_swap_bio_read: x callbacks suppressed\n";
+	struct console_scan cs;
+
+	(void)state;
+	scan(text, &cs);
+	assert_int_equal(cs.problems, 0);
+	assert_int_equal(cs.swap_write_errors, 2 + 3);
+	assert_int_equal(cs.swap_read_errors, 2 + 7 + 2);
+	scan("Read-error on swap-device\nBUG: bad\n", &cs);
+	assert_int_equal(cs.swap_read_errors, 1);
+	assert_int_equal(cs.swap_write_errors, 0);
+	assert_int_equal(cs.problems, 1);
+}
+
 static void test_missing_file(void **state)
 {
 	struct console_scan cs = { .problems = 9 };
@@ -142,6 +323,11 @@ int main(void)
 		cmocka_unit_test(test_clean_console),
 		cmocka_unit_test(test_problems),
 		cmocka_unit_test(test_oom_is_not_a_bug),
+		cmocka_unit_test(test_lockdep_quoted),
+		cmocka_unit_test(test_debug_kinds),
+		cmocka_unit_test(test_splat_grouping),
+		cmocka_unit_test(test_print),
+		cmocka_unit_test(test_swap_io_errors),
 		cmocka_unit_test(test_missing_file),
 		cmocka_unit_test(test_create),
 	};

@@ -35,8 +35,10 @@ static void test_minimal_defaults(void **state)
 	assert_int_equal(parse("{\"name\": \"m\", " MIN_SWAP ", " MIN_WL "}"),
 			 0);
 	assert_string_equal(scn.name, "m");
-	assert_true(scn.kernel[KERNEL_BASELINE]);
-	assert_true(scn.kernel[KERNEL_PATCHED]);
+	assert_int_equal(scn.nkernels, 2);
+	assert_string_equal(scn.kernels[0], "baseline");
+	assert_string_equal(scn.kernels[1], "patched");
+	assert_int_equal(scn.nnoreg, 0);
 	assert_int_equal(scn.interval_ms, 100);
 	assert_int_equal(scn.timeout_s, 300);
 	assert_int_equal(scn.repeat, 1);
@@ -74,8 +76,8 @@ static void test_full(void **state)
 
 	(void)state;
 	assert_int_equal(parse(text), 0);
-	assert_false(scn.kernel[KERNEL_BASELINE]);
-	assert_true(scn.kernel[KERNEL_PATCHED]);
+	assert_int_equal(scn.nkernels, 1);
+	assert_string_equal(scn.kernels[0], "patched");
 	assert_int_equal(scn.memory_mb, 512);
 	assert_int_equal(scn.cpus, 4);
 	assert_int_equal(scn.repeat, 3);
@@ -104,9 +106,45 @@ static void test_full(void **state)
 	assert_true(scn.phase[2].random);
 	assert_true(scn.phase[3].frac == 0.5);
 	assert_int_equal(scn.nexpect, 1);
-	assert_int_equal(scn.expect[0].on, EXPECT_PATCHED);
+	assert_string_equal(scn.expect[0].kernel, "patched");
+	assert_string_equal(scn.expect[0].vs, "");
 	assert_true(scn.expect[0].has_min);
 	assert_false(scn.expect[0].has_max);
+}
+
+static void test_kernels_and_relative(void **state)
+{
+	static const char text[] =
+		"{\"name\": \"n\", \"kernels\": [\"baseline\", \"patched\", \"bhe-ops\"],\n"
+		" " MIN_SWAP ", " MIN_WL ",\n"
+		" \"no_regression\": [\"pswpout\", \"workload_seconds\"],\n"
+		" \"expect\": [{\"metric\": \"pswpout\", \"kernel\": \"bhe-ops\",\n"
+		"   \"vs\": \"baseline\", \"min_ratio\": 0.98, \"max_ratio\": 1.5},\n"
+		"  {\"metric\": \"pages_corrupt\", \"max\": 0}]}\n";
+
+	(void)state;
+	assert_int_equal(parse(text), 0);
+	assert_int_equal(scn.nkernels, 3);
+	assert_string_equal(scn.kernels[2], "bhe-ops");
+	assert_int_equal(scn_kernel_index(&scn, "bhe-ops"), 2);
+	assert_int_equal(scn_kernel_index(&scn, "swap-ops"), -1);
+	assert_int_equal(scn.nnoreg, 2);
+	assert_string_equal(scn.no_regression[1], "workload_seconds");
+	assert_int_equal(scn.nexpect, 2);
+	assert_string_equal(scn.expect[0].kernel, "bhe-ops");
+	assert_string_equal(scn.expect[0].vs, "baseline");
+	assert_true(scn.expect[0].has_min && scn.expect[0].min == 0.98);
+	assert_true(scn.expect[0].has_max && scn.expect[0].max == 1.5);
+	assert_string_equal(scn.expect[1].kernel, "");
+	/* --kernels */
+	assert_int_equal(scn_set_kernels(&scn, "swap-ops,baseline", err,
+					 sizeof(err)), 0);
+	assert_int_equal(scn.nkernels, 2);
+	assert_string_equal(scn.kernels[0], "swap-ops");
+	assert_int_equal(scn_set_kernels(&scn, "a,a", err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "'a' is listed twice"));
+	assert_int_equal(scn_set_kernels(&scn, "x/y", err, sizeof(err)), -1);
+	assert_int_equal(scn_set_kernels(&scn, ",", err, sizeof(err)), -1);
 }
 
 static void test_shipped(void **state)
@@ -115,16 +153,46 @@ static void test_shipped(void **state)
 		"scenarios/bdev-swap.json", "scenarios/zram-swap.json",
 		"scenarios/ext4-swapfile.json", "scenarios/nfs-swap.json",
 		"scenarios/multi-device.json", "scenarios/thp-swap.json",
-		"scenarios/default.json",
+		"scenarios/default.json", "scenarios/fault-read-error.json",
+		"scenarios/fault-write-error.json",
+		"scenarios/fault-nfs-stall.json",
+		"scenarios/fault-nfs-restart.json",
+		"scenarios/fault-swapoff.json",
+		"scenarios/fault-swap-churn.json", "scenarios/fault-oom.json",
+		"scenarios/kernel-build.json", "scenarios/kernel-build-zram.json",
+		"scenarios/stress-ng.json", "scenarios/stress-ng-zram.json",
+		"scenarios/usemem.json", "scenarios/usemem-zram.json",
+		"scenarios/memcg-pair.json", "scenarios/memcg-pair-zram.json",
 	};
 	size_t i;
 
 	(void)state;
 	for (i = 0; i < ARRAY_SIZE(files); i++) {
+		static const char *const must[] = {
+			"pswpout", "pswpin", "pageout_evicted",
+			"workload_seconds",
+		};
+		size_t j;
+		int k;
+
 		if (scenario_load(&scn, files[i], err, sizeof(err)))
 			fail_msg("%s", err);
 		assert_int_equal(scenario_check_fit(&scn, 256, err,
 						    sizeof(err)), 0);
+		/*
+		 * every shipped scenario guards the same four metrics, but
+		 * the fault scenarios: they measure outcomes (corrupt,
+		 * failed pages), and a fault changes swap traffic and time
+		 * by design
+		 */
+		for (j = 0; j < ARRAY_SIZE(must) && !scn.nfaults; j++) {
+			for (k = 0; k < scn.nnoreg; k++)
+				if (!strcmp(scn.no_regression[k], must[j]))
+					break;
+			if (k == scn.nnoreg)
+				fail_msg("%s: no_regression lacks %s",
+					 files[i], must[j]);
+		}
 	}
 	/* multi-device: two disks of equal priority */
 	assert_int_equal(scenario_load(&scn, "scenarios/multi-device.json",
@@ -190,13 +258,35 @@ static const struct bad bads[] = {
 	{ "{\"name\": \"x\", \"kernels\": [\"patched\", \"patched\"], " MIN_SWAP ", " MIN_WL "}",
 	  "kernels[1]: \"patched\" is listed twice" },
 	{ "{\"name\": \"x\", \"kernels\": [], " MIN_SWAP ", " MIN_WL "}",
-	  "kernels: needs 1 to 2 entries, has 0" },
+	  "kernels: needs 1 to 8 entries, has 0" },
+	{ "{\"name\": \"x\", \"kernels\": [\"../x\"], " MIN_SWAP ", " MIN_WL "}",
+	  "kernels[0]: \"../x\" must not start with '.' or '-'" },
+	{ "{\"name\": \"x\", \"kernels\": [\"a/b\"], " MIN_SWAP ", " MIN_WL "}",
+	  "kernels[0]: \"a/b\" must be letters, digits" },
 	{ "{\"name\": \"x\", \"kernels\": [\"patched\"], " MIN_SWAP ", " MIN_WL ",\n"
-	  " \"expect\": [{\"metric\": \"pswpout\", \"kernel\": \"ratio\", \"min\": 1}]}",
-	  "t.json:2:45: expect[0].kernel: \"ratio\" needs that kernel" },
+	  " \"expect\": [{\"metric\": \"pswpout\", \"kernel\": \"baseline\", \"min\": 1}]}",
+	  "t.json:2:45: expect[0].kernel: \"baseline\" is not in \"kernels\"" },
+	{ "{\"name\": \"x\", " MIN_SWAP ", " MIN_WL ",\n"
+	  " \"expect\": [{\"metric\": \"pswpout\", \"kernel\": \"patched\", \"vs\": \"bhe-ops\", \"min_ratio\": 1}]}",
+	  "expect[0].vs: \"bhe-ops\" is not in \"kernels\"" },
+	{ "{\"name\": \"x\", " MIN_SWAP ", " MIN_WL ",\n"
+	  " \"expect\": [{\"metric\": \"pswpout\", \"kernel\": \"patched\", \"vs\": \"baseline\", \"min\": 1}]}",
+	  "expect[0]: with \"vs\" give \"min_ratio\"/\"max_ratio\", not \"min\"/\"max\"" },
+	{ "{\"name\": \"x\", " MIN_SWAP ", " MIN_WL ",\n"
+	  " \"expect\": [{\"metric\": \"pswpout\", \"vs\": \"baseline\", \"min_ratio\": 1}]}",
+	  "expect[0].vs: needs a \"kernel\" to compare with \"baseline\"" },
+	{ "{\"name\": \"x\", " MIN_SWAP ", " MIN_WL ",\n"
+	  " \"expect\": [{\"metric\": \"pswpout\", \"kernel\": \"patched\", \"max_ratio\": 1}]}",
+	  "expect[0]: \"min_ratio\"/\"max_ratio\" need \"vs\"" },
 	{ "{\"name\": \"x\", " MIN_SWAP ", " MIN_WL ",\n"
 	  " \"expect\": [{\"metric\": \"speed\", \"min\": 1}]}",
-	  "expect[0].metric: \"speed\" is not one of: write_pages_per_io" },
+	  "expect[0].metric: \"speed\" is not a metric (swapctl metrics lists them: pswpout" },
+	{ "{\"name\": \"x\", " MIN_SWAP ", " MIN_WL ", \"no_regression\": [\"speed\"]}",
+	  "no_regression[0]: \"speed\" is not a metric" },
+	{ "{\"name\": \"x\", " MIN_SWAP ", " MIN_WL ", \"no_regression\": [\"swap_peak_mib\"]}",
+	  "no_regression[0]: \"swap_peak_mib\" is neutral" },
+	{ "{\"name\": \"x\", " MIN_SWAP ", " MIN_WL ", \"no_regression\": [\"pswpout\", \"pswpout\"]}",
+	  "no_regression[1]: \"pswpout\" is listed twice" },
 	{ "{\"name\": \"x\", " MIN_SWAP ", " MIN_WL ",\n"
 	  " \"expect\": [{\"metric\": \"pswpout\"}]}",
 	  "expect[0]: give \"min\", \"max\" or both" },
@@ -236,11 +326,160 @@ static const struct bad bads[] = {
 	{ "{\"name\": \"x\", \"guest\": {\"memory_mb\": 128}, " MIN_SWAP ",\n"
 	  " \"workload\": {\"size_mb\": 60, \"phases\": [\"fill\", " PRESS40 "]}}",
 	  "workload.size_mb: 60 MiB (+0 MiB shmem, +40 MiB pressure) cannot fit in 64 MiB of swap plus 1/4" },
+	/* zram keeps incompressible data in RAM: no room gained */
+	{ "{\"name\": \"x\", \"guest\": {\"memory_mb\": 256}, \"swap\": [{\"type\": \"zram\", \"size_mb\": 384}],\n"
+	  " \"workload\": {\"size_mb\": 240, \"phases\": [\"fill\"]}}",
+	  "workload.size_mb: 240 MiB (+0 MiB shmem, +0 MiB pressure) cannot fit in 0 MiB of disk swap, 64 MiB of zram (of its 384 MiB" },
+	{ "{\"name\": \"x\", \"guest\": {\"memory_mb\": 256}, \"swap\": [{\"type\": \"blk\", \"size_mb\": 1048576}],\n"
+	  " \"workload\": {\"size_mb\": 24, \"phases\": [\"fill\"]}}",
+	  "swap[0].size_mb: 1048576 MiB of swap needs 262144 KiB of swap map" },
+	{ "{\"name\": \"x\", " MIN_SWAP ",\n"
+	  " \"workload\": {\"size_mb\": 8, \"phases\": [\"fill\", \"pageout\", \"fill\"]}}",
+	  "t.json:2:59: workload.phases[2]: \"fill\" only once, as the first phase" },
 	{ "{\"name\": \"x\", \"swap\": [1], " MIN_WL "}",
 	  "swap[0]: expected an object, got an integer" },
 	{ "{\"name\": \"x\", \"swap\": [{\"type\": \"blk\", \"size_mb\": 9, \"prio\": 40000}], " MIN_WL "}",
 	  "swap[0].prio: 40000 is out of range -1..32767" },
+	/* faults */
+	{ "{\"name\": \"x\", " MIN_SWAP ", " MIN_WL ",\n"
+	  " \"faults\": [{\"kind\": \"meteor\"}]}",
+	  "t.json:2:22: faults[0].kind: \"meteor\" is not one of: io_error, nfs_stall" },
+	{ "{\"name\": \"x\", " MIN_SWAP ", " MIN_WL ",\n"
+	  " \"faults\": [{\"kind\": \"oom\"}]}",
+	  "faults[0]: missing key \"trigger\"" },
+	{ "{\"name\": \"x\", " MIN_SWAP ", " MIN_WL ",\n"
+	  " \"faults\": [{\"kind\": \"oom\", \"trigger\": {\"phase\": 0, \"after_s\": 1}}]}",
+	  "faults[0].trigger: give exactly one of \"phase\", \"after_s\" and \"after_swap_ios\"" },
+	{ "{\"name\": \"x\", " MIN_SWAP ", " MIN_WL ",\n"
+	  " \"faults\": [{\"kind\": \"oom\", \"trigger\": {\"phase\": 1}}]}",
+	  "faults[0].trigger.phase: phase 1: the workload has 1 phases" },
+	{ "{\"name\": \"x\", " MIN_SWAP ", " MIN_WL ",\n"
+	  " \"faults\": [{\"kind\": \"oom\", \"trigger\": {\"when\": 1}}]}",
+	  "faults[0].trigger.when: unknown key" },
+	{ "{\"name\": \"x\", " MIN_SWAP ", " MIN_WL ",\n"
+	  " \"faults\": [{\"kind\": \"oom\", \"swap\": 0, \"trigger\": {\"phase\": 0}}]}",
+	  "faults[0].swap: oom takes no \"swap\"" },
+	{ "{\"name\": \"x\", " MIN_SWAP ", " MIN_WL ",\n"
+	  " \"faults\": [{\"kind\": \"oom\", \"trigger\": {\"phase\": 0}, \"duration_s\": 3}]}",
+	  "faults[0].duration_s: oom takes no \"duration_s\"" },
+	{ "{\"name\": \"x\", " MIN_SWAP ", " MIN_WL ",\n"
+	  " \"faults\": [{\"kind\": \"swapoff\", \"trigger\": {\"phase\": 0}}]}",
+	  "faults[0]: swapoff needs \"swap\"" },
+	{ "{\"name\": \"x\", " MIN_SWAP ", " MIN_WL ",\n"
+	  " \"faults\": [{\"kind\": \"swapoff\", \"swap\": 1, \"trigger\": {\"phase\": 0}}]}",
+	  "faults[0].swap: swap 1: the scenario has 1 swap backends" },
+	{ "{\"name\": \"x\", " MIN_SWAP ", " MIN_WL ",\n"
+	  " \"faults\": [{\"kind\": \"nfs_stall\", \"trigger\": {\"phase\": 0}, \"duration_s\": 3}]}",
+	  "faults[0]: nfs_stall needs an nfsfile swap backend" },
+	{ "{\"name\": \"x\", \"swap\": [{\"type\": \"nfsfile\", \"size_mb\": 64}], " MIN_WL ",\n"
+	  " \"faults\": [{\"kind\": \"nfs_restart\", \"trigger\": {\"phase\": 0}}]}",
+	  "faults[0]: nfs_restart needs a \"duration_s\" greater than 0" },
+	{ "{\"name\": \"x\", " MIN_SWAP ", " MIN_WL ",\n"
+	  " \"faults\": [{\"kind\": \"swapoff\", \"swap\": 0, \"op\": \"read\", \"trigger\": {\"phase\": 0}}]}",
+	  "faults[0].op: only io_error takes \"op\"" },
+	{ "{\"name\": \"x\", " MIN_SWAP ", " MIN_WL ",\n"
+	  " \"faults\": [{\"kind\": \"swap_churn\", \"swap\": 0, \"duration_s\": 2, \"trigger\": {\"phase\": 0}}]}",
+	  "faults[0]: missing key \"period_ms\"" },
+	{ "{\"name\": \"x\", \"swap\": [" ZRAM9 "], " MIN_WL ",\n"
+	  " \"faults\": [{\"kind\": \"io_error\", \"swap\": 0, \"op\": \"write\", \"trigger\": {\"phase\": 0}}]}",
+	  "faults[0].op: op \"write\" needs a blk backend" },
+	{ "{\"name\": \"x\", " MIN_SWAP ", " MIN_WL ",\n"
+	  " \"faults\": [{\"kind\": \"io_error\", \"swap\": 0, \"op\": \"read\", \"trigger\": {\"phase\": 0}}]}",
+	  "faults[0]: op \"read\" needs \"slots\"" },
+	{ "{\"name\": \"x\", " MIN_SWAP ", " MIN_WL ",\n"
+	  " \"faults\": [{\"kind\": \"io_error\", \"swap\": 0, \"op\": \"read\", \"trigger\": {\"phase\": 0},\n"
+	  "   \"slots\": {\"first\": 16380, \"count\": 10}}]}",
+	  "faults[0].slots: slots 16380-16389 are beyond the 64 MiB swap area" },
+	{ "{\"name\": \"x\", " MIN_SWAP ", " MIN_WL ",\n"
+	  " \"faults\": [{\"kind\": \"io_error\", \"swap\": 0, \"op\": \"both\", \"trigger\": {\"phase\": 0}}]}",
+	  "faults[0]: op \"both\" needs \"probability\"" },
+	{ "{\"name\": \"x\", " MIN_SWAP ", " MIN_WL ",\n"
+	  " \"faults\": [{\"kind\": \"io_error\", \"swap\": 0, \"op\": \"write\", \"times\": 3, \"trigger\": {\"phase\": 0}}]}",
+	  "faults[0].times: only op \"both\" takes \"times\" and \"interval\"" },
+	{ "{\"name\": \"x\", " MIN_SWAP ", " MIN_WL ",\n"
+	  " \"faults\": [{\"kind\": \"io_error\", \"swap\": 0, \"op\": \"write\", \"trigger\": {\"phase\": 0}},\n"
+	  "  {\"kind\": \"io_error\", \"swap\": 0, \"op\": \"write\", \"trigger\": {\"phase\": 0}}]}",
+	  "faults[1]: swap 0 already has a read or write io_error (faults[0])" },
+	{ "{\"name\": \"x\", " MIN_SWAP ", " MIN_WL ",\n"
+	  " \"faults\": [{\"kind\": \"io_error\", \"swap\": 0, \"op\": \"write\", \"until_phase\": 1, \"trigger\": {\"phase\": 0}}]}",
+	  "faults[0].until_phase: an io_error with a phase trigger ends at a later phase of the workload (1 phases)" },
 };
+
+#define CMD_WL(groups) "\"workload\": {\"command\": {\"reference\": false, \"groups\": [" groups "]}}"
+#define G1 "{\"name\": \"a\", \"argv\": [\"true\"]}"
+
+static const struct bad cmd_bads[] = {
+	{ "{\"name\": \"x\", " MIN_SWAP ", \"workload\": {\"command\": {\"groups\": [" G1 "]}, \"seed\": 1}}",
+	  "workload.seed: a command workload takes no other key" },
+	{ "{\"name\": \"x\", " MIN_SWAP ", \"workload\": {\"command\": {\"groups\": [" G1 "]}}}",
+	  "workload.command: \"reference\": true needs a group with \"outputs\"" },
+	{ "{\"name\": \"x\", " MIN_SWAP ", \"workload\": {\"command\": {}}}",
+	  "workload.command: missing key \"groups\"" },
+	{ "{\"name\": \"x\", " MIN_SWAP ", " CMD_WL("{\"name\": \"a\"}") "}",
+	  "workload.command.groups[0]: missing key \"argv\"" },
+	{ "{\"name\": \"x\", " MIN_SWAP ", " CMD_WL("{\"name\": \"a\", \"argv\": []}") "}",
+	  "workload.command.groups[0].argv: needs 1 to 32 entries, has 0" },
+	{ "{\"name\": \"x\", " MIN_SWAP ", " CMD_WL("{\"name\": \"a\", \"argv\": [\"a\\nb\"]}") "}",
+	  "workload.command.groups[0].argv[0]: contains a control character" },
+	{ "{\"name\": \"x\", " MIN_SWAP ", " CMD_WL("{\"name\": \"a\", \"argv\": [1]}") "}",
+	  "workload.command.groups[0].argv[0]: expected a string, got an integer" },
+	{ "{\"name\": \"x\", " MIN_SWAP ", " CMD_WL(G1 ", " G1) "}",
+	  "workload.command.groups[1].name: \"a\" names two groups" },
+	{ "{\"name\": \"x\", " MIN_SWAP ", " CMD_WL("{\"name\": \"a/b\", \"argv\": [\"x\"]}") "}",
+	  "workload.command.groups[0].name: \"a/b\" must be one word" },
+	{ "{\"name\": \"x\", " MIN_SWAP ", " CMD_WL("{\"name\": \"a\", \"argv\": [\"x\"], \"cwd\": \"rel\"}") "}",
+	  "workload.command.groups[0].cwd: \"rel\" is not an absolute path" },
+	{ "{\"name\": \"x\", " MIN_SWAP ", " CMD_WL("{\"name\": \"a\", \"argv\": [\"x\"], \"env\": {\"A=B\": \"1\"}}") "}",
+	  "workload.command.groups[0].env.A=B: not a variable name" },
+	{ "{\"name\": \"x\", " MIN_SWAP ", " CMD_WL("{\"name\": \"a\", \"argv\": [\"x\"], \"memory_max_mb\": 10, \"memory_high_mb\": 20}") "}",
+	  "workload.command.groups[0].memory_high_mb: 20 is above memory_max_mb 10" },
+	{ "{\"name\": \"x\", \"guest\": {\"cpus\": 2}, " MIN_SWAP ", " CMD_WL("{\"name\": \"a\", \"argv\": [\"x\"], \"cpus\": 3}") "}",
+	  "workload.command.groups[0].cpus: 3 is more than the guest's 2 CPUs" },
+	{ "{\"name\": \"x\", " MIN_SWAP ", \"workload\": {\"command\": {\"kbuild\": \"oldconfig\", \"reference\": false, \"groups\": [" G1 "]}}}",
+	  "workload.command.kbuild: \"oldconfig\" is not one of: tinyconfig" },
+	{ "{\"name\": \"x\", " MIN_SWAP ", " CMD_WL("{\"name\": \"a\", \"argv\": [\"x\"], \"limits\": 1}") "}",
+	  "workload.command.groups[0].limits: unknown key" },
+};
+
+static void test_command(void **state)
+{
+	static const char ok[] =
+		"{\"name\": \"x\", \"guest\": {\"memory_mb\": 256, \"cpus\": 2}, " MIN_SWAP ",\n"
+		" \"workload\": {\"command\": {\"groups\": [\n"
+		"  {\"name\": \"a\", \"argv\": [\"stress-ng\", \"--vm\", \"1\"], \"cwd\": \"/tmp\",\n"
+		"   \"env\": {\"A\": \"b c\"}, \"memory_max_mb\": 96, \"memory_high_mb\": 80,\n"
+		"   \"swap_max_mb\": 0, \"cpus\": 1, \"outputs\": [\"*.o\"]},\n"
+		"  {\"name\": \"b\", \"argv\": [\"true\"]}]}}}";
+	size_t i;
+
+	(void)state;
+	if (parse(ok))
+		fail_msg("%s", err);
+	assert_true(scn.command);
+	assert_true(scn.reference);	/* the default */
+	assert_int_equal(scn.ngroups, 2);
+	assert_string_equal(scn.group[0].args[2], "1");
+	assert_int_equal(scn.group[0].nargs, 3);
+	assert_string_equal(scn.group[0].env[0], "A=b c");
+	assert_int_equal(scn.group[0].memory_max_mb, 96);
+	assert_int_equal(scn.group[0].memory_high_mb, 80);
+	assert_true(scn.group[0].has_swap_max);
+	assert_int_equal(scn.group[0].swap_max_mb, 0);
+	assert_false(scn.group[1].has_swap_max);
+	assert_int_equal(scn.group[0].nout, 1);
+	assert_int_equal(scenario_check_fit(&scn, 256, err, sizeof(err)), 0);
+	/* a group limit at or above the guest's RAM limits nothing */
+	assert_int_equal(scenario_check_fit(&scn, 96, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "groups[0].memory_max_mb: 96 MiB is not below the guest's 96 MiB"));
+	for (i = 0; i < ARRAY_SIZE(cmd_bads); i++) {
+		if (parse(cmd_bads[i].text) != -1)
+			fail_msg("case %zu parsed: %s", i, cmd_bads[i].text);
+		if (!strstr(err, cmd_bads[i].msg))
+			fail_msg("case %zu: got \"%s\", want \"%s\"", i, err,
+				 cmd_bads[i].msg);
+		assert_null(strchr(err, '\n'));
+	}
+}
 
 static void test_errors(void **state)
 {
@@ -271,6 +510,27 @@ static void test_fit_later(void **state)
 	assert_int_equal(scenario_check_fit(&scn, 32, err, sizeof(err)), 0);
 }
 
+static void test_host_rule(void **state)
+{
+	char msg[256];
+	bool cpus;
+
+	(void)state;
+	assert_int_equal(scenario_host_problem(256, 2, 24104, 2, &cpus, msg,
+					       sizeof(msg)), 0);
+	assert_int_equal(scenario_host_problem(65536, 64, 24104, 2, &cpus,
+					       msg, sizeof(msg)), 1);
+	assert_false(cpus);
+	assert_string_equal(msg, "a 65536 MiB guest is more than 3/4 of this host's 24104 MiB of RAM");
+	assert_int_equal(scenario_host_problem(256, 64, 24104, 2, &cpus, msg,
+					       sizeof(msg)), 1);
+	assert_true(cpus);
+	assert_string_equal(msg, "64 vCPUs are more than this host's 2 CPUs");
+	/* unknown host facts are not checked */
+	assert_int_equal(scenario_host_problem(65536, 64, 0, 0, &cpus, msg,
+					       sizeof(msg)), 0);
+}
+
 /* NULs and escapes in keys never confuse the locator. */
 static void test_escaped_keys(void **state)
 {
@@ -284,7 +544,7 @@ static void test_escaped_keys(void **state)
 	assert_int_equal(parse("{\"name\": \"x\",\n \"\\u0062ogus\": 1}"),
 			 -1);
 	assert_string_equal(err,
-		"t.json:1:1: bogus: unknown key (known: name, description, kernels, guest, interval_ms, timeout_s, repeat, sysctl, thp, zswap, swap, workload, expect)");
+		"t.json:1:1: bogus: unknown key (known: name, description, kernels, guest, interval_ms, timeout_s, repeat, sysctl, thp, zswap, swap, workload, expect, no_regression, faults)");
 	assert_int_equal(parse("{\"name\": \"x\\\"y\"}"), -1);
 	assert_non_null(strstr(err, "must be letters"));
 }
@@ -294,9 +554,12 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_minimal_defaults),
 		cmocka_unit_test(test_full),
+		cmocka_unit_test(test_kernels_and_relative),
 		cmocka_unit_test(test_shipped),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_command),
 		cmocka_unit_test(test_fit_later),
+		cmocka_unit_test(test_host_rule),
 		cmocka_unit_test(test_escaped_keys),
 	};
 

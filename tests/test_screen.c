@@ -16,8 +16,8 @@
 #include "screen.h"
 #include "source.h"
 
-static struct stream_state st[2];
-static struct stats_track tr[2];
+static struct stream_state st[3];
+static struct stats_track tr[3];
 static struct screen scr;
 
 static void feed(int k, const char *fmt, ...)
@@ -92,13 +92,15 @@ static void input(struct screen_input *in, unsigned int width)
 	}
 }
 
-/* The line starting with @label, or fail. */
+/* The first line starting with the word(s) @label, or fail. */
 static const char *row(const char *label)
 {
+	size_t n = strlen(label);
 	unsigned int i;
 
 	for (i = 0; i < scr.n; i++)
-		if (!strncmp(scr.line[i].text, label, strlen(label)))
+		if (!strncmp(scr.line[i].text, label, n) &&
+		    (scr.line[i].text[n] == ' ' || !scr.line[i].text[n]))
 			return scr.line[i].text;
 	fail_msg("no line '%s'", label);
 	return NULL;
@@ -154,6 +156,7 @@ static int teardown(void **state)
 	(void)state;
 	stats_track_free(&tr[0]);
 	stats_track_free(&tr[1]);
+	stats_track_free(&tr[2]);
 	return 0;
 }
 
@@ -169,20 +172,25 @@ static void test_table(void **state)
 	assert_true(scr.n > 10);
 	assert_int_equal(scr.line[0].attr, SA_TITLE);
 	assert_non_null(strstr(scr.line[0].text, "20261203-100000-blk"));
-	assert_row("pswpout/s", "1600", "1600", "1.00x");
-	assert_row("nrswpout/s", "1600", "100", "0.06x");
-	assert_row("write pages/IO", "1.00", "16.00", "16.00x");
-	assert_row("device wr pages/IO", "1.00", "16.00", "16.00x");
+	/* the registry's live metrics over the interval */
+	assert_row("pages swapped out/s", "1600", "1600", "1.00x");
+	assert_row("swap write I/Os/s", "1600", "100", "0.06x");
+	assert_row("write pages/I/O", "1.00", "16.00", "16.00x");
+	assert_row("device wr pages/I/O", "1.00", "16.00", "16.00x");
 	/* no reads at all: zero divisors are n/a, never a number */
-	assert_row("read pages/IO", "n/a", "n/a", "n/a");
-	assert_row("host requests/s", "-", "-", "-");
-	assert_row("run: pages out", "3200", "3200", "1.00x");
+	assert_row("read pages/I/O", "n/a", "n/a", "n/a");
+	/* and all of them since boot */
+	assert_row("pages swapped out", "3200", "3200", "1.00x");
+	assert_row("swap write I/Os", "3200", "200", "0.06x");
+	assert_row("host write requests", "-", "-", "-");
+	assert_row("evicted per pageout", "n/a", "n/a", "n/a");
+	assert_non_null(strstr(scr.line[1].text, "patched/baseline"));
 	assert_row("phase", "pageout", "pageout", NULL);
 	assert_row("status", "running", "running", NULL);
 	assert_row("lines ok/bad/lost", "23/0/0", "23/0/0", NULL);
 	assert_row("swap used MiB", "12.5/512", "12.5/512", NULL);
 	/* the ratio of pages per I/O is highlighted */
-	assert_int_equal(strstr(row("write pages/IO"), "16.00x") ? 1 : 0, 1);
+	assert_int_equal(strstr(row("write pages/I/O"), "16.00x") ? 1 : 0, 1);
 }
 
 static void test_missing_and_sparkline(void **state)
@@ -195,13 +203,13 @@ static void test_missing_and_sparkline(void **state)
 	guest(1, 16, true);
 	input(&in, 110);
 	screen_build(&in, &scr);
-	assert_row("write pages/IO", "no nrswp counters", "16.00", "-");
-	assert_row("nrswpout/s", "no nrswp counters", "100", "-");
-	assert_row("device wr pages/IO", "1.00", "16.00", "16.00x");
+	assert_row("write pages/I/O", "no nrswp counters", "16.00", "-");
+	assert_row("swap write I/Os/s", "no nrswp counters", "100", "-");
+	assert_row("device wr pages/I/O", "1.00", "16.00", "16.00x");
 	/* sparklines: full blocks for 16, lowest for 1 (from blk stats) */
-	s = row("patched-1  ");
+	s = row("patched-1");
 	assert_non_null(strstr(s, "\u2588\u2588"));
-	s = row("baseline-1  ");
+	s = row("baseline-1");
 	assert_non_null(strstr(s, "\u2581\u2581"));
 	assert_non_null(strstr(s, "(blk)"));
 	assert_null(strstr(s, "\u2588"));
@@ -216,7 +224,7 @@ static void test_missing_and_sparkline(void **state)
 	/* plain ASCII when the terminal is not UTF-8 */
 	in.utf8 = false;
 	screen_build(&in, &scr);
-	assert_non_null(strstr(row("patched-1  "), "@@"));
+	assert_non_null(strstr(row("patched-1"), "@@"));
 }
 
 static void test_width_height_help(void **state)
@@ -242,10 +250,60 @@ static void test_width_height_help(void **state)
 	in.ncols = 1;
 	screen_build(&in, &scr);
 	assert_null(strstr(scr.line[1].text, "patched/base"));
-	assert_row("write pages/IO", "1.00", "", NULL);
+	assert_row("write pages/I/O", "1.00", "", NULL);
 	in.ncols = 0;
 	screen_build(&in, &scr);
 	assert_int_equal(scr.n, 2);
+}
+
+/* 60x15: the ratio column, the help and the key line all stay. */
+static void test_small_terminal(void **state)
+{
+	struct screen_input in;
+	unsigned int i;
+
+	(void)state;
+	guest(0, 1, true);
+	guest(1, 16, true);
+	input(&in, 60);
+	in.height = 15;
+	in.keys = true;
+	screen_build(&in, &scr);
+	assert_int_equal(scr.n, 15);
+	for (i = 0; i < scr.n; i++)
+		assert_true(screen_cells(scr.line[i].text) <= 60);
+	assert_non_null(strstr(row("write pages/I/O"), "16.00x"));
+	assert_non_null(strstr(scr.line[14].text, "q quit"));
+	assert_non_null(strstr(scr.line[14].text, "h help"));
+	in.help = true;
+	screen_build(&in, &scr);
+	assert_int_equal(scr.n, 15);
+	assert_non_null(row("  q        quit"));
+	assert_non_null(row("  h        this help"));
+	assert_non_null(strstr(scr.line[14].text, "q quit"));
+}
+
+/* A third kernel: one more column and one more ratio to the first. */
+static void test_three_kernels(void **state)
+{
+	struct screen_input in;
+
+	(void)state;
+	guest(0, 1, true);
+	guest(1, 16, true);
+	guest(2, 32, true);
+	input(&in, 200);
+	in.ncols = 3;
+	in.cols[2].label = "bhe-ops-1";
+	in.cols[2].track = &tr[2];
+	in.cols[2].st = &st[2];
+	in.cols[2].exists = true;
+	screen_build(&in, &scr);
+	assert_non_null(strstr(scr.line[1].text, "patched/baseline"));
+	assert_non_null(strstr(scr.line[1].text, "bhe-ops/baseline"));
+	assert_row("write pages/I/O", "1.00 16.00 32.00 16.00x", "32.00x",
+		   NULL);
+	assert_row("swap write I/Os", "3200 200 100 0.06x", "0.03x", NULL);
 }
 
 static void test_replay_fixture(void **state)
@@ -289,6 +347,8 @@ int main(void)
 		cmocka_unit_test_teardown(test_table, teardown),
 		cmocka_unit_test_teardown(test_missing_and_sparkline, teardown),
 		cmocka_unit_test_teardown(test_width_height_help, teardown),
+		cmocka_unit_test_teardown(test_small_terminal, teardown),
+		cmocka_unit_test_teardown(test_three_kernels, teardown),
 		cmocka_unit_test(test_replay_fixture),
 	};
 

@@ -227,6 +227,170 @@ static void test_series_phase(void **state)
 	assert_true(stats_track_phase(&tr)->ended);
 }
 
+/* Fault events: kept in order, the newest STATS_MAX_FAULTS, last_log. */
+static void test_faults(void **state)
+{
+	unsigned int i;
+
+	(void)state;
+	feed("{\"v\":1,\"seq\":%u,\"t_ns\":5,\"type\":\"fault\",\"name\":"
+	     "\"io_error\",\"state\":\"start\",\"index\":0,\"detail\":\"dm-dust\"}",
+	     seq++);
+	feed("{\"type\":\"fault\",\"t_ns\":7,\"name\":\"nfs_stall\","
+	     "\"state\":\"end\"}");
+	assert_int_equal(tr.nfaults, 2);
+	assert_string_equal(tr.faults[0].name, "io_error");
+	assert_false(tr.faults[0].end);
+	assert_false(tr.faults[0].host);
+	assert_string_equal(tr.faults[0].detail, "dm-dust");
+	assert_true(tr.faults[1].end);
+	assert_true(tr.faults[1].host);
+	assert_string_equal(tr.last_log, "fault nfs_stall end");
+	for (i = 0; i < STATS_MAX_FAULTS + 3; i++)
+		feed("{\"v\":1,\"seq\":%u,\"t_ns\":9,\"type\":\"fault\","
+		     "\"name\":\"oom\",\"state\":\"start\",\"detail\":\"n%u\"}",
+		     seq++, i);
+	assert_int_equal(tr.nfaults, STATS_MAX_FAULTS);
+	assert_int_equal(tr.nfaults_seen, STATS_MAX_FAULTS + 5);
+	assert_string_equal(tr.faults[STATS_MAX_FAULTS - 1].detail, "n18");
+	assert_string_equal(tr.last_log, "fault oom start: n18");
+}
+
+/*
+ * A sample with guest CPU (ms of user, system, iowait, softirq, idle) and
+ * PSI (us); pswpout/pswpin in pages.
+ */
+static void cpu_sample(unsigned int t_ms, long po, long pi, long user,
+		       long sys, long iow, long sirq, long idle, long some,
+		       long full)
+{
+	feed("{\"v\":1,\"seq\":%u,\"t_ns\":%llu,\"type\":\"sample\","
+	     "\"vmstat\":{\"pswpout\":%ld,\"pswpin\":%ld},\"cpu_ns\":{"
+	     "\"user\":%lld,\"nice\":0,\"system\":%lld,"
+	     "\"idle\":%lld,\"iowait\":%lld,\"irq\":0,"
+	     "\"softirq\":%lld,\"steal\":0},"
+	     "\"psi\":{\"some_us\":%ld,\"full_us\":%ld}}",
+	     seq++, t_ms * 1000000ULL, po, pi, user * 1000000LL,
+	     sys * 1000000LL, idle * 1000000LL, iow * 1000000LL,
+	     sirq * 1000000LL, some, full);
+}
+
+static void test_cpu_psi_host_cpu(void **state)
+{
+	struct stats_interval iv;
+
+	(void)state;
+	cpu_sample(0, 0, 0, 100, 100, 0, 0, 800, 0, 0);
+	feed("{\"type\":\"host\",\"t_ns\":5000000000,\"cpu_ns\":"
+	     "{\"total\":1000000000}}");
+	/* 1 s later: 2 s of CPU time (2 CPUs), 1 MiB swapped out + 1 in */
+	cpu_sample(1000, 256, 256, 300, 500, 200, 100, 1700, 250000, 50000);
+	feed("{\"type\":\"host\",\"t_ns\":6000000000,\"cpu_ns\":"
+	     "{\"total\":1800000000}}");
+	stats_track_window(&tr, 10000000000ULL, &iv);
+	assert_int_equal(iv.cpu_sys.state, STATS_OK);
+	assert_float_equal(iv.cpu_user.v, 0.2, 1e-9);
+	assert_float_equal(iv.cpu_sys.v, 0.4, 1e-9);
+	assert_float_equal(iv.cpu_iowait.v, 0.2, 1e-9);
+	assert_float_equal(iv.cpu_softirq.v, 0.1, 1e-9);
+	/* all: 0.2 + 0.4 + 0.2 + 0.1 + 0.9 idle = 1.8 s */
+	assert_float_equal(iv.cpu_sys_pct.v, 0.4 / 1.8, 1e-9);
+	assert_float_equal(iv.cpu_iowait_pct.v, 0.2 / 1.8, 1e-9);
+	assert_float_equal(iv.cpu_softirq_pct.v, 0.1 / 1.8, 1e-9);
+	assert_float_equal(iv.cpu_busy.v, 0.7, 1e-9);
+	/* 400 ms of system time for 2 MiB */
+	assert_float_equal(iv.sys_ms_per_mib.v, 200, 1e-9);
+	assert_float_equal(iv.psi_some.v, 0.25, 1e-9);
+	assert_float_equal(iv.psi_some_pct.v, 0.25, 1e-9);
+	assert_float_equal(iv.psi_full.v, 0.05, 1e-9);
+	assert_float_equal(iv.host_cpu.v, 0.8, 1e-9);
+	assert_float_equal(iv.host_cpu_pct.v, 0.8, 1e-9);
+	/* a cpu-only host line has no requests */
+	assert_int_equal(iv.host_req.state, STATS_MISSING);
+	assert_float_equal(stats_metric(&iv, STATS_M_PSI_SOME_PCT).v, 0.25,
+			   1e-9);
+
+	/* PSI going back (a counter reset) counts from 0 again */
+	cpu_sample(2000, 256, 256, 300, 500, 200, 100, 2700, 1000, 50000);
+	stats_track_total(&tr, &iv);
+	assert_float_equal(iv.psi_some.v, 0.251, 1e-9);
+	assert_float_equal(iv.host_cpu.v, 1.8, 1e-9);
+	assert_int_equal(tr.resets, 1);
+	/* nothing swapped in the last second: n/a, not a division by 0 */
+	stats_track_window(&tr, 1000000000ULL, &iv);
+	assert_int_equal(iv.sys_ms_per_mib.state, STATS_NA);
+
+	/* samples without cpu/psi: missing, not 0 */
+	stats_track_free(&tr);
+	stats_track_init(&tr);
+	stream_init(&st);
+	seq = 0;
+	sample(0, 0, 0, 0, 0, 0, 0);
+	sample(1000, 10, 1, 0, 0, 0, 0);
+	stats_track_total(&tr, &iv);
+	assert_int_equal(iv.cpu_sys.state, STATS_MISSING);
+	assert_int_equal(iv.cpu_sys_pct.state, STATS_MISSING);
+	assert_int_equal(iv.sys_ms_per_mib.state, STATS_MISSING);
+	assert_int_equal(iv.psi_some.state, STATS_MISSING);
+	assert_int_equal(iv.host_cpu.state, STATS_MISSING);
+}
+
+static void test_phase_model(void **state)
+{
+	struct stats_interval iv;
+	const struct stats_phase *p;
+
+	(void)state;
+	cpu_sample(0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+	feed("{\"v\":1,\"seq\":%u,\"t_ns\":50000000,\"type\":\"phase\","
+	     "\"name\":\"pageout\",\"state\":\"start\",\"index\":1}", seq++);
+	cpu_sample(100, 500, 0, 10, 50, 0, 0, 140, 1000, 0);
+	cpu_sample(200, 1000, 0, 20, 100, 0, 0, 280, 3000, 0);
+	feed("{\"v\":1,\"seq\":%u,\"t_ns\":250000000,\"type\":\"phase\","
+	     "\"name\":\"pageout\",\"state\":\"end\",\"index\":1,"
+	     "\"pages\":2000,\"ns\":200000000,\"corrupt\":0,\"asked\":2000,"
+	     "\"resident_before\":2000,\"resident\":1000,\"evicted\":1000}",
+	     seq++);
+	cpu_sample(300, 1000, 0, 30, 100, 0, 0, 470, 3000, 0);
+	cpu_sample(400, 1000, 100, 40, 100, 0, 0, 660, 3500, 0);
+	feed("{\"v\":1,\"seq\":%u,\"t_ns\":410000000,\"type\":\"phase\","
+	     "\"name\":\"read\",\"state\":\"start\",\"index\":2}", seq++);
+
+	assert_int_equal(tr.nphases, 2);
+	p = &tr.phases[0];
+	assert_true(p->ended);
+	assert_true(p->has_stats);
+	assert_int_equal(p->ns, 200000000);
+	assert_int_equal(p->pages, 2000);
+	assert_true(p->has_residency);
+	assert_int_equal(p->evicted, 1000);
+	assert_float_equal(stats_phase_evicted_ratio(p).v, 0.5, 1e-9);
+	/* the samples around it: 0 ms .. 300 ms */
+	stats_track_phase_interval(&tr, 0, &iv);
+	assert_float_equal(iv.dt_s, 0.3, 1e-9);
+	assert_float_equal(iv.pswpout.v, 1000, 1e-9);
+	assert_float_equal(iv.cpu_sys.v, 0.1, 1e-9);
+	assert_float_equal(iv.psi_some.v, 0.003, 1e-9);
+	/* still running: up to the last sample, which is before it */
+	p = &tr.phases[1];
+	assert_false(p->ended);
+	assert_int_equal(stats_phase_evicted_ratio(p).state, STATS_MISSING);
+	stats_track_phase_interval(&tr, 1, &iv);
+	assert_int_equal(iv.pswpout.state, STATS_NA);
+	stats_track_phase_interval(&tr, 7, &iv);
+	assert_int_equal(iv.pswpout.state, STATS_NA);
+	cpu_sample(500, 1000, 300, 50, 100, 0, 0, 850, 3500, 0);
+	stats_track_phase_interval(&tr, 1, &iv);
+	assert_float_equal(iv.pswpin.v, 200, 1e-9);
+	/* asked for nothing: n/a */
+	feed("{\"v\":1,\"seq\":%u,\"t_ns\":510000000,\"type\":\"phase\","
+	     "\"name\":\"read\",\"state\":\"end\",\"index\":2,"
+	     "\"pages\":0,\"ns\":1,\"corrupt\":0,\"asked\":0,"
+	     "\"resident_before\":0,\"resident\":0,\"evicted\":0}", seq++);
+	assert_int_equal(stats_phase_evicted_ratio(&tr.phases[1]).state,
+			 STATS_NA);
+}
+
 static void test_describe(void **state)
 {
 	const double x[] = { 1, 2, 3, 4 };
@@ -263,6 +427,11 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_host_and_hist, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_series_phase, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_faults, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_cpu_psi_host_cpu, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_phase_model, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_describe, setup,
 						teardown),

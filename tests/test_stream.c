@@ -12,6 +12,8 @@
 
 #include "stream.h"
 
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
 static struct stream_state st;
 static struct stream_line l;
 
@@ -123,6 +125,332 @@ static void test_all_types(void **state)
 	assert_int_equal(l.blk[0].wr_bytes, 4);
 	assert_int_equal(st.ok, 7);
 	assert_int_equal(st.malformed + st.absurd + st.seq_dups, 0);
+}
+
+#define CPU(u, s) \
+	"\"cpu_ns\":{\"user\":" #u ",\"nice\":0,\"system\":" #s ",\"idle\":9," \
+	"\"iowait\":4,\"irq\":0,\"softirq\":3,\"steal\":0}"
+
+/* Guest CPU, PSI, host CPU and residency: what issue 10 asks beyond I/O. */
+static void test_cpu_psi_residency(void **state)
+{
+	(void)state;
+	assert_int_equal(parse("{\"v\":1,\"seq\":0,\"t_ns\":5,\"type\":\"sample\","
+			       "\"vmstat\":{\"pswpout\":1}," CPU(10, 20) ","
+			       "\"psi\":{\"some_us\":700,\"full_us\":30}}"),
+			 STREAM_OK);
+	assert_true(l.has_cpu);
+	assert_int_equal(l.cpu.user, 10);
+	assert_int_equal(l.cpu.system, 20);
+	assert_int_equal(l.cpu.iowait, 4);
+	assert_int_equal(l.cpu.softirq, 3);
+	assert_true(l.has_psi);
+	assert_true(l.has_psi_full);
+	assert_int_equal(l.psi_some_us, 700);
+	assert_int_equal(l.psi_full_us, 30);
+	/* psi without full; a sample without either */
+	assert_int_equal(parse("{\"v\":1,\"seq\":1,\"t_ns\":6,\"type\":\"sample\","
+			       "\"vmstat\":{},\"psi\":{\"some_us\":800}}"),
+			 STREAM_OK);
+	assert_true(l.has_psi);
+	assert_false(l.has_psi_full);
+	assert_false(l.has_cpu);
+	assert_int_equal(parse(SAMPLE(2, 1)), STREAM_OK);
+	assert_false(l.has_psi);
+	/* going backwards is a reset */
+	assert_int_equal(parse("{\"v\":1,\"seq\":3,\"t_ns\":7,\"type\":\"sample\","
+			       "\"vmstat\":{}," CPU(10, 20) ","
+			       "\"psi\":{\"some_us\":900}}"), STREAM_OK);
+	assert_false(l.reset);
+	assert_int_equal(parse("{\"v\":1,\"seq\":4,\"t_ns\":8,\"type\":\"sample\","
+			       "\"vmstat\":{}," CPU(10, 19) ","
+			       "\"psi\":{\"some_us\":900}}"), STREAM_OK);
+	assert_true(l.reset);
+	assert_int_equal(parse("{\"v\":1,\"seq\":5,\"t_ns\":9,\"type\":\"sample\","
+			       "\"vmstat\":{}," CPU(10, 19) ","
+			       "\"psi\":{\"some_us\":899}}"), STREAM_OK);
+	assert_true(l.reset);
+
+	/* a push-out phase's end */
+	assert_int_equal(parse("{\"v\":1,\"seq\":6,\"t_ns\":10,\"type\":\"phase\","
+			       "\"name\":\"pageout\",\"state\":\"end\","
+			       "\"pages\":100,\"ns\":5,\"corrupt\":0,"
+			       "\"asked\":100,\"resident_before\":100,"
+			       "\"resident\":97,\"evicted\":3}"), STREAM_OK);
+	assert_true(l.phase_has_residency);
+	assert_int_equal(l.asked, 100);
+	assert_int_equal(l.resident_before, 100);
+	assert_int_equal(l.resident, 97);
+	assert_int_equal(l.evicted, 3);
+	assert_int_equal(l.ns, 5);
+	assert_int_equal(parse("{\"v\":1,\"seq\":7,\"t_ns\":11,\"type\":\"phase\","
+			       "\"name\":\"read\",\"state\":\"end\","
+			       "\"pages\":100,\"ns\":5,\"corrupt\":0}"),
+			 STREAM_OK);
+	assert_false(l.phase_has_residency);
+
+	/* host lines: cpu alone (zram: no disk), blk alone, both */
+	assert_int_equal(parse("{\"type\":\"host\",\"t_ns\":10,\"cpu_ns\":"
+			       "{\"total\":5000,\"user\":4000,\"system\":900}}"),
+			 STREAM_OK);
+	assert_true(l.has_host_cpu);
+	assert_true(l.has_host_cpu_split);
+	assert_int_equal(l.host_cpu_ns, 5000);
+	assert_int_equal(l.host_cpu_user_ns, 4000);
+	assert_int_equal(l.host_cpu_sys_ns, 900);
+	assert_int_equal(l.nblk, 0);
+	assert_int_equal(parse("{\"type\":\"host\",\"t_ns\":11,\"cpu_ns\":"
+			       "{\"total\":6000},\"blk\":{\"vda\":{\"rd_req\":1,"
+			       "\"wr_req\":2,\"rd_bytes\":3,\"wr_bytes\":4}}}"),
+			 STREAM_OK);
+	assert_false(l.has_host_cpu_split);
+	assert_int_equal(l.nblk, 1);
+	assert_false(l.reset);
+	assert_int_equal(parse("{\"type\":\"host\",\"t_ns\":12,\"cpu_ns\":"
+			       "{\"total\":5999}}"), STREAM_OK);
+	assert_true(l.reset);
+	assert_int_equal(st.malformed + st.absurd, 0);
+}
+
+static void test_cpu_psi_residency_bad(void **state)
+{
+	static const struct {
+		const char *line;
+		enum stream_err err;
+	} bad[] = {
+		/* cpu_ns: a member missing, not an object, negative, float */
+		{ "{\"v\":1,\"seq\":0,\"t_ns\":5,\"type\":\"sample\",\"vmstat\":{},"
+		  "\"cpu_ns\":{\"user\":1,\"nice\":0,\"system\":2,\"idle\":9,"
+		  "\"iowait\":4,\"irq\":0,\"softirq\":3}}", STREAM_E_FIELD },
+		{ "{\"v\":1,\"seq\":0,\"t_ns\":5,\"type\":\"sample\",\"vmstat\":{},"
+		  "\"cpu_ns\":[1,2,3]}", STREAM_E_FIELD },
+		{ "{\"v\":1,\"seq\":0,\"t_ns\":5,\"type\":\"sample\",\"vmstat\":{},"
+		  CPU(-1, 2) "}", STREAM_E_ABSURD },
+		{ "{\"v\":1,\"seq\":0,\"t_ns\":5,\"type\":\"sample\",\"vmstat\":{},"
+		  CPU(1.5, 2) "}", STREAM_E_FIELD },
+		{ "{\"v\":1,\"seq\":0,\"t_ns\":5,\"type\":\"sample\",\"vmstat\":{},"
+		  CPU(1, 9007199254740993) "}", STREAM_E_ABSURD },
+		/* psi */
+		{ "{\"v\":1,\"seq\":0,\"t_ns\":5,\"type\":\"sample\",\"vmstat\":{},"
+		  "\"psi\":{\"full_us\":1}}", STREAM_E_FIELD },
+		{ "{\"v\":1,\"seq\":0,\"t_ns\":5,\"type\":\"sample\",\"vmstat\":{},"
+		  "\"psi\":{\"some_us\":\"1\"}}", STREAM_E_FIELD },
+		{ "{\"v\":1,\"seq\":0,\"t_ns\":5,\"type\":\"sample\",\"vmstat\":{},"
+		  "\"psi\":{\"some_us\":1,\"full_us\":-3}}", STREAM_E_ABSURD },
+		{ "{\"v\":1,\"seq\":0,\"t_ns\":5,\"type\":\"sample\",\"vmstat\":{},"
+		  "\"psi\":7}", STREAM_E_FIELD },
+		/* residency: partial, more resident or evicted than possible */
+		{ "{\"v\":1,\"seq\":0,\"t_ns\":5,\"type\":\"phase\",\"name\":"
+		  "\"pageout\",\"state\":\"end\",\"asked\":10,\"resident\":3,"
+		  "\"evicted\":7}", STREAM_E_FIELD },
+		{ "{\"v\":1,\"seq\":0,\"t_ns\":5,\"type\":\"phase\",\"name\":"
+		  "\"pageout\",\"state\":\"end\",\"asked\":10,"
+		  "\"resident_before\":11,\"resident\":3,\"evicted\":7}",
+		  STREAM_E_ABSURD },
+		{ "{\"v\":1,\"seq\":0,\"t_ns\":5,\"type\":\"phase\",\"name\":"
+		  "\"pageout\",\"state\":\"end\",\"asked\":10,"
+		  "\"resident_before\":10,\"resident\":11,\"evicted\":0}",
+		  STREAM_E_ABSURD },
+		{ "{\"v\":1,\"seq\":0,\"t_ns\":5,\"type\":\"phase\",\"name\":"
+		  "\"pageout\",\"state\":\"end\",\"asked\":10,"
+		  "\"resident_before\":5,\"resident\":0,\"evicted\":6}",
+		  STREAM_E_ABSURD },
+		{ "{\"v\":1,\"seq\":0,\"t_ns\":5,\"type\":\"phase\",\"name\":"
+		  "\"pageout\",\"state\":\"end\",\"asked\":-1}", STREAM_E_ABSURD },
+		/* host: nothing, total missing, user without system */
+		{ "{\"type\":\"host\",\"t_ns\":1}", STREAM_E_FIELD },
+		{ "{\"type\":\"host\",\"t_ns\":1,\"cpu_ns\":{\"user\":1,"
+		  "\"system\":1}}", STREAM_E_FIELD },
+		{ "{\"type\":\"host\",\"t_ns\":1,\"cpu_ns\":{\"total\":3,"
+		  "\"user\":1}}", STREAM_E_FIELD },
+		{ "{\"type\":\"host\",\"t_ns\":1,\"cpu_ns\":5}", STREAM_E_FIELD },
+		{ "{\"type\":\"host\",\"t_ns\":1,\"cpu_ns\":{\"total\":1},"
+		  "\"blk\":[]}", STREAM_E_FIELD },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		stream_init(&st);
+		if (parse(bad[i].line) != bad[i].err)
+			fail_msg("line %zu: %s: got %s (%s)", i, bad[i].line,
+				 stream_err_str(st.last_err), st.last_error);
+	}
+}
+
+/* Loud failures (SIGBUS) are counted beside corrupt pages. */
+static void test_pages_failed(void **state)
+{
+	(void)state;
+	assert_int_equal(parse("{\"v\":1,\"seq\":0,\"t_ns\":8,\"type\":\"phase\","
+			       "\"name\":\"read\",\"state\":\"end\",\"index\":3,"
+			       "\"pages\":100,\"ns\":5,\"corrupt\":0,"
+			       "\"failed\":8}"), STREAM_OK);
+	assert_int_equal(l.failed, 8);
+	assert_int_equal(l.phase_index, 3);
+	assert_int_equal(parse("{\"v\":1,\"seq\":1,\"t_ns\":9,\"type\":\"result\","
+			       "\"status\":\"pass\",\"pages_written\":10,"
+			       "\"pages_verified\":10,\"pages_corrupt\":0,"
+			       "\"first_corrupt\":-1,\"pages_failed\":9,"
+			       "\"pages_failed_distinct\":8}"), STREAM_OK);
+	assert_true(l.has_pages_failed);
+	assert_int_equal(l.pages_failed, 9);
+	assert_int_equal(l.pages_failed_distinct, 8);
+	/* an older guest: absent means none */
+	assert_int_equal(parse("{\"v\":1,\"seq\":2,\"t_ns\":9,\"type\":\"result\","
+			       "\"status\":\"pass\",\"pages_written\":1,"
+			       "\"pages_verified\":1,\"pages_corrupt\":0,"
+			       "\"first_corrupt\":-1}"), STREAM_OK);
+	assert_false(l.has_pages_failed);
+	assert_int_equal(l.pages_failed, 0);
+	/* more distinct pages than failures, more failed than pages */
+	assert_int_equal(parse("{\"v\":1,\"seq\":3,\"t_ns\":9,\"type\":\"result\","
+			       "\"status\":\"pass\",\"pages_written\":1,"
+			       "\"pages_verified\":1,\"pages_corrupt\":0,"
+			       "\"first_corrupt\":-1,\"pages_failed\":1,"
+			       "\"pages_failed_distinct\":2}"), STREAM_E_ABSURD);
+	assert_int_equal(parse("{\"v\":1,\"seq\":4,\"t_ns\":8,\"type\":\"phase\","
+			       "\"name\":\"read\",\"state\":\"end\","
+			       "\"pages\":1,\"failed\":2}"), STREAM_E_ABSURD);
+	assert_int_equal(parse("{\"v\":1,\"seq\":5,\"t_ns\":9,\"type\":\"result\","
+			       "\"status\":\"pass\",\"pages_written\":1,"
+			       "\"pages_verified\":1,\"pages_corrupt\":0,"
+			       "\"first_corrupt\":-1,\"pages_failed\":\"1\"}"),
+			 STREAM_E_FIELD);
+	assert_int_equal(st.ok, 3);
+}
+
+/* Fault events: from the guest (with seq) and from the host (without). */
+static void test_fault_lines(void **state)
+{
+	(void)state;
+	assert_int_equal(parse("{\"v\":1,\"seq\":0,\"t_ns\":8,\"type\":\"fault\","
+			       "\"name\":\"io_error\",\"state\":\"start\","
+			       "\"index\":0,\"detail\":\"dm-dust on /dev/vda\"}"),
+			 STREAM_OK);
+	assert_int_equal(l.type, STREAM_T_FAULT);
+	assert_true(l.has_seq);
+	assert_string_equal(l.phase, "io_error");
+	assert_int_equal(l.phase_state, STREAM_PHASE_START);
+	assert_int_equal(l.phase_index, 0);
+	assert_string_equal(l.msg, "dm-dust on /dev/vda");
+	assert_int_equal(parse("{\"type\":\"fault\",\"t_ns\":9,\"name\":"
+			       "\"nfs_stall\",\"state\":\"end\"}"), STREAM_OK);
+	assert_false(l.has_seq);
+	assert_int_equal(l.phase_index, -1);
+	assert_string_equal(l.msg, "");
+	assert_int_equal(parse("{\"type\":\"fault\",\"t_ns\":9,\"name\":"
+			       "\"nfs_stall\",\"state\":\"later\"}"),
+			 STREAM_E_FIELD);
+	assert_int_equal(parse("{\"type\":\"fault\",\"t_ns\":9,\"name\":"
+			       "\"a b\",\"state\":\"end\"}"), STREAM_E_FIELD);
+	/* a guest line keeps needing v */
+	assert_int_equal(parse("{\"seq\":1,\"t_ns\":9,\"type\":\"fault\","
+			       "\"name\":\"oom\",\"state\":\"end\"}"),
+			 STREAM_E_FIELD);
+	assert_int_equal(parse("{\"v\":1,\"seq\":1,\"t_ns\":9,\"type\":\"fault\","
+			       "\"name\":\"oom\",\"state\":\"end\",\"index\":-1}"),
+			 STREAM_E_ABSURD);
+}
+
+#define CMD_END(extra) \
+	"{\"v\":1,\"seq\":0,\"t_ns\":5,\"type\":\"command\",\"group\":\"build\"," \
+	"\"run\":\"limited\",\"state\":\"end\",\"exit\":0,\"signal\":0,\"ns\":7," \
+	"\"user_ns\":1,\"sys_ns\":1,\"maxrss_kb\":9,\"memory_peak_kb\":50000," \
+	"\"oom_kill\":0" extra "}"
+#define SHA "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+
+static void test_command(void **state)
+{
+	static const struct {
+		const char *line;
+		enum stream_err want;
+	} bad[] = {
+		{ CMD_END(",\"outputs\":2,\"outputs_sha256\":\"XYZ\""), STREAM_E_FIELD },
+		{ CMD_END(",\"outputs\":2,\"outputs_sha256\":\"" SHA "0\""), STREAM_E_FIELD },
+		{ CMD_END(",\"outputs\":2"), STREAM_E_FIELD },
+		{ CMD_END(""), STREAM_E_FIELD },		/* no outputs */
+		{ CMD_END(",\"outputs\":-1"), STREAM_E_ABSURD },
+		{ "{\"v\":1,\"seq\":0,\"t_ns\":5,\"type\":\"command\",\"group\":\"a b\","
+		  "\"run\":\"limited\",\"state\":\"start\"}", STREAM_E_FIELD },
+		{ "{\"v\":1,\"seq\":0,\"t_ns\":5,\"type\":\"command\",\"group\":\"a\","
+		  "\"run\":\"other\",\"state\":\"start\"}", STREAM_E_FIELD },
+		{ "{\"v\":1,\"seq\":0,\"t_ns\":5,\"type\":\"command\",\"group\":\"a\","
+		  "\"run\":\"limited\",\"state\":\"begin\"}", STREAM_E_FIELD },
+		{ "{\"v\":1,\"seq\":0,\"t_ns\":5,\"type\":\"command\",\"group\":\"a\","
+		  "\"run\":\"limited\",\"state\":\"end\",\"exit\":300,\"signal\":0,"
+		  "\"ns\":1,\"outputs\":0}", STREAM_E_ABSURD },
+		{ "{\"v\":1,\"seq\":0,\"t_ns\":5,\"type\":\"command\",\"group\":\"a\","
+		  "\"run\":\"limited\",\"state\":\"end\",\"exit\":-2,\"signal\":0,"
+		  "\"ns\":1,\"outputs\":0}", STREAM_E_ABSURD },
+		/* the result's command members: all or none, consistent */
+		{ "{\"v\":1,\"seq\":0,\"t_ns\":5,\"type\":\"result\",\"status\":\"pass\","
+		  "\"pages_written\":0,\"pages_verified\":0,\"pages_corrupt\":0,"
+		  "\"first_corrupt\":-1,\"commands\":1}", STREAM_E_FIELD },
+		{ "{\"v\":1,\"seq\":0,\"t_ns\":5,\"type\":\"result\",\"status\":\"pass\","
+		  "\"pages_written\":0,\"pages_verified\":0,\"pages_corrupt\":0,"
+		  "\"first_corrupt\":-1,\"commands\":1,\"commands_failed\":2,"
+		  "\"outputs_compared\":0,\"outputs_differ\":0}", STREAM_E_ABSURD },
+		{ "{\"v\":1,\"seq\":0,\"t_ns\":5,\"type\":\"result\",\"status\":\"pass\","
+		  "\"pages_written\":0,\"pages_verified\":0,\"pages_corrupt\":0,"
+		  "\"first_corrupt\":-1,\"commands\":1,\"commands_failed\":0,"
+		  "\"outputs_compared\":0,\"outputs_differ\":0,\"host_root_ro\":1}",
+		  STREAM_E_FIELD },
+	};
+	size_t i;
+
+	(void)state;
+	assert_int_equal(parse(CMD_END(",\"outputs\":2,\"outputs_sha256\":\"" SHA "\"")),
+			 STREAM_OK);
+	assert_int_equal(l.type, STREAM_T_COMMAND);
+	assert_string_equal(l.group, "build");
+	assert_false(l.cmd_reference);
+	assert_int_equal(l.phase_state, STREAM_PHASE_END);
+	assert_int_equal(l.cmd_exit, 0);
+	assert_int_equal(l.ns, 7);
+	assert_int_equal(l.cmd_outputs, 2);
+	assert_int_equal(l.memory_peak_kb, 50000);
+	assert_string_equal(l.outputs_sha256, SHA);
+	assert_string_equal(stream_type_str(l.type), "command");
+
+	stream_init(&st);
+	assert_int_equal(parse("{\"v\":1,\"seq\":0,\"t_ns\":5,\"type\":\"command\","
+			       "\"group\":\"a\",\"run\":\"reference\",\"state\":\"start\"}"),
+			 STREAM_OK);
+	assert_true(l.cmd_reference);
+	assert_int_equal(l.phase_state, STREAM_PHASE_START);
+
+	stream_init(&st);
+	assert_int_equal(parse("{\"v\":1,\"seq\":0,\"t_ns\":5,\"type\":\"result\","
+			       "\"status\":\"corrupt\",\"pages_written\":0,\"pages_verified\":0,"
+			       "\"pages_corrupt\":0,\"first_corrupt\":-1,\"commands\":2,"
+			       "\"commands_failed\":0,\"outputs_compared\":30,"
+			       "\"outputs_differ\":1,\"host_root_ro\":true,\"reason\":\"x\"}"),
+			 STREAM_OK);
+	assert_true(l.has_commands);
+	assert_int_equal(l.commands, 2);
+	assert_int_equal(l.outputs_compared, 30);
+	assert_int_equal(l.outputs_differ, 1);
+	assert_true(l.has_host_root_ro);
+	assert_true(l.host_root_ro);
+	/* a synthetic workload's result has none of them */
+	stream_init(&st);
+	assert_int_equal(parse("{\"v\":1,\"seq\":0,\"t_ns\":5,\"type\":\"result\","
+			       "\"status\":\"pass\",\"pages_written\":1,\"pages_verified\":1,"
+			       "\"pages_corrupt\":0,\"first_corrupt\":-1}"), STREAM_OK);
+	assert_false(l.has_commands);
+	assert_false(l.has_host_root_ro);
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		enum stream_err e;
+
+		stream_init(&st);
+		e = parse(bad[i].line);
+		if (e != bad[i].want)
+			fail_msg("case %zu: got %s, want %s (%s)", i,
+				 stream_err_str(e), stream_err_str(bad[i].want),
+				 st.last_error);
+	}
 }
 
 static void test_seq_gap_dup(void **state)
@@ -291,7 +619,12 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(test_all_types, setup),
 		cmocka_unit_test_setup(test_backend_without_dev, setup),
+		cmocka_unit_test_setup(test_command, setup),
+		cmocka_unit_test_setup(test_cpu_psi_residency, setup),
+		cmocka_unit_test_setup(test_cpu_psi_residency_bad, setup),
 		cmocka_unit_test_setup(test_seq_gap_dup, setup),
+		cmocka_unit_test_setup(test_pages_failed, setup),
+		cmocka_unit_test_setup(test_fault_lines, setup),
 		cmocka_unit_test_setup(test_reset, setup),
 		cmocka_unit_test_setup(test_bad_lines, setup),
 		cmocka_unit_test_setup(test_absurd, setup),

@@ -139,6 +139,34 @@ static void test_files(void **state)
 	assert_int_equal(util_write_file_atomic(q, "x", 1, 0644), -1);
 	assert_null(util_read_file(q, NULL));
 
+	/* what is not a regular file is never replaced */
+	util_path(p, sizeof(p), "%s/fifo", dir);
+	assert_int_equal(mkfifo(p, 0600), 0);
+	assert_int_equal(util_write_file_atomic(p, "x", 1, 0644), -1);
+	assert_int_equal(errno, UTIL_ENOTREG);
+	assert_int_equal(util_output_target(p, q, sizeof(q)), -1);
+	assert_int_equal(lstat(p, &st), 0);
+	assert_true(S_ISFIFO(st.st_mode));
+	util_path(p, sizeof(p), "%s/a", dir);
+	assert_int_equal(util_write_file_atomic(p, "x", 1, 0644), -1);
+	assert_true(util_exists(p));
+	/* a link to a regular file: the file is replaced, the link stays */
+	util_path(p, sizeof(p), "%s/a/b/c/f", dir);
+	util_path(q, sizeof(q), "%s/link", dir);
+	assert_int_equal(symlink(p, q), 0);
+	assert_int_equal(util_write_file_atomic(q, "new", 3, 0644), 0);
+	assert_int_equal(lstat(q, &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+	s = util_read_file(p, NULL);
+	assert_string_equal(s, "new");
+	free(s);
+	/* a dangling link is refused */
+	util_path(p, sizeof(p), "%s/nothing", dir);
+	util_path(q, sizeof(q), "%s/dangling", dir);
+	assert_int_equal(symlink(p, q), 0);
+	assert_int_equal(util_write_file_atomic(q, "x", 1, 0644), -1);
+	assert_false(util_exists(p));
+
 	util_path(p, sizeof(p), "%s/a", dir);
 	assert_int_equal(util_rm_rf(p), 0);
 	assert_false(util_exists(p));

@@ -3,18 +3,20 @@
  * Small I/O helpers shared by the guest programs. Nothing here runs at
  * load time.
  */
-#ifndef GUEST_UTIL_H
-#define GUEST_UTIL_H
+#ifndef GUEST_GUTIL_H
+#define GUEST_GUTIL_H
 
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "../common/agentproto.h"
 #include "compiler.h"
 
-#define GU_PORT_NAME	"org.swapctl.agent.0"
-#define GU_LINE_MAX	8192	/* protocol line limit, '\n' included */
-#define GU_PIPE_LINE	4096	/* producer lines: atomic pipe writes */
+/* the protocol's numbers (common/agentproto.h) */
+#define GU_PORT_NAME	AGENT_PORT_NAME
+#define GU_LINE_MAX	AGENT_LINE_MAX	/* protocol line, '\n' included */
+#define GU_PIPE_LINE	AGENT_PRODUCER_LINE_MAX	/* atomic pipe writes */
 
 /* Read a whole (small) file; NUL-terminated. Returns length or -errno. */
 ssize_t gu_read_file(const char *path, char *buf, size_t cap);
@@ -43,7 +45,17 @@ struct gu_progress {
 	uint64_t pages_corrupt;
 	uint64_t corrupt_distinct;
 	int64_t first_corrupt;
+	/* SIGBUS on access: the kernel said it could not swap the page in */
+	uint64_t pages_failed;
+	uint64_t failed_distinct;
+	/* index of the phase that started last, -1 before the first */
+	int64_t phase;
+	/* the fault process has started the faults of phases <= this */
+	int64_t fault_ack;
 };
+
+/* Names of the swap backends as swapped on, one per line (init writes). */
+#define GU_BACKENDS_PATH	"/run/swapctl-backends"
 
 /* Map (creating) @path; on failure a private zeroed struct. Never NULL. */
 struct gu_progress *gu_progress_map(const char *path);

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Text -> JSON for the agent's samples (see stats.h).
+ * Text -> JSON for the agent's samples (see gstat.h).
  */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "stats.h"
+#include "gstat.h"
 
 static const char * const prefixes[] = {
 	"pswp", "nrswp", "swap_ra", "thp_swpout", "pgsteal", "pgscan",
@@ -141,6 +141,88 @@ int gstat_mmstat_member(struct gj *j, const char *dev, const char *text)
 	gj_obj_open(j, dev);
 	for (i = 0; i < n; i++)
 		gj_u64(j, names[i], v[i]);
+	gj_obj_close(j);
+	return 0;
+}
+
+/* The line of @text starting with @prefix, or NULL. */
+static const char *line_with(const char *text, const char *prefix)
+{
+	const char *s = text;
+	size_t n = strlen(prefix);
+
+	while (s && *s) {
+		if (!strncmp(s, prefix, n))
+			return s;
+		s = strchr(s, '\n');
+		if (s)
+			s++;
+	}
+	return NULL;
+}
+
+int gstat_cpu_member(struct gj *j, const char *text, long hz)
+{
+	static const char * const names[] = {
+		"user", "nice", "system", "idle", "iowait", "irq", "softirq",
+		"steal",
+	};
+	const char *s = line_with(text, "cpu ");
+	uint64_t v[8];
+	char line[256];
+	size_t len;
+	int n, i;
+
+	if (!s || hz <= 0)
+		return -1;
+	len = strcspn(s, "\n");
+	if (len >= sizeof(line))
+		return -1;
+	memcpy(line, s + 4, len - 4);
+	line[len - 4] = '\0';
+	/* guest and guest_nice follow; they are already in user and nice */
+	n = parse_u64s(line, v, 8);
+	if (n < 8)
+		return -1;
+	gj_obj_open(j, "cpu_ns");
+	for (i = 0; i < 8; i++)
+		gj_u64(j, names[i], v[i] * (1000000000ULL / (uint64_t)hz));
+	gj_obj_close(j);
+	return 0;
+}
+
+/* The value of "total=N" in the line starting with @prefix. */
+static int psi_total(const char *text, const char *prefix, uint64_t *v)
+{
+	const char *s = line_with(text, prefix);
+	const char *nl, *t;
+	char *end;
+
+	if (!s)
+		return -1;
+	nl = s + strcspn(s, "\n");
+	t = strstr(s, " total=");
+	if (!t || t > nl)
+		return -1;
+	t += 7;
+	if (*t < '0' || *t > '9')
+		return -1;
+	*v = strtoull(t, &end, 10);
+	if (end != nl)
+		return -1;
+	return 0;
+}
+
+int gstat_psi_member(struct gj *j, const char *text)
+{
+	uint64_t some, full;
+
+	if (psi_total(text, "some ", &some))
+		return -1;
+	gj_obj_open(j, "psi");
+	gj_u64(j, "some_us", some);
+	if (!psi_total(text, "full ", &full))
+		gj_u64(j, "full_us", full);
 	gj_obj_close(j);
 	return 0;
 }

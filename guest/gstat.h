@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Parsing of /proc/vmstat, /proc/swaps, /sys/block/<dev>/stat and zram
- * mm_stat text into the agent's JSON members. Pure functions on text, so
+ * Parsing of /proc/vmstat, /proc/swaps, /proc/stat, /proc/pressure/memory,
+ * /sys/block/<dev>/stat and zram mm_stat text into the agent's JSON members. Pure functions on text, so
  * that the JSON the agent emits is unit-tested.
  */
-#ifndef GUEST_STATS_H
-#define GUEST_STATS_H
+#ifndef GUEST_GSTAT_H
+#define GUEST_GSTAT_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -38,6 +38,18 @@ int gstat_vmstat_names(struct gj *j, const char *text);
 int gstat_blk_member(struct gj *j, const char *dev, const char *text);
 /* Member "@dev":{orig_data_size,...} from zram mm_stat; -1 if malformed. */
 int gstat_mmstat_member(struct gj *j, const char *dev, const char *text);
+/*
+ * Member "cpu_ns":{user,nice,system,idle,iowait,irq,softirq,steal} from
+ * the aggregate "cpu " line of /proc/stat (ticks of @hz per second, made
+ * nanoseconds); -1 if there is no well-formed such line.
+ */
+int gstat_cpu_member(struct gj *j, const char *text, long hz);
+/*
+ * Member "psi":{"some_us":..,"full_us":..} from /proc/pressure/memory
+ * (the total= of its "some" line, and of "full" when present); -1 if
+ * there is no well-formed "some" line.
+ */
+int gstat_psi_member(struct gj *j, const char *text);
 /* Parse /proc/swaps; returns the number of entries (at most @max). */
 int gstat_parse_swaps(const char *text, struct gstat_swap *out, int max);
 /* Array element {"name":..,"used_kb":..,"size_kb":..,"prio":..}. */

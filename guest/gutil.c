@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * I/O helpers for the guest programs (see util.h).
+ * I/O helpers for the guest programs (see gutil.h).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "json.h"
-#include "util.h"
+#include "gutil.h"
 
 ssize_t gu_read_file(const char *path, char *buf, size_t cap)
 {
@@ -199,7 +199,8 @@ void gu_log(int fd, const char *level, const char *fmt, ...)
 
 struct gu_progress *gu_progress_map(const char *path)
 {
-	static struct gu_progress fallback = { .first_corrupt = -1 };
+	static struct gu_progress fallback = { .first_corrupt = -1,
+					       .phase = -1 };
 	struct gu_progress *p;
 	int fd;
 
@@ -215,6 +216,8 @@ struct gu_progress *gu_progress_map(const char *path)
 	if (p == MAP_FAILED)
 		return &fallback;
 	p->first_corrupt = -1;
+	p->phase = -1;
+	p->fault_ack = -1;
 	return p;
 }
 
@@ -225,6 +228,7 @@ int gu_progress_read(const char *path, struct gu_progress *p)
 
 	memset(p, 0, sizeof(*p));
 	p->first_corrupt = -1;
+	p->phase = -1;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd >= 0) {
 		n = pread(fd, p, sizeof(*p), 0);
@@ -233,6 +237,7 @@ int gu_progress_read(const char *path, struct gu_progress *p)
 	if (n != (ssize_t)sizeof(*p)) {
 		memset(p, 0, sizeof(*p));
 		p->first_corrupt = -1;
+		p->phase = -1;
 		return -1;
 	}
 	return 0;

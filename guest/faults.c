@@ -1,0 +1,546 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Guest fault injection. One process runs a 10 ms loop: it checks each
+ * fault's trigger (a phase start, a time after the first phase, a number
+ * of swap I/Os) and its end (duration_ms), and acknowledges phase starts
+ * to the workload. What blocks (swapoff, swapon, memory for oom) runs in
+ * a child of its own, so that the loop and the workload keep going.
+ *
+ * io_error mechanisms, per op (why: swapctl-scenario(5) FAULTS):
+ *   read   dm-dust under the swap area, one 4 KiB block per swap slot,
+ *          the bad slots listed before swapon, "enable" at the trigger
+ *   write  dm-linear, replaced by dm-flakey with error_writes (every
+ *          write fails, reads pass) for the duration
+ *   both   fail_make_request on the swap device (debugfs probability,
+ *          times, interval; make-it-fail)
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <linux/fs.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/swap.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "dm.h"
+#include "faults.h"
+#include "json.h"
+
+#define LOOP_MS		10
+#define SYNC_WAIT_MS	5000
+#define DEBUGFS		"/sys/kernel/debug"
+#define FMR		DEBUGFS "/fail_make_request"
+
+enum fstate { F_WAIT, F_ACTIVE, F_DONE };
+
+struct frun {
+	const struct gplan_fault *f;
+	enum fstate state;
+	uint64_t t_start;	/* ns */
+	pid_t child;		/* the blocking part, 0: none */
+	char detail[200];
+};
+
+static const struct gplan *plan;
+static int out;
+static volatile sig_atomic_t stop;
+static struct frun runs[GPLAN_MAX_FAULT];
+static char names[GPLAN_MAX_SWAP][GPLAN_PATH_LEN + 64];
+static pid_t workload;
+
+static void on_term(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+static __printf(3, 4) void event(const struct gplan_fault *f,
+				 const char *state, const char *fmt, ...);
+
+/* {"type":"fault","name":..,"state":..,"index":..,"detail":..} */
+static void event(const struct gplan_fault *f, const char *state,
+		  const char *fmt, ...)
+{
+	char line[GU_PIPE_LINE], detail[512];
+	struct gj j;
+	va_list ap;
+	int len;
+
+	va_start(ap, fmt);
+	vsnprintf(detail, sizeof(detail), fmt, ap);
+	va_end(ap);
+	gj_init(&j, line, sizeof(line));
+	gj_line_start(&j, "fault");
+	gj_str(&j, "name", gplan_fault_name(f->kind));
+	gj_str(&j, "state", state);
+	gj_u64(&j, "index", f->index);
+	gj_str(&j, "detail", detail);
+	gj_obj_close(&j);
+	len = gj_finish(&j);
+	if (len > 0)
+		gu_emit(out, line, len);
+	fprintf(stderr, "swapctl-faults: %s %s: %s\n",
+		gplan_fault_name(f->kind), state, detail);
+}
+
+static uint64_t vmstat(const char *name)
+{
+	static char text[16384];
+	size_t n = strlen(name);
+	char *p = text;
+
+	if (gu_read_file("/proc/vmstat", text, sizeof(text)) <= 0)
+		return 0;
+	while (p && *p) {
+		if (!strncmp(p, name, n) && p[n] == ' ')
+			return strtoull(p + n + 1, NULL, 10);
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	return 0;
+}
+
+static uint64_t swap_ios(void)
+{
+	return vmstat("nrswpin") + vmstat("nrswpout");
+}
+
+static uint64_t meminfo_kb(const char *key)
+{
+	char buf[4096], *p;
+
+	if (gu_read_file("/proc/meminfo", buf, sizeof(buf)) <= 0)
+		return 0;
+	p = strstr(buf, key);
+	return p ? strtoull(p + strlen(key), NULL, 10) : 0;
+}
+
+static void read_names(void)
+{
+	char text[4096], *line, *save = NULL;
+	int i = 0;
+
+	if (gu_read_file(GU_BACKENDS_PATH, text, sizeof(text)) <= 0)
+		return;
+	for (line = strtok_r(text, "\n", &save); line && i < GPLAN_MAX_SWAP;
+	     line = strtok_r(NULL, "\n", &save))
+		snprintf(names[i++], sizeof(names[0]), "%s", line);
+}
+
+static uint64_t dev_sectors(const char *dev)
+{
+	uint64_t size = 0;
+	int fd = open(dev, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return 0;
+	if (ioctl(fd, BLKGETSIZE64, &size))
+		size = 0;
+	close(fd);
+	return size >> 9;
+}
+
+static int swap_flags(int swap)
+{
+	int prio = plan->swap[swap].prio;
+
+	if (prio < 0)
+		return 0;
+	return SWAP_FLAG_PREFER |
+	       ((prio << SWAP_FLAG_PRIO_SHIFT) & SWAP_FLAG_PRIO_MASK);
+}
+
+/* ---- io_error ---- */
+
+static int fmr_set(const char *file, const char *val, char *err, size_t len)
+{
+	char path[128];
+	int r;
+
+	snprintf(path, sizeof(path), "%s/%s", FMR, file);
+	r = gu_write_file(path, val);
+	if (r)
+		snprintf(err, len, "%.100s=%s: %s", path, val, strerror(-r));
+	return r;
+}
+
+static int make_it_fail(const char *name, const char *val, char *err,
+			size_t len)
+{
+	char path[256];
+	const char *base = strrchr(name, '/');
+	int r;
+
+	snprintf(path, sizeof(path), "/sys/block/%s/make-it-fail",
+		 base ? base + 1 : name);
+	r = gu_write_file(path, val);
+	if (r)
+		snprintf(err, len, "%.100s=%s: %s (CONFIG_FAIL_MAKE_REQUEST?)",
+			 path, val, strerror(-r));
+	return r;
+}
+
+static int io_error_start(struct frun *fr, char *err, size_t len)
+{
+	const struct gplan_fault *f = fr->f;
+	const char *dev = plan->swap[f->swap].dev;
+	char dm[32], num[32], params[256];
+	uint64_t sectors;
+	int r;
+
+	snprintf(dm, sizeof(dm), GFAULT_DM_FMT, f->swap);
+	switch (f->op) {
+	case GFOP_READ:
+		r = gdm_message(dm, "enable", err, len);
+		snprintf(fr->detail, sizeof(fr->detail),
+			 "dm-dust %s on %s: reads of swap slots %" PRIu64
+			 "-%" PRIu64 " fail (%" PRIu64 " bad 4 KiB blocks)",
+			 names[f->swap], dev, f->slot, f->slot + f->nslots - 1,
+			 f->nslots);
+		return r;
+	case GFOP_WRITE:
+		sectors = dev_sectors(dev);
+		/* up 0 s, down for the duration: every write fails */
+		snprintf(params, sizeof(params), "%s 0 0 %" PRIu64
+			 " 1 error_writes", dev,
+			 f->duration_ms ? (f->duration_ms + 999) / 1000 + 1 :
+			 86400);
+		r = gdm_reload(dm, sectors, "flakey", params, err, len);
+		snprintf(fr->detail, sizeof(fr->detail),
+			 "dm-flakey %s on %s: every write fails (error_writes)",
+			 names[f->swap], dev);
+		return r;
+	case GFOP_BOTH:
+		if (access(FMR, F_OK))
+			mount("debugfs", DEBUGFS, "debugfs", 0, NULL);
+		snprintf(num, sizeof(num), "%u", f->probability);
+		if ((r = fmr_set("verbose", "0", err, len)) ||
+		    (r = fmr_set("probability", num, err, len)))
+			return r;
+		snprintf(num, sizeof(num), "%" PRIu64,
+			 f->interval ? f->interval : 1);
+		if ((r = fmr_set("interval", num, err, len)))
+			return r;
+		if (f->times)
+			snprintf(num, sizeof(num), "%" PRIu64, f->times);
+		else
+			strcpy(num, "-1");
+		if ((r = fmr_set("times", num, err, len)) ||
+		    (r = make_it_fail(names[f->swap], "1", err, len)))
+			return r;
+		snprintf(fr->detail, sizeof(fr->detail),
+			 "fail_make_request on %s: %u%% of I/Os, interval %"
+			 PRIu64 ", times %s", names[f->swap], f->probability,
+			 f->interval ? f->interval : 1, num);
+		return 0;
+	}
+	return -EINVAL;
+}
+
+static int io_error_end(struct frun *fr, char *err, size_t len)
+{
+	const struct gplan_fault *f = fr->f;
+	const char *dev = plan->swap[f->swap].dev;
+	char dm[32], params[256];
+
+	snprintf(dm, sizeof(dm), GFAULT_DM_FMT, f->swap);
+	switch (f->op) {
+	case GFOP_READ:
+		return gdm_message(dm, "disable", err, len);
+	case GFOP_WRITE:
+		snprintf(params, sizeof(params), "%s 0", dev);
+		return gdm_reload(dm, dev_sectors(dev), "linear", params, err,
+				  len);
+	case GFOP_BOTH:
+		return make_it_fail(names[f->swap], "0", err, len);
+	}
+	return -EINVAL;
+}
+
+/* ---- children: the parts that block; each sends its own end line ---- */
+
+static __noreturn void child_swapoff(const struct gplan_fault *f)
+{
+	const char *name = names[f->swap];
+	uint64_t t0 = gj_now_ns(), t1;
+	int e = 0;
+
+	if (swapoff(name))
+		e = errno;
+	t1 = gj_now_ns();
+	if (e) {
+		event(f, "end", "swapoff %s failed after %" PRIu64 " ms: %s",
+		      name, (t1 - t0) / 1000000, strerror(e));
+		_exit(1);
+	}
+	if (!f->duration_ms) {
+		event(f, "end", "swapoff %s done in %" PRIu64
+		      " ms; it stays off", name, (t1 - t0) / 1000000);
+		_exit(0);
+	}
+	while (!stop && gj_now_ns() - t0 < f->duration_ms * 1000000)
+		gu_sleep_ms(LOOP_MS);
+	if (swapon(name, swap_flags(f->swap))) {
+		e = errno;
+		event(f, "end", "swapoff %s done in %" PRIu64
+		      " ms; swapon again failed: %s", name,
+		      (t1 - t0) / 1000000, strerror(e));
+		_exit(1);
+	}
+	event(f, "end", "swapoff %s done in %" PRIu64 " ms; on again after %"
+	      PRIu64 " ms", name, (t1 - t0) / 1000000,
+	      (gj_now_ns() - t0) / 1000000);
+	_exit(0);
+}
+
+static __noreturn void child_churn(const struct gplan_fault *f)
+{
+	const char *name = names[f->swap];
+	uint64_t t0 = gj_now_ns(), cycles = 0, fails = 0;
+	uint64_t off_ns = 0, t;
+	char first[160] = "";
+
+	while (!stop && gj_now_ns() - t0 < f->duration_ms * 1000000) {
+		t = gj_now_ns();
+		if (swapoff(name)) {
+			fails++;
+			if (!first[0])
+				snprintf(first, sizeof(first), "; first: swapoff %s",
+					 strerror(errno));
+		} else {
+			off_ns += gj_now_ns() - t;
+			if (swapon(name, swap_flags(f->swap))) {
+				fails++;
+				if (!first[0])
+					snprintf(first, sizeof(first),
+						 "; first: swapon %s",
+						 strerror(errno));
+			}
+		}
+		cycles++;
+		gu_sleep_ms((unsigned int)f->period_ms);
+	}
+	/* leave it on, whatever happened */
+	swapon(name, swap_flags(f->swap));
+	event(f, "end", "%" PRIu64 " swapoff/swapon cycles on %s in %" PRIu64
+	      " ms, %" PRIu64 " ms in swapoff, %" PRIu64 " failed%s", cycles,
+	      name, (gj_now_ns() - t0) / 1000000, off_ns / 1000000, fails,
+	      first);
+	_exit(fails ? 1 : 0);
+}
+
+static __noreturn void child_oom(const struct gplan_fault *f)
+{
+	uint64_t limit = (meminfo_kb("MemTotal:") + meminfo_kb("SwapTotal:")
+			  + 256 * 1024) << 10;
+	uint64_t oom0 = vmstat("oom_kill"), done = 0;
+	uint64_t x = 0x9e3779b97f4a7c15ULL;
+	const size_t chunk = 4u << 20;
+	char path[64];
+	size_t i;
+
+	/* the workload is the victim; this process must not be */
+	snprintf(path, sizeof(path), "/proc/%d/oom_score_adj", (int)workload);
+	gu_write_file(path, "1000");
+	gu_write_file("/proc/self/oom_score_adj", "-1000");
+	while (!stop && done < limit && vmstat("oom_kill") == oom0) {
+		char *p = mmap(NULL, chunk, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+			       -1, 0);
+
+		if (p == MAP_FAILED)
+			break;
+		/* incompressible: zram and zswap must store every page */
+		for (i = 0; i < chunk / sizeof(x); i++) {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			((uint64_t *)p)[i] = x;
+		}
+		done += chunk;
+	}
+	event(f, "end", "%s after %" PRIu64 " MiB allocated beside the workload",
+	      vmstat("oom_kill") > oom0 ? "the OOM killer ran" :
+	      "no OOM kill", done >> 20);
+	_exit(0);
+}
+
+static void start_one(struct frun *fr)
+{
+	const struct gplan_fault *f = fr->f;
+	char err[256] = "";
+	pid_t pid;
+
+	fr->t_start = gj_now_ns();
+	fr->state = F_ACTIVE;
+	if (f->kind == GFAULT_IO_ERROR) {
+		if (io_error_start(fr, err, sizeof(err))) {
+			event(f, "start", "%s", fr->detail);
+			event(f, "end", "could not inject: %s", err);
+			fr->state = F_DONE;
+			return;
+		}
+		event(f, "start", "%s", fr->detail);
+		return;
+	}
+	if (f->kind == GFAULT_SWAPOFF)
+		event(f, "start", "swapoff %s under load%s", names[f->swap],
+		      f->duration_ms ? ", swapon again after duration_ms" : "");
+	else if (f->kind == GFAULT_SWAP_CHURN)
+		event(f, "start", "swapoff/swapon %s every %" PRIu64 " ms for %"
+		      PRIu64 " ms", names[f->swap], f->period_ms,
+		      f->duration_ms);
+	else
+		event(f, "start", "allocating beside the workload past RAM + swap");
+	pid = fork();
+	if (pid == 0) {
+		switch (f->kind) {
+		case GFAULT_SWAPOFF:
+			child_swapoff(f);
+		case GFAULT_SWAP_CHURN:
+			child_churn(f);
+		default:
+			child_oom(f);
+		}
+	}
+	if (pid < 0) {
+		event(f, "end", "fork: %s", strerror(errno));
+		fr->state = F_DONE;
+		return;
+	}
+	fr->child = pid;
+}
+
+static void end_one(struct frun *fr, const char *why)
+{
+	char err[256] = "";
+	int st;
+
+	if (fr->state != F_ACTIVE)
+		return;
+	fr->state = F_DONE;
+	if (fr->child) {
+		/* it sends its own end line */
+		if (stop)
+			kill(fr->child, SIGTERM);
+		waitpid(fr->child, &st, 0);
+		fr->child = 0;
+		return;
+	}
+	if (io_error_end(fr, err, sizeof(err)))
+		event(fr->f, "end", "%s; could not undo: %s", why, err);
+	else
+		event(fr->f, "end", "%s after %" PRIu64 " ms", why,
+		      (gj_now_ns() - fr->t_start) / 1000000);
+}
+
+static __noreturn void run(struct gu_progress *prog)
+{
+	uint64_t t0 = 0, ios0 = 0, now;
+	int64_t ph;
+	int i, st;
+
+	read_names();
+	for (i = 0; i < plan->nfault; i++)
+		runs[i].f = &plan->fault[i];
+	for (;;) {
+		if (stop || getppid() != workload)
+			break;
+		ph = prog->phase;
+		now = gj_now_ns();
+		if (ph >= 0 && !t0) {
+			t0 = now;
+			ios0 = swap_ios();
+		}
+		for (i = 0; t0 && i < plan->nfault; i++) {
+			struct frun *fr = &runs[i];
+			const struct gplan_fault *f = fr->f;
+			bool go = false;
+
+			if (fr->state == F_WAIT) {
+				if (f->trig == GTRIG_PHASE)
+					go = ph >= (int64_t)f->at;
+				else if (f->trig == GTRIG_AFTER_MS)
+					go = now - t0 >= f->at * 1000000;
+				else
+					go = swap_ios() - ios0 >= f->at;
+				if (go)
+					start_one(fr);
+				continue;
+			}
+			if (fr->state != F_ACTIVE)
+				continue;
+			if (fr->child && waitpid(fr->child, &st, WNOHANG) ==
+			    fr->child) {
+				fr->child = 0;
+				fr->state = F_DONE;
+				continue;
+			}
+			if (!fr->child && f->duration_ms &&
+			    now - fr->t_start >= f->duration_ms * 1000000)
+				end_one(fr, "duration_ms elapsed");
+			else if (f->until_phase >= 0 && ph >= f->until_phase)
+				end_one(fr, "its until_phase started");
+		}
+		if (ph > prog->fault_ack)
+			prog->fault_ack = ph;
+		gu_sleep_ms(LOOP_MS);
+	}
+	for (i = 0; i < plan->nfault; i++)
+		end_one(&runs[i], "the workload ended");
+	_exit(0);
+}
+
+pid_t gfault_start(const struct gplan *p, struct gu_progress *prog,
+		   int out_fd)
+{
+	struct sigaction sa = { .sa_handler = on_term };
+	pid_t pid;
+
+	if (!p->nfault)
+		return 0;
+	plan = p;
+	out = out_fd;
+	workload = getpid();
+	pid = fork();
+	if (pid)
+		return pid;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGTERM, &sa, NULL);
+	signal(SIGBUS, SIG_DFL);
+	run(prog);
+}
+
+void gfault_sync(struct gu_progress *prog, pid_t pid, int idx)
+{
+	unsigned int waited = 0;
+
+	if (pid <= 0)
+		return;
+	while (prog->fault_ack < idx && waited < SYNC_WAIT_MS) {
+		gu_sleep_ms(1);
+		waited++;
+	}
+}
+
+void gfault_stop(pid_t pid)
+{
+	int st;
+
+	if (pid <= 0)
+		return;
+	kill(pid, SIGTERM);
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+}

@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * usemem: anonymous memory writers in the style of vm-scalability's
+ * swap-w-seq and swap-w-rand (its usemem tool), for command workloads.
+ * Our own static program: commands see it as /run/swapctl-bin/usemem.
+ *
+ *   usemem [--order seq|random] [--tasks N] [--mb MIB] [--passes P]
+ *          [--seed S] [--unique-words W]
+ *
+ * Each of N tasks (processes) maps MIB MiB of anonymous memory and writes
+ * every page P times, in address order (seq) or in a random permutation
+ * (random), each pass with a new pattern; then reads every page back and
+ * checks it holds the last pass's pattern. Run it in a cgroup whose
+ * memory.max is below N * MIB and the writes swap. Prints one summary line
+ * per task. Exit status: 0 every page intact, 1 corrupt pages, 2 error.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "pattern.h"
+
+#define MAX_TASKS	64
+
+struct opts {
+	bool random;
+	unsigned int tasks, passes, uniq;
+	uint64_t mb, seed;
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: usemem [--order seq|random] [--tasks N] [--mb MIB] [--passes P]\n"
+		"              [--seed S] [--unique-words W]\n"
+		"Write MIB MiB of anonymous memory per task P times (seq or random page\n"
+		"order), then verify every page. Exit 0 intact, 1 corrupt, 2 error.\n");
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static bool parse_num(const char *s, uint64_t min, uint64_t max,
+		      uint64_t *out)
+{
+	unsigned long long v;
+	char *end;
+
+	if (!s || *s < '0' || *s > '9')
+		return false;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || *end || v < min || v > max)
+		return false;
+	*out = v;
+	return true;
+}
+
+static int task(const struct opts *o, unsigned int t)
+{
+	size_t npages = (size_t)(o->mb << 20) / GPAT_PAGE, i, k;
+	uint64_t seed = o->seed + (uint64_t)t * 1000003u, corrupt = 0;
+	uint32_t *perm = NULL;
+	double t0 = now_s(), t1;
+	unsigned int p;
+	char *area;
+
+	area = mmap(NULL, npages * GPAT_PAGE, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (area == MAP_FAILED) {
+		fprintf(stderr, "usemem[%u]: mmap %" PRIu64 " MiB: %s\n", t,
+			o->mb, strerror(errno));
+		return 2;
+	}
+	if (o->random) {
+		perm = malloc(npages * sizeof(*perm));
+		if (!perm) {
+			fprintf(stderr, "usemem[%u]: no memory for %zu indexes\n",
+				t, npages);
+			return 2;
+		}
+	}
+	for (p = 0; p < o->passes; p++) {
+		if (perm)
+			gpat_permute(perm, npages, seed ^ ((uint64_t)p << 40));
+		for (k = 0; k < npages; k++) {
+			i = perm ? perm[k] : k;
+			gpat_fill(area + i * GPAT_PAGE, seed + p, i, o->uniq);
+		}
+	}
+	t1 = now_s();
+	for (i = 0; i < npages; i++)
+		if (!gpat_check(area + i * GPAT_PAGE, seed + o->passes - 1, i,
+				o->uniq))
+			corrupt++;
+	printf("usemem[%u]: order=%s pages=%zu passes=%u write_s=%.3f verify_s=%.3f corrupt=%" PRIu64 "\n",
+	       t, o->random ? "random" : "seq", npages, o->passes, t1 - t0,
+	       now_s() - t1, corrupt);
+	fflush(stdout);
+	return corrupt ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "order", required_argument, NULL, 'o' },
+		{ "tasks", required_argument, NULL, 't' },
+		{ "mb", required_argument, NULL, 'm' },
+		{ "passes", required_argument, NULL, 'p' },
+		{ "seed", required_argument, NULL, 's' },
+		{ "unique-words", required_argument, NULL, 'u' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct opts o = { .tasks = 1, .passes = 1, .uniq = 512, .mb = 64,
+			  .seed = 1 };
+	pid_t pids[MAX_TASKS];
+	int c, status, worst = 0;
+	unsigned int t;
+	uint64_t v;
+
+	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			if (strcmp(optarg, "seq") && strcmp(optarg, "random")) {
+				fprintf(stderr, "usemem: --order: '%s' is not seq or random\n",
+					optarg);
+				return 2;
+			}
+			o.random = !strcmp(optarg, "random");
+			break;
+		case 't':
+			if (!parse_num(optarg, 1, MAX_TASKS, &v))
+				goto bad;
+			o.tasks = (unsigned int)v;
+			break;
+		case 'm':
+			if (!parse_num(optarg, 1, 1 << 20, &o.mb))
+				goto bad;
+			break;
+		case 'p':
+			if (!parse_num(optarg, 1, 1000, &v))
+				goto bad;
+			o.passes = (unsigned int)v;
+			break;
+		case 's':
+			if (!parse_num(optarg, 0, UINT32_MAX, &o.seed))
+				goto bad;
+			break;
+		case 'u':
+			if (!parse_num(optarg, 1, 512, &v))
+				goto bad;
+			o.uniq = (unsigned int)v;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (optind != argc) {
+		usage(stderr);
+		return 2;
+	}
+	for (t = 0; t < o.tasks; t++) {
+		pids[t] = fork();
+		if (pids[t] < 0) {
+			fprintf(stderr, "usemem: fork: %s\n", strerror(errno));
+			return 2;
+		}
+		if (!pids[t])
+			_exit(task(&o, t));
+	}
+	for (t = 0; t < o.tasks; t++) {
+		if (waitpid(pids[t], &status, 0) < 0) {
+			fprintf(stderr, "usemem: waitpid: %s\n",
+				strerror(errno));
+			return 2;
+		}
+		if (WIFSIGNALED(status)) {
+			fprintf(stderr, "usemem[%u]: killed by signal %d\n", t,
+				WTERMSIG(status));
+			worst = 2;
+		} else if (WEXITSTATUS(status) > worst) {
+			worst = WEXITSTATUS(status);
+		}
+	}
+	return worst;
+bad:
+	fprintf(stderr, "usemem: bad value '%s' for --%s\n", optarg,
+		lo[c == 't' ? 1 : c == 'm' ? 2 : c == 'p' ? 3 :
+		   c == 's' ? 4 : 5].name);
+	return 2;
+}

@@ -1,0 +1,617 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * guest: one guest of `swapctl run`, from its directory to its
+ * classification. See guest.h.
+ *
+ * Whatever happens (errors, timeouts, SIGINT/SIGTERM) the guest is
+ * destroyed, the NFS server stopped and the agent socket removed before
+ * guest_run() returns.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "faults.h"
+#include "guest.h"
+#include "plan.h"
+#include "rundir.h"
+#include "swapctl.h"
+#include "util.h"
+
+#define POWEROFF_WAIT_S	20	/* after the result, for the power-off */
+#define CONNECT_WAIT_S	10
+#define HELLO_WAIT_S	120	/* a kernel that does not boot */
+
+/* lock-free, so safe to set from the signal handler */
+atomic_int guest_interrupted;
+
+static void on_signal(int sig)
+{
+	guest_interrupted = sig;
+}
+
+void guest_catch_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+static void msg(const char *fmt, ...) __printf(1, 2);
+
+static void msg(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fprintf(stderr, "swapctl run: ");
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
+
+const char *guest_name(const struct guest *g, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s-%u", g->kernel, g->rep);
+	return buf;
+}
+
+static uint64_t host_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+static void set_why(struct guest *g, const char *fmt, ...)
+	__printf(2, 3);
+
+static void set_why(struct guest *g, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(g->why, sizeof(g->why), fmt, ap);
+	va_end(ap);
+}
+
+/* ---- one guest ---- */
+
+struct feed_ctx {
+	struct guest_env *r;
+	struct guest *g;
+	FILE *samples;
+	FILE *rejected;		/* bad lines, with the reason */
+	double t_create;
+	struct faults faults;	/* the host's faults (src/faults.c) */
+};
+
+static void on_line(void *arg, const struct stream_line *l,
+		    enum stream_err err, const char *raw, size_t len,
+		    uint64_t lineno)
+{
+	struct feed_ctx *fc = arg;
+	struct guest *g = fc->g;
+	char name[64];
+
+	if (err != STREAM_OK) {
+		if (verbose)
+			msg("%s: bad line from the agent: %s",
+			    guest_name(g, name, sizeof(name)),
+			    fc->g->st.last_error);
+		/* kept for a post-mortem, never mixed with the samples */
+		if (fc->rejected) {
+			fprintf(fc->rejected, "# line %llu: %s\n",
+				(unsigned long long)lineno,
+				fc->g->st.last_error);
+			fwrite(raw, 1, len, fc->rejected);
+			fputc('\n', fc->rejected);
+			fflush(fc->rejected);
+		}
+		return;
+	}
+	fwrite(raw, 1, len, fc->samples);
+	fputc('\n', fc->samples);
+	fflush(fc->samples);
+	faults_line(&fc->faults, l, util_now());
+	/* the same pipeline as report and top reading samples.jsonl */
+	stats_track_feed(&g->track, l);
+	switch (l->type) {
+	case STREAM_T_HELLO:
+		if (!g->boot_s)
+			g->boot_s = util_now() - fc->t_create;
+		break;
+	case STREAM_T_SAMPLE:
+		g->nlast_ctr = l->ncounters;
+		memcpy(g->last_ctr, l->counters,
+		       l->ncounters * sizeof(l->counters[0]));
+		break;
+	case STREAM_T_PHASE:
+		if (verbose)
+			msg("%s: phase %s %s",
+			    guest_name(g, name, sizeof(name)), l->phase,
+			    l->phase_state == STREAM_PHASE_END ? "end" :
+			    "start");
+		break;
+	case STREAM_T_RESULT:
+		g->has_agent_cpu = l->has_agent_cpu;
+		g->agent_cpu_ns = l->agent_cpu_ns;
+		break;
+	case STREAM_T_LOG:
+		if (!strcmp(l->level, "error"))
+			snprintf(g->last_error_log,
+				 sizeof(g->last_error_log), "%s", l->msg);
+		if (verbose)
+			msg("%s: guest %s: %s",
+			    guest_name(g, name, sizeof(name)), l->level,
+			    l->msg);
+		break;
+	default:
+		break;
+	}
+}
+
+static void host_line(struct guest_env *r, struct guest *g, FILE *samples)
+{
+	struct vm_blkstats bs;
+	struct vm_cpustats cs;
+	json_t *o, *blk, *cpu = NULL;
+	char *s;
+	int i, n = 0;
+
+	blk = json_object();
+	for (i = 0; i < r->scn->nswap; i++) {
+		const struct scn_swap *sw = &r->scn->swap[i];
+
+		if (!sw->dev[0] || vm_blkstats(r->vm, sw->dev, &bs))
+			continue;
+		n++;
+		json_object_set_new(blk, sw->dev,
+			json_pack("{sIsIsIsI}", "rd_req", (json_int_t)bs.rd_req,
+				  "wr_req", (json_int_t)bs.wr_req,
+				  "rd_bytes", (json_int_t)bs.rd_bytes,
+				  "wr_bytes", (json_int_t)bs.wr_bytes));
+	}
+	if (!vm_cpustats(r->vm, &cs)) {
+		cpu = json_pack("{sI}", "total", (json_int_t)cs.cpu_ns);
+		if (cpu && cs.has_split) {
+			json_object_set_new(cpu, "user",
+					    json_integer((json_int_t)cs.user_ns));
+			json_object_set_new(cpu, "system",
+					    json_integer((json_int_t)cs.system_ns));
+		}
+	}
+	if (!n && !cpu) {
+		json_decref(blk);
+		return;
+	}
+	o = json_pack("{sssI}", "type", "host", "t_ns", (json_int_t)host_ns());
+	if (o && n)
+		json_object_set_new(o, "blk", blk);
+	else
+		json_decref(blk);
+	if (o && cpu)
+		json_object_set_new(o, "cpu_ns", cpu);
+	else
+		json_decref(cpu);
+	s = o ? json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
+	if (s) {
+		static struct stream_line l;
+
+		fprintf(samples, "%s\n", s);
+		fflush(samples);
+		/* counted and measured as report counts the file */
+		if (stream_parse_line(&g->st, s, strlen(s), &l) == STREAM_OK)
+			stats_track_feed(&g->track, &l);
+	}
+	free(s);
+	json_decref(o);
+}
+
+static int connect_agent(const char *path, double deadline)
+{
+	struct sockaddr_un a = { .sun_family = AF_UNIX };
+	int fd;
+
+	snprintf(a.sun_path, sizeof(a.sun_path), "%s", path);
+	while (!guest_interrupted) {
+		fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		if (fd < 0)
+			return -1;
+		if (!connect(fd, (struct sockaddr *)&a, sizeof(a)))
+			return fd;
+		close(fd);
+		if (util_now() > deadline)
+			return -1;
+		usleep(20000);
+	}
+	return -1;
+}
+
+static void check_console(const char *path, struct guest *g)
+{
+	struct console_scan cs;
+
+	console_scan_file(path, &cs);
+	g->console_problems = cs.problems;
+	g->oom_kills = cs.oom_kills;
+	g->track.console_scanned = true;
+	g->track.swap_read_errors = cs.swap_read_errors;
+	g->track.swap_write_errors = cs.swap_write_errors;
+	g->console = cs;
+	snprintf(g->console_first, sizeof(g->console_first), "%s", cs.first);
+}
+
+static int make_disks(struct guest_env *r, struct guest *g, char *err,
+		      size_t errlen)
+{
+	char path[4200];
+	int i, fd, rc;
+
+	for (i = 0; i < r->scn->nswap; i++) {
+		const struct scn_swap *sw = &r->scn->swap[i];
+		off_t mb;
+
+		if (!sw->dev[0])
+			continue;
+		snprintf(path, sizeof(path), "%s/disk-%s.img", g->dir, sw->dev);
+		mb = sw->type == SWAP_EXT4FILE ? sw->disk_mb : sw->size_mb;
+		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+		if (fd < 0 || ftruncate(fd, mb << 20)) {
+			util_seterr(err, errlen, "%s: %s", path, strerror(errno));
+			if (fd >= 0)
+				close(fd);
+			return -1;
+		}
+		close(fd);
+		if (sw->type == SWAP_EXT4FILE) {
+			/* all inode tables now: no lazy init I/O in the guest */
+			const char *const argv[] = {
+				"mke2fs", "-q", "-F", "-t", "ext4", "-E",
+				"lazy_itable_init=0,lazy_journal_init=0",
+				"-L", "swapctl", path, NULL,
+			};
+			struct util_run_opts o = { .out_fd = -1, .quiet = true };
+
+			rc = util_run(argv, &o);
+			if (rc) {
+				util_seterr(err, errlen, rc < 0 ?
+					 "mke2fs not found (install e2fsprogs)" :
+					 "mke2fs -t ext4 %s failed (exit %d)",
+					 path, rc);
+				return -1;
+			}
+		}
+	}
+	return 0;
+}
+
+static void remove_disks(struct guest_env *r, struct guest *g)
+{
+	char path[4200];
+	int i;
+
+	if (r->keep_images)
+		return;
+	for (i = 0; i < r->scn->nswap; i++) {
+		if (!r->scn->swap[i].dev[0])
+			continue;
+		snprintf(path, sizeof(path), "%s/disk-%s.img", g->dir,
+			 r->scn->swap[i].dev);
+		unlink(path);
+	}
+}
+
+static void fill_spec(struct guest_env *r, struct guest *g,
+		      struct domain_spec *d, char paths[][4200],
+		      char *name, size_t namelen)
+{
+	int i, n = 0;
+
+	snprintf(name, namelen, DOMAIN_NAME_PREFIX "%s-%s-%d", r->run_id,
+		 g->kernel, g->rep);
+	memset(d, 0, sizeof(*d));
+	d->name = name;
+	d->kvm = r->kvm;
+	d->memory_mb = r->memory_mb;
+	d->cpus = r->cpus;
+	d->kernel = g->kernel_path;
+	snprintf(paths[0], 4200, "%s/initrd", g->dir);
+	snprintf(paths[1], 4200, "%s/console.log", g->dir);
+	snprintf(paths[2], 4200, "%s/agent.sock", g->dir);
+	d->initrd = paths[0];
+	d->console_log = paths[1];
+	d->agent_socket = paths[2];
+	d->cmdline = r->cmdline;	/* run.c: check_setup() */
+	for (i = 0; i < r->scn->nswap && n < DOMAIN_MAX_DISKS; i++) {
+		if (!r->scn->swap[i].dev[0])
+			continue;
+		snprintf(paths[3 + n], 4200, "%s/disk-%s.img", g->dir,
+			 r->scn->swap[i].dev);
+		d->disk[n].path = paths[3 + n];
+		d->disk[n].dev = r->scn->swap[i].dev;
+		n++;
+	}
+	d->ndisks = n;
+	d->net = scn_has_nfs(r->scn);
+	/* command workloads run the host's programs: its root, read-only */
+	d->host_root = r->scn->command ? "/" : NULL;
+	/* command workloads run the host's programs: its root, read-only */
+	d->host_root = r->scn->command ? "/" : NULL;
+}
+
+void guest_cleanup(struct guest_env *r)
+{
+	if (r->vm)
+		vm_destroy(r->vm);
+	ganesha_stop(&r->nfs);
+	if (r->sock[0]) {
+		unlink(r->sock);
+		r->sock[0] = '\0';
+	}
+}
+
+static void classify(struct guest_env *r, struct guest *g)
+{
+	const struct stats_track *t = &g->track;
+	char name[64];
+
+	(void)r;
+	g->pass = false;
+	if (g->setup_failed) {
+		g->exit_class = EXIT_SETUP;
+		return;
+	}
+	if (g->interrupted) {
+		g->exit_class = EXIT_INTERRUPTED;
+		set_why(g, "interrupted");
+		return;
+	}
+	if (t->have_result && t->pages_corrupt) {
+		g->exit_class = EXIT_CORRUPT;
+		set_why(g, "%llu corrupt pages (first at page %lld)",
+			 (unsigned long long)t->pages_corrupt,
+			 (long long)t->first_corrupt);
+	} else if (g->console_problems) {
+		g->exit_class = EXIT_GUEST;
+		set_why(g, "%d problem lines on the console, first: %s",
+			 g->console_problems, g->console_first);
+	} else if (g->timeout) {
+		g->exit_class = EXIT_GUEST;
+		set_why(g, "timeout after %.0f s (%s)", g->run_s,
+			 !t->hello ? "no hello from the agent" :
+			 !t->have_result ? "no result" :
+			 "no power-off after the result");
+	} else if (!t->have_result) {
+		g->exit_class = EXIT_GUEST;
+		set_why(g, "the guest stopped without a result%s%s",
+			 g->last_error_log[0] ? "; last error: " :
+			 (t->hello ? "" : " (no hello: see console.log)"),
+			 g->last_error_log);
+	} else if (t->status == STREAM_CORRUPT) {
+		g->exit_class = EXIT_CORRUPT;
+		/* a command workload says which outputs differ */
+		set_why(g, "result: corrupt%s%s", t->reason[0] ? ": " : "",
+			t->reason);
+	} else if (t->status == STREAM_OOM && !scn_expects_oom(r->scn)) {
+		g->exit_class = EXIT_GUEST;
+		set_why(g, "the OOM killer took the workload: %s", t->reason);
+	} else if (t->status == STREAM_ERROR) {
+		g->exit_class = EXIT_GUEST;
+		set_why(g, "guest error: %s",
+			 t->reason[0] ? t->reason : "(no reason given)");
+	} else if (t->status != STREAM_OOM && scn_expects_oom(r->scn)) {
+		g->exit_class = EXIT_GUEST;
+		set_why(g, "an oom fault expects the OOM killer to take the workload; it finished");
+	} else if (g->fault_failures) {
+		g->exit_class = EXIT_GUEST;
+		set_why(g, "%d host fault actions failed, last: %s",
+			g->fault_failures, g->fault_error);
+	} else {
+		g->exit_class = EXIT_OK;
+		g->pass = true;
+	}
+	if (!g->pass)
+		msg("%s: FAIL: %s", guest_name(g, name, sizeof(name)),
+		    g->why);
+}
+
+/* rejected.txt stays only when there was something to reject */
+static void close_rejected(struct feed_ctx *fc, struct guest *g)
+{
+	char path[4200];
+
+	if (!fc->rejected)
+		return;
+	fclose(fc->rejected);
+	fc->rejected = NULL;
+	if (g->st.lines == g->st.ok) {
+		snprintf(path, sizeof(path), "%s/rejected.txt", g->dir);
+		unlink(path);
+	}
+}
+
+void guest_run(struct guest_env *r, struct guest *g)
+{
+	char paths[3 + DOMAIN_MAX_DISKS][4200], dname[256], err[1024];
+	char gname[64], xmlpath[4200], spath[4200];
+	struct domain_spec spec;
+	struct feed_ctx fc = { .r = r, .g = g };
+	double deadline, next_host, t_result = 0;
+	char *xml = NULL;
+	int fd = -1;
+
+	guest_name(g, gname, sizeof(gname));
+	stream_init(&g->st);
+	stats_track_init(&g->track);
+	util_path(g->dir, sizeof(g->dir), "%s/%s", r->run_dir, gname);
+	if (util_mkdir_p(g->dir, 0755)) {
+		set_why(g, "%s: %s", g->dir,
+			 strerror(errno));
+		goto setup_fail;
+	}
+	fill_spec(r, g, &spec, paths, dname, sizeof(dname));
+	if (strlen(spec.agent_socket) >= sizeof(((struct sockaddr_un *)0)->sun_path)) {
+		set_why(g, "%s: longer than a unix socket path may be (108): choose a shorter workdir",
+			 spec.agent_socket);
+		goto setup_fail;
+	}
+	if (plan_make_initrd(r->initramfs, r->plan, spec.initrd, err,
+			     sizeof(err)) ||
+	    make_disks(r, g, err, sizeof(err))) {
+		set_why(g, "%s", err);
+		goto setup_fail;
+	}
+	xml = domain_xml(&spec);
+	snprintf(xmlpath, sizeof(xmlpath), "%s/domain.xml", g->dir);
+	if (!xml || util_write_file_atomic(xmlpath, xml, strlen(xml), 0644)) {
+		set_why(g, "%s: %s", xmlpath,
+			 strerror(errno));
+		goto setup_fail;
+	}
+	if (scn_has_nfs(r->scn)) {
+		char nfsdir[4200];
+
+		snprintf(nfsdir, sizeof(nfsdir), "%s/nfs", g->dir);
+		if (ganesha_start(&r->nfs, nfsdir, r->cfg->nfs_port, err,
+				  sizeof(err))) {
+			set_why(g, "%s", err);
+			goto setup_fail;
+		}
+	}
+	snprintf(spath, sizeof(spath), "%s/rejected.txt", g->dir);
+	unlink(spath);
+	fc.rejected = fopen(spath, "we");
+	snprintf(spath, sizeof(spath), "%s/samples.jsonl", g->dir);
+	fc.samples = fopen(spath, "we");
+	if (!fc.samples) {
+		set_why(g, "%s: %s", spath,
+			 strerror(errno));
+		goto setup_fail;
+	}
+	faults_init(&fc.faults, r->scn, NULL, &r->nfs, fc.samples);
+	unlink(spec.console_log);
+	unlink(spec.agent_socket);
+	snprintf(r->sock, sizeof(r->sock), "%s", spec.agent_socket);
+	if (guest_interrupted)
+		goto interrupted;
+	msg("%s: booting %s (%s, %u MiB, %u CPUs)", gname,
+	    g->kernel_path, r->kvm ? "KVM" : "TCG", r->memory_mb,
+	    r->cpus);
+	fc.t_create = util_now();
+	if (vm_start(r->vm, xml, err, sizeof(err))) {
+		set_why(g, "%s", err);
+		goto setup_fail;
+	}
+	guest_catch_signals();	/* the driver may have reset them again */
+	g->started = true;
+	fd = connect_agent(spec.agent_socket, fc.t_create + CONNECT_WAIT_S);
+	if (fd < 0) {
+		if (guest_interrupted)
+			goto interrupted;
+		set_why(g, "%s: cannot connect to the agent channel: %s",
+			 spec.agent_socket, strerror(errno));
+		goto setup_fail;
+	}
+	deadline = fc.t_create + r->host_timeout_s;
+	next_host = fc.t_create;
+	for (;;) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		char buf[16384];
+		double now;
+		ssize_t n;
+
+		if (guest_interrupted)
+			goto interrupted;
+		now = util_now();
+		if (now >= next_host) {
+			host_line(r, g, fc.samples);
+			next_host = now + r->scn->interval_ms / 1000.0;
+		}
+		faults_tick(&fc.faults, now);
+		if (now > deadline ||
+		    (!g->track.hello && now > fc.t_create + HELLO_WAIT_S) ||
+		    (t_result && now > t_result + POWEROFF_WAIT_S)) {
+			g->timeout = true;
+			break;
+		}
+		if (poll(&p, 1, 50) <= 0)
+			continue;
+		n = read(fd, buf, sizeof(buf));
+		if (n < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (n <= 0)
+			break;	/* QEMU closed the channel: powered off */
+		stream_feed(&g->st, buf, n, on_line, &fc);
+		if (g->track.have_result && !t_result)
+			t_result = util_now();
+	}
+	stream_finish(&g->st, on_line, &fc);
+	g->run_s = util_now() - fc.t_create;
+	close(fd);
+	faults_finish(&fc.faults, util_now());
+	g->fault_failures = fc.faults.failures;
+	snprintf(g->fault_error, sizeof(g->fault_error), "%s",
+		 fc.faults.last_error);
+	guest_cleanup(r);
+	fclose(fc.samples);
+	close_rejected(&fc, g);
+	remove_disks(r, g);
+	check_console(spec.console_log, g);
+	free(xml);
+	classify(r, g);
+	msg("%s: %s in %.1f s (boot %.2f s)", gname,
+	    g->pass ? "pass" : "FAIL", g->run_s, g->boot_s);
+	return;
+
+interrupted:
+	g->interrupted = true;
+	goto failed;
+setup_fail:
+	g->setup_failed = true;
+failed:
+	if (fd >= 0)
+		close(fd);
+	faults_finish(&fc.faults, util_now());
+	guest_cleanup(r);
+	if (fc.samples)
+		fclose(fc.samples);
+	close_rejected(&fc, g);
+	remove_disks(r, g);
+	free(xml);
+	classify(r, g);
+	if (g->setup_failed)
+		msg("%s: %s", gname, g->why);
+}
+
+
+char *guest_domain_xml(struct guest_env *r, struct guest *g)
+{
+	char paths[3 + DOMAIN_MAX_DISKS][4200], name[256];
+	struct domain_spec spec;
+
+	fill_spec(r, g, &spec, paths, name, sizeof(name));
+	return domain_xml(&spec);
+}
+
+void guest_free(struct guest *g)
+{
+	stats_track_free(&g->track);
+}

@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * guest: one guest's lifecycle for `swapctl run`: its directory, initrd,
+ * disks and domain XML, the NFS server, boot, the agent's stream (written
+ * to samples.jsonl and fed to the guest's stats_track, the same pipeline
+ * report and top read the file with), the host's block stats, power-off
+ * or timeout, the cleanup and the classification (pass, corrupt, guest
+ * failure, setup error, interrupted).
+ */
+#ifndef SWAPCTL_GUEST_H
+#define SWAPCTL_GUEST_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "config.h"
+#include "domain.h"
+#include "ganesha.h"
+#include "rundir.h"
+#include "scenario.h"
+#include "stats.h"
+#include "stream.h"
+
+/* What every guest of a run shares. */
+struct guest_env {
+	const struct swapctl_config *cfg;
+	const struct scenario *scn;
+	unsigned int memory_mb, cpus;
+	bool kvm, keep_images;
+	bool debug;		/* debug kernels: page_owner=on */
+	char accel_why[320];	/* why KVM or TCG */
+	char cmdline[2 * CONFIG_APPEND_MAX + 128]; /* guest kernel cmdline */
+	double host_timeout_s;
+	const char *initramfs;
+	const char *plan;
+	const char *run_id, *run_dir;
+	struct vmconn *vm;
+	/* what the current guest holds, for the cleanup */
+	struct ganesha nfs;
+	char sock[4200];
+};
+
+struct guest {
+	char kernel[SCN_KERNEL_MAX];	/* the scenario's name: "patched" */
+	char kernel_path[4096];		/* its bzImage */
+	unsigned int rep;
+	char dir[4096];
+	bool started, setup_failed, timeout, interrupted;
+	double boot_s;		/* create -> hello, host clock */
+	double run_s;		/* create -> end */
+	bool has_agent_cpu;
+	uint64_t agent_cpu_ns;
+	char last_error_log[STREAM_MSG_MAX];
+	/* the last sample's vmstat, as received (summary.json vmstat_all) */
+	struct stream_counter last_ctr[STREAM_MAX_COUNTERS];
+	unsigned int nlast_ctr;
+	int console_problems;
+	char console_first[200];
+	int oom_kills;
+	struct console_scan console;	/* the reports, quoted */
+	int fault_failures;		/* host fault actions that failed */
+	char fault_error[256];
+	struct stream_state st;		/* validation counters */
+	struct stats_track track;	/* everything measured */
+	bool pass;
+	int exit_class;		/* EXIT_OK, _CORRUPT, _GUEST, _SETUP... */
+	char why[512];
+};
+
+/* Set by SIGINT/SIGTERM/SIGHUP once guest_catch_signals() ran. */
+extern atomic_int guest_interrupted;
+void guest_catch_signals(void);
+
+/* "<kernel>-<rep>", the guest's directory name */
+const char *guest_name(const struct guest *g, char *buf, size_t len);
+/* Boot guest @g, follow it to the end and classify it. */
+void guest_run(struct guest_env *env, struct guest *g);
+/* Everything a guest holds on the host: always safe to call. */
+void guest_cleanup(struct guest_env *env);
+/* The domain XML of @g (for --dry-run); NULL when out of memory. */
+char *guest_domain_xml(struct guest_env *env, struct guest *g);
+void guest_free(struct guest *g);
+
+#endif

@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * swapctl list: the shipped scenarios (name, description, swap backends)
+ * and the kernels built in the work directory (variant, version, patches,
+ * build time, debug or not), from the .json files of <datadir>/scenarios and
+ * <workdir>/kernels/<variant>/manifest.json.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "parse-options.h"
+#include "scenario.h"
+#include "swapctl.h"
+#include "util.h"
+
+#define LIST_MAX	256
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Sorted names in @dir ending with @suffix ("" = directories), or -1. */
+static int names(const char *dir, const char *suffix, char **out, int max)
+{
+	size_t sl = strlen(suffix);
+	struct dirent *e;
+	int n = 0;
+	DIR *d;
+
+	d = opendir(dir);
+	if (!d)
+		return errno == ENOENT ? 0 : -1;
+	while ((e = readdir(d)) && n < max) {
+		size_t l = strlen(e->d_name);
+
+		if (e->d_name[0] == '.')
+			continue;
+		if (sl ? l <= sl || strcmp(e->d_name + l - sl, suffix) :
+		    e->d_type != DT_DIR && e->d_type != DT_LNK &&
+		    e->d_type != DT_UNKNOWN)
+			continue;
+		out[n] = strdup(e->d_name);
+		if (out[n])
+			n++;
+	}
+	closedir(d);
+	qsort(out, (size_t)n, sizeof(*out), cmp_str);
+	return n;
+}
+
+static void free_names(char **v, int n)
+{
+	while (n-- > 0)
+		free(v[n]);
+}
+
+/* One scenario: {file, name, description, backends[]} or {file, error}. */
+static json_t *scenario_entry(const char *path, const char *file)
+{
+	struct scenario *s = malloc(sizeof(*s));
+	json_t *o, *b;
+	char err[1024];
+	int i;
+
+	if (!s)
+		return NULL;
+	if (scenario_load(s, path, err, sizeof(err))) {
+		free(s);
+		return json_pack("{ssss}", "file", file, "error", err);
+	}
+	b = json_array();
+	for (i = 0; b && i < s->nswap; i++)
+		json_array_append_new(b, json_string(
+			plan_backend_name(s->swap[i].type)));
+	o = json_pack("{sssssssO}", "file", file, "name", s->name,
+		      "description", s->description, "backends", b);
+	json_decref(b);
+	free(s);
+	return o;
+}
+
+static json_t *scenarios(const char *datadir)
+{
+	char dir[4200], path[4500], *v[LIST_MAX];
+	json_t *a = json_array();
+	int n, i;
+
+	if (!a || !datadir)
+		return a;
+	snprintf(dir, sizeof(dir), "%s/scenarios", datadir);
+	n = names(dir, ".json", v, LIST_MAX);
+	for (i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, v[i]);
+		json_array_append_new(a, scenario_entry(path, path));
+	}
+	free_names(v, n);
+	return a;
+}
+
+/*
+ * One kernel: what its manifest says. A directory without a readable
+ * manifest is listed with "error" (a build in progress or interrupted).
+ */
+static json_t *kernel_entry(const char *kdir, const char *variant)
+{
+	char path[4500];
+	json_error_t jerr;
+	json_t *m, *o, *p, *names, *x;
+	size_t i;
+	size_t l = strlen(variant);
+	bool debug = l > 6 && !strcmp(variant + l - 6, "-debug");
+
+	snprintf(path, sizeof(path), "%s/%s/manifest.json", kdir, variant);
+	m = json_load_file(path, 0, &jerr);
+	if (!m || !json_is_object(m)) {
+		json_decref(m);
+		return json_pack("{sssbss}", "variant", variant, "debug", debug,
+				 "error", "no manifest.json (not built, or a build in progress)");
+	}
+	names = json_array();
+	p = json_object_get(m, "patches");
+	json_array_foreach(p, i, x)
+		json_array_append_new(names, json_string(
+			json_string_value(json_object_get(x, "name")) ?: "?"));
+	x = json_object_get(m, "debug");
+	if (json_is_boolean(x))
+		debug = json_is_true(x);
+	o = json_pack("{sssbsOsOsOsOsO}", "variant", variant, "debug", debug,
+		      "version", json_object_get(m, "kernel_version") ?:
+		      json_null(),
+		      "built_at", json_object_get(m, "built_at") ?: json_null(),
+		      "build_seconds", json_object_get(m, "build_seconds") ?:
+		      json_null(),
+		      "series", json_object_get(m, "series") ?: json_null(),
+		      "patches", names);
+	if (o)
+		json_object_set_new(o, "bzImage", json_sprintf("%s/%s/bzImage",
+							       kdir, variant));
+	json_decref(names);
+	json_decref(m);
+	return o;
+}
+
+static json_t *kernels(const char *workdir)
+{
+	char kdir[4200], *v[LIST_MAX];
+	json_t *a = json_array();
+	int n, i;
+
+	if (!a)
+		return NULL;
+	snprintf(kdir, sizeof(kdir), "%s/kernels", workdir);
+	n = names(kdir, "", v, LIST_MAX);
+	for (i = 0; i < n; i++)
+		json_array_append_new(a, kernel_entry(kdir, v[i]));
+	free_names(v, n);
+	return a;
+}
+
+static const char *str(json_t *o, const char *key)
+{
+	const char *s = json_string_value(json_object_get(o, key));
+
+	return s ? s : "";
+}
+
+/* The first sentence of @d, cut to @w characters with "...". */
+static const char *summary(const char *d, unsigned int w, char *buf,
+			   size_t len)
+{
+	const char *dot = strstr(d, ". ");
+	size_t n = dot ? (size_t)(dot - d) + 1 : strlen(d);
+
+	if (n >= len)
+		n = len - 1;
+	if (n > w && w > 3)
+		snprintf(buf, len, "%.*s...", (int)(w - 3), d);
+	else
+		snprintf(buf, len, "%.*s", (int)n, d);
+	return buf;
+}
+
+static void text(json_t *scn, json_t *ker, const char *datadir,
+		 const char *workdir)
+{
+	const char *cols = getenv("COLUMNS");
+	unsigned int width = cols && atoi(cols) > 0 ? (unsigned int)atoi(cols) :
+			     100;
+	char desc[SCN_DESC_MAX + 1];
+	json_t *e, *b;
+	size_t i, j;
+
+	printf("scenarios (%s/scenarios):\n", datadir ? datadir : "?");
+	json_array_foreach(scn, i, e) {
+		char bk[128] = "";
+
+		if (json_object_get(e, "error")) {
+			printf("  %-20s %s\n", "?", str(e, "error"));
+			continue;
+		}
+		json_array_foreach(json_object_get(e, "backends"), j, b)
+			snprintf(bk + strlen(bk), sizeof(bk) - strlen(bk),
+				 "%s%s", j ? "," : "", json_string_value(b));
+		printf("  %-20s %-14s %s\n", str(e, "name"), bk,
+		       summary(str(e, "description"), width > 40 ?
+			       width - 38 : 40, desc, sizeof(desc)));
+	}
+	if (!json_array_size(scn))
+		printf("  (none)\n");
+	printf("\nkernels (%s/kernels):\n", workdir);
+	json_array_foreach(ker, i, e) {
+		json_t *p = json_object_get(e, "patches");
+		json_t *secs = json_object_get(e, "build_seconds");
+
+		if (json_object_get(e, "error")) {
+			printf("  %-20s %s\n", str(e, "variant"),
+			       str(e, "error"));
+			continue;
+		}
+		printf("  %-20s %-10s %2zu patch%s  built %s (%.0f s)%s\n",
+		       str(e, "variant"), str(e, "version"),
+		       json_array_size(p), json_array_size(p) == 1 ? "" : "es",
+		       str(e, "built_at"), json_number_value(secs),
+		       json_is_true(json_object_get(e, "debug")) ?
+		       "  debug" : "");
+	}
+	if (!json_array_size(ker))
+		printf("  (none: 'swapctl build --all')\n");
+}
+
+int cmd_list(int argc, char **argv, struct swapctl_config *cfg)
+{
+	bool json = false;
+	struct popt opts[] = {
+		OPT_BOOL(0, "json", &json,
+			 "one JSON object {scenarios, kernels}"),
+		OPT_END(),
+	};
+	struct popt_cmd cmd = {
+		.name = "list", .opts = opts,
+		.desc =
+		"List the shipped scenarios (name, swap backends, description)\n"
+		"and the kernels built in the work directory (variant, kernel\n"
+		"version, number of patches, build time, debug or not), as their\n"
+		"manifest.json records them.\n",
+	};
+	const char *datadir = util_data_dir();
+	json_t *scn, *ker, *o;
+	int n, ret = EXIT_OK;
+
+	n = parse_options(&cmd, argc, argv);
+	if (n < 0)
+		return parse_options_exit(n);
+	scn = scenarios(datadir);
+	ker = kernels(cfg->workdir);
+	if (!scn || !ker) {
+		json_decref(scn);
+		json_decref(ker);
+		fprintf(stderr, "swapctl list: out of memory\n");
+		return EXIT_FAILURE_GENERIC;
+	}
+	if (json) {
+		o = json_pack("{sssssOsO}", "datadir", datadir ? datadir : "",
+			      "workdir", cfg->workdir, "scenarios", scn,
+			      "kernels", ker);
+		if (!o || json_dumpf(o, stdout, JSON_INDENT(2)) ||
+		    puts("") == EOF)
+			ret = EXIT_OUTPUT;
+		json_decref(o);
+	} else {
+		text(scn, ker, datadir, cfg->workdir);
+	}
+	json_decref(scn);
+	json_decref(ker);
+	return ret;
+}

@@ -1,0 +1,632 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * metrics: the registry. See metrics.h and doc/HACKING.md "Metrics".
+ */
+#include <stddef.h>
+#include <string.h>
+
+#include "metrics.h"
+
+#define PAGE_MIB	(4096.0 / 1048576.0)
+
+static struct stats_val na(void)
+{
+	struct stats_val v = { STATS_NA, 0 };
+
+	return v;
+}
+
+static struct stats_val dev_write_ios(const struct metric_in *in)
+{
+	return in->total.dev_wr_ios;
+}
+
+static struct stats_val dev_read_ios(const struct metric_in *in)
+{
+	return in->total.dev_rd_ios;
+}
+
+static struct stats_val dev_write_ppio(const struct metric_in *in)
+{
+	return in->total.dev_wr_ppio;
+}
+
+/* host lines: rd_req/wr_req of the swap disks (virDomainBlockStats) */
+static struct stats_val host_req(const struct metric_in *in, bool wr)
+{
+	const struct stats_track *t = in->t;
+	const struct stats_host_point *h;
+	size_t i;
+
+	/* host lines may carry only the CPU time (zram: no disk) */
+	for (i = 0; i < t->nhost && !t->host[i].has_blk; i++)
+		;
+	if (i == t->nhost)
+		return stats_missing();
+	h = &t->host[t->nhost - 1];
+	return stats_ok((double)(wr ? h->wr_req : h->rd_req));
+}
+
+static struct stats_val host_write_req(const struct metric_in *in)
+{
+	return host_req(in, true);
+}
+
+static struct stats_val host_read_req(const struct metric_in *in)
+{
+	return host_req(in, false);
+}
+
+static struct stats_val swapout_mibs(const struct metric_in *in)
+{
+	struct stats_val v = in->total.pswpout_s;
+
+	if (v.state == STATS_OK)
+		v.v *= PAGE_MIB;
+	return v;
+}
+
+static struct stats_val swap_peak(const struct metric_in *in)
+{
+	if (!in->t->npts)
+		return na();
+	return stats_ok((double)in->total.swap_peak_kb / 1024);
+}
+
+static struct stats_val pages_verified(const struct metric_in *in)
+{
+	if (!in->t->have_result)
+		return na();
+	return stats_ok((double)in->t->pages_verified);
+}
+
+static struct stats_val pages_corrupt(const struct metric_in *in)
+{
+	if (!in->t->have_result)
+		return na();
+	return stats_ok((double)in->t->pages_corrupt);
+}
+
+static struct stats_val pages_failed(const struct metric_in *in)
+{
+	if (!in->t->have_result)
+		return na();
+	return stats_ok((double)in->t->pages_failed);
+}
+
+static struct stats_val pages_failed_distinct(const struct metric_in *in)
+{
+	if (!in->t->have_result)
+		return na();
+	return stats_ok((double)in->t->pages_failed_distinct);
+}
+
+static struct stats_val swap_read_errors(const struct metric_in *in)
+{
+	if (!in->t->console_scanned)
+		return na();
+	return stats_ok((double)in->t->swap_read_errors);
+}
+
+static struct stats_val swap_write_errors(const struct metric_in *in)
+{
+	if (!in->t->console_scanned)
+		return na();
+	return stats_ok((double)in->t->swap_write_errors);
+}
+
+static struct stats_val boot_seconds(const struct metric_in *in)
+{
+	if (!in->t->hello)
+		return na();
+	return stats_ok((double)in->t->hello_t_ns / 1e9);
+}
+
+static struct stats_val workload_seconds(const struct metric_in *in)
+{
+	const struct stats_track *t = in->t;
+	double s = 0;
+	unsigned int i, n = 0;
+
+	for (i = 0; i < t->nphases; i++) {
+		const struct stats_phase *p = &t->phases[i];
+
+		if (!p->ended)
+			continue;
+		s += p->has_stats ? (double)p->ns / 1e9 :
+		     (double)(p->end_ns - p->start_ns) / 1e9;
+		n++;
+	}
+	return n ? stats_ok(s) : na();
+}
+
+static struct stats_val duration_seconds(const struct metric_in *in)
+{
+	if (in->t->npts < 2)
+		return na();
+	return stats_ok((double)stats_track_span_ns(in->t) / 1e9);
+}
+
+/*
+ * Pages evicted per page asked over the pageout phases: from the
+ * workload's residency check (mincore before and after) when the phases
+ * carry it, else the pages written to swap while each pageout phase ran
+ * (from the last sample before its start to the first sample after its
+ * end) per page the phase asked to push out.
+ */
+static struct stats_val pageout_evicted(const struct metric_in *in)
+{
+	const struct stats_track *t = in->t;
+	const unsigned int bit = 1u << SF_PSWPOUT;
+	double out = 0, asked = 0;
+	unsigned int i;
+
+	for (i = 0; i < t->nphases; i++) {
+		const struct stats_phase *p = &t->phases[i];
+
+		if (p->ended && p->has_residency &&
+		    !strcmp(p->name, "pageout")) {
+			out += (double)p->evicted;
+			asked += (double)p->asked;
+		}
+	}
+	if (asked > 0)
+		return stats_ok(out / asked);
+
+	for (i = 0; i < t->nphases; i++) {
+		const struct stats_phase *p = &t->phases[i];
+		const struct stats_point *a, *b;
+		size_t ib;
+		long ia;
+
+		if (!p->ended || !p->has_stats || strcmp(p->name, "pageout"))
+			continue;
+		ia = stats_point_before(t, p->start_ns);
+		ib = stats_point_after(t, p->end_ns);
+		if (ib >= t->npts)
+			ib = t->npts ? t->npts - 1 : 0;
+		if (!t->npts)
+			return na();
+		a = ia >= 0 ? &t->pts[ia] : NULL;
+		b = &t->pts[ib];
+		if (!(b->present & bit) || (a && !(a->present & bit)))
+			return stats_missing();
+		out += (double)(b->v[SF_PSWPOUT] - (a ? a->v[SF_PSWPOUT] : 0));
+		asked += (double)p->pages;
+	}
+	if (asked <= 0)
+		return na();
+	return stats_ok(out / asked);
+}
+
+/* Guest CPU, PSI and host CPU: the stats_interval of the total/window. */
+static struct stats_val cpu_user_s(const struct metric_in *in)
+{
+	return in->total.cpu_user;
+}
+
+static struct stats_val cpu_sys_s(const struct metric_in *in)
+{
+	return in->total.cpu_sys;
+}
+
+static struct stats_val cpu_iowait_s(const struct metric_in *in)
+{
+	return in->total.cpu_iowait;
+}
+
+static struct stats_val cpu_softirq_s(const struct metric_in *in)
+{
+	return in->total.cpu_softirq;
+}
+
+static struct stats_val sys_ms_per_mib(const struct metric_in *in)
+{
+	return in->total.sys_ms_per_mib;
+}
+
+static struct stats_val psi_some_s(const struct metric_in *in)
+{
+	return in->total.psi_some;
+}
+
+static struct stats_val psi_full_s(const struct metric_in *in)
+{
+	return in->total.psi_full;
+}
+
+static struct stats_val host_cpu_s(const struct metric_in *in)
+{
+	return in->total.host_cpu;
+}
+
+/*
+ * Over the ended phases named @name: the pages the workload's mincore()
+ * check found freed (evicted) per page asked. Missing if such a phase
+ * ended without the check (an older guest).
+ */
+static struct stats_val phases_freed(const struct metric_in *in,
+				     const char *name)
+{
+	const struct stats_track *t = in->t;
+	double evicted = 0, asked = 0;
+	unsigned int i, n = 0;
+
+	for (i = 0; i < t->nphases; i++) {
+		const struct stats_phase *p = &t->phases[i];
+
+		if (!p->ended || strcmp(p->name, name))
+			continue;
+		if (!p->has_residency)
+			return stats_missing();
+		evicted += (double)p->evicted;
+		asked += (double)p->asked;
+		n++;
+	}
+	if (!n || asked <= 0)
+		return na();
+	return stats_ok(evicted / asked);
+}
+
+static struct stats_val pageout_freed(const struct metric_in *in)
+{
+	return phases_freed(in, "pageout");
+}
+
+static struct stats_val pressure_freed(const struct metric_in *in)
+{
+	return phases_freed(in, "pressure");
+}
+
+/* The workload's own time (end lines' ns) of the phases named @name. */
+static struct stats_val phases_seconds(const struct metric_in *in,
+				       const char *name)
+{
+	const struct stats_track *t = in->t;
+	double s = 0;
+	unsigned int i, n = 0;
+
+	for (i = 0; i < t->nphases; i++) {
+		const struct stats_phase *p = &t->phases[i];
+
+		if (!p->ended || strcmp(p->name, name))
+			continue;
+		s += p->has_stats ? (double)p->ns / 1e9 :
+		     (double)(p->end_ns - p->start_ns) / 1e9;
+		n++;
+	}
+	return n ? stats_ok(s) : na();
+}
+
+#define PHASE_SECONDS(ph)						\
+static struct stats_val ph##_seconds(const struct metric_in *in)	\
+{									\
+	return phases_seconds(in, #ph);					\
+}
+
+PHASE_SECONDS(fill)
+PHASE_SECONDS(pageout)
+PHASE_SECONDS(pressure)
+PHASE_SECONDS(read)
+PHASE_SECONDS(willneed)
+PHASE_SECONDS(rewrite)
+
+#define PHASE_ENTRY(ph, lbl)						\
+	{								\
+		.key = #ph "_seconds", .label = lbl, .unit = "s",	\
+		.eval = ph##_seconds,					\
+		.how = "sum of the ns of the " #ph " phases' end lines (the workload's clock)", \
+		.dir = METRIC_LOWER_BETTER, .decimals = 2,		\
+		.min_effect = 0.01,					\
+	}
+
+const struct metric_def metric_defs[] = {
+	{
+		.key = "pswpout", .live = true, .label = "pages swapped out",
+		.unit = "pages", .vmstat = "pswpout",
+		.how = "vmstat pswpout since boot; the workload asks for a fixed set of pages to be pushed out, so fewer means pages stayed in memory",
+		.dir = METRIC_HIGHER_BETTER, .min_effect = 0.05,
+		.deterministic = true,
+	}, {
+		.key = "nrswpout", .live = true, .label = "swap write I/Os",
+		.unit = "I/Os", .vmstat = "nrswpout",
+		.how = "vmstat nrswpout (swap write I/Os submitted) since boot",
+		.dir = METRIC_LOWER_BETTER, .min_effect = 0.05,
+		.deterministic = true,
+	}, {
+		.key = "write_pages_per_io", .live = true, .label = "write pages/I/O",
+		.unit = "pages/I/O", .num = "pswpout", .den = "nrswpout",
+		.how = "pswpout / nrswpout",
+		.dir = METRIC_HIGHER_BETTER, .decimals = 2,
+		.min_effect = 0.01, .deterministic = true,
+	}, {
+		.key = "pswpin", .live = true, .label = "pages swapped in",
+		.unit = "pages", .vmstat = "pswpin",
+		.how = "vmstat pswpin since boot; the workload reads every page back, so fewer means fewer pages had reached swap",
+		.dir = METRIC_HIGHER_BETTER, .min_effect = 0.05,
+		.deterministic = true,
+	}, {
+		.key = "nrswpin", .live = true, .label = "swap read I/Os",
+		.unit = "I/Os", .vmstat = "nrswpin",
+		.how = "vmstat nrswpin (swap read I/Os submitted) since boot",
+		.dir = METRIC_LOWER_BETTER, .min_effect = 0.05,
+		.deterministic = true,
+	}, {
+		.key = "read_pages_per_io", .live = true, .label = "read pages/I/O",
+		.unit = "pages/I/O", .num = "pswpin", .den = "nrswpin",
+		.how = "pswpin / nrswpin",
+		.dir = METRIC_HIGHER_BETTER, .decimals = 2,
+		.min_effect = 0.01, .deterministic = true,
+	}, {
+		.key = "pageout_evicted", .label = "evicted per pageout",
+		.unit = "pages/page", .eval = pageout_evicted,
+		.how = "over all pageout phases: pages evicted / pages asked, from the workload's residency check (mincore) when present, else pswpout while the phase ran (samples around it) / pages asked",
+		.dir = METRIC_HIGHER_BETTER, .decimals = 3,
+		.min_effect = 0.05, .deterministic = true,
+	}, {
+		.key = "thp_swpout", .label = "THPs swapped out whole",
+		.unit = "THPs", .vmstat = "thp_swpout",
+		.how = "vmstat thp_swpout since boot",
+		.dir = METRIC_NEUTRAL, .min_effect = 0.05,
+		.deterministic = true,
+	}, {
+		.key = "device_write_ios", .live = true, .label = "device write I/Os",
+		.unit = "I/Os", .eval = dev_write_ios,
+		.how = "wr_ios of the swap devices' guest blk stats since boot (after the block layer's merging)",
+		.dir = METRIC_LOWER_BETTER, .min_effect = 0.05,
+	}, {
+		.key = "device_read_ios", .live = true, .label = "device read I/Os",
+		.unit = "I/Os", .eval = dev_read_ios,
+		.how = "rd_ios of the swap devices' guest blk stats since boot",
+		.dir = METRIC_LOWER_BETTER, .min_effect = 0.05,
+	}, {
+		.key = "device_write_pages_per_io", .live = true,
+		.label = "device wr pages/I/O", .unit = "pages/I/O",
+		.eval = dev_write_ppio,
+		.how = "(wr_sectors / 8) / wr_ios of the swap devices' guest blk stats",
+		.dir = METRIC_HIGHER_BETTER, .decimals = 2,
+		.min_effect = 0.01,
+	}, {
+		.key = "host_write_requests", .label = "host write requests",
+		.unit = "requests", .eval = host_write_req,
+		.how = "wr_req of the swap disks from virDomainBlockStats (host lines), last value",
+		.dir = METRIC_LOWER_BETTER, .min_effect = 0.05,
+	}, {
+		.key = "host_read_requests", .label = "host read requests",
+		.unit = "requests", .eval = host_read_req,
+		.how = "rd_req of the swap disks from virDomainBlockStats (host lines), last value",
+		.dir = METRIC_LOWER_BETTER, .min_effect = 0.05,
+	}, {
+		.key = "pgmajfault", .live = true, .label = "major faults",
+		.unit = "faults", .vmstat = "pgmajfault",
+		.how = "vmstat pgmajfault since boot",
+		.dir = METRIC_LOWER_BETTER, .min_effect = 0.05,
+	}, {
+		.key = "swapout_mib_per_s", .label = "swap-out MiB/s",
+		.unit = "MiB/s", .eval = swapout_mibs,
+		.how = "pswpout * 4 KiB over the time from the first to the last sample",
+		.dir = METRIC_HIGHER_BETTER, .decimals = 2,
+		.min_effect = 0.01,
+	}, {
+		.key = "swap_peak_mib", .label = "swap used peak MiB",
+		.unit = "MiB", .eval = swap_peak,
+		.how = "the largest sum of used_kb of the swap areas over the samples",
+		.dir = METRIC_NEUTRAL, .decimals = 1, .min_effect = 0.05,
+	}, {
+		.key = "pages_verified", .label = "pages verified",
+		.unit = "pages", .eval = pages_verified,
+		.how = "pages_verified of the workload's result line",
+		.dir = METRIC_NEUTRAL, .min_effect = 0.05,
+		.deterministic = true,
+	}, {
+		.key = "pages_corrupt", .label = "pages corrupt",
+		.unit = "pages", .eval = pages_corrupt,
+		.how = "pages_corrupt of the workload's result line",
+		.dir = METRIC_LOWER_BETTER, .min_effect = 0,
+		.deterministic = true,
+	}, {
+		.key = "pages_failed", .label = "pages failed (SIGBUS)",
+		.unit = "pages", .eval = pages_failed,
+		.how = "pages_failed of the result line: swap-ins that failed loudly (SIGBUS), one per page per verifying phase",
+		.dir = METRIC_LOWER_BETTER, .min_effect = 0,
+		.deterministic = true,
+	}, {
+		.key = "pages_failed_distinct", .label = "distinct pages failed",
+		.unit = "pages", .eval = pages_failed_distinct,
+		.how = "pages_failed_distinct of the result line",
+		.dir = METRIC_LOWER_BETTER, .min_effect = 0,
+		.deterministic = true,
+	}, {
+		.key = "swap_read_errors", .label = "swap read errors",
+		.unit = "lines", .eval = swap_read_errors,
+		.how = "\"Read-error on swap-device\" lines in the guest's console.log (not the stream)",
+		.dir = METRIC_LOWER_BETTER, .min_effect = 0,
+		.deterministic = true,
+	}, {
+		.key = "swap_write_errors", .label = "swap write errors",
+		.unit = "lines", .eval = swap_write_errors,
+		.how = "\"Write-error on swap-device\" lines in the guest's console.log (not the stream)",
+		.dir = METRIC_LOWER_BETTER, .min_effect = 0,
+		.deterministic = true,
+	}, {
+		.key = "boot_seconds", .label = "boot s (to hello)",
+		.unit = "s", .eval = boot_seconds,
+		.how = "t_ns of the hello line: guest uptime when the agent said hello",
+		.dir = METRIC_LOWER_BETTER, .decimals = 2,
+		.min_effect = 0.01,
+	}, {
+		.key = "workload_seconds", .label = "workload s",
+		.unit = "s", .eval = workload_seconds,
+		.how = "sum of the phases' ns (their end lines)",
+		.dir = METRIC_LOWER_BETTER, .decimals = 2,
+		.min_effect = 0.01,
+	}, {
+		.key = "duration_seconds", .label = "duration s",
+		.unit = "s", .eval = duration_seconds,
+		.how = "guest time from the first to the last sample",
+		.dir = METRIC_LOWER_BETTER, .decimals = 2,
+		.min_effect = 0.01,
+	},
+	PHASE_ENTRY(fill, "fill s"),
+	PHASE_ENTRY(pageout, "pageout s"),
+	PHASE_ENTRY(pressure, "pressure s"),
+	PHASE_ENTRY(read, "read s"),
+	PHASE_ENTRY(willneed, "willneed s"),
+	PHASE_ENTRY(rewrite, "rewrite s"),
+	{
+		.key = "pageout_freed", .label = "freed per pageout",
+		.unit = "pages/page", .eval = pageout_freed,
+		.how = "pageout phases' end lines: evicted (pages of the area resident before - after, by mincore(); a page still in the swap cache is resident) / asked (pages of the area)",
+		.dir = METRIC_HIGHER_BETTER, .decimals = 3,
+		.min_effect = 0.05, .deterministic = true,
+	}, {
+		.key = "pressure_freed", .label = "freed per pressure",
+		.unit = "pages/page", .eval = pressure_freed,
+		.how = "pressure phases' end lines: evicted (the area's resident pages before - after, mincore()) / asked (pages of the area); which pages reclaim picks is policy",
+		.dir = METRIC_NEUTRAL, .decimals = 3, .min_effect = 0.05,
+	}, {
+		.key = "cpu_user_seconds", .live = true,
+		.label = "guest CPU user s", .unit = "s", .eval = cpu_user_s,
+		.how = "user of the samples' cpu_ns (/proc/stat, all CPUs), since boot",
+		.dir = METRIC_NEUTRAL, .decimals = 2, .min_effect = 0.01,
+	}, {
+		.key = "cpu_system_seconds", .live = true,
+		.label = "guest CPU system s", .unit = "s", .eval = cpu_sys_s,
+		.how = "system of the samples' cpu_ns (/proc/stat, all CPUs: reclaim, swap I/O submission, zram compression), since boot",
+		.dir = METRIC_LOWER_BETTER, .decimals = 2, .min_effect = 0.01,
+	}, {
+		.key = "cpu_iowait_seconds", .live = true,
+		.label = "guest CPU iowait s", .unit = "s", .eval = cpu_iowait_s,
+		.how = "iowait of the samples' cpu_ns (/proc/stat, all CPUs: idle with I/O pending), since boot",
+		.dir = METRIC_NEUTRAL, .decimals = 2, .min_effect = 0.01,
+	}, {
+		.key = "cpu_softirq_seconds", .live = true,
+		.label = "guest CPU softirq s", .unit = "s",
+		.eval = cpu_softirq_s,
+		.how = "softirq of the samples' cpu_ns (/proc/stat, all CPUs: bio completions among them), since boot",
+		.dir = METRIC_LOWER_BETTER, .decimals = 2, .min_effect = 0.01,
+	}, {
+		.key = "system_ms_per_mib", .label = "sys CPU ms/MiB swapped",
+		.unit = "ms/MiB", .eval = sys_ms_per_mib,
+		.how = "guest CPU system ms / MiB swapped out and in ((pswpout + pswpin) / 256), since boot",
+		.dir = METRIC_LOWER_BETTER, .decimals = 2, .min_effect = 0.01,
+	}, {
+		.key = "psi_memory_some_seconds", .live = true,
+		.label = "PSI memory some s", .unit = "s", .eval = psi_some_s,
+		.how = "some total= of /proc/pressure/memory (samples' psi.some_us) since boot: time some task stalled on memory (direct reclaim, workingset refaults); absent without CONFIG_PSI",
+		.dir = METRIC_NEUTRAL, .decimals = 3, .min_effect = 0.05,
+	}, {
+		.key = "psi_memory_full_seconds", .live = true,
+		.label = "PSI memory full s", .unit = "s", .eval = psi_full_s,
+		.how = "full total= of /proc/pressure/memory (samples' psi.full_us) since boot: time all non-idle tasks stalled on memory at once",
+		.dir = METRIC_NEUTRAL, .decimals = 3, .min_effect = 0.05,
+	}, {
+		.key = "host_cpu_seconds", .live = true,
+		.label = "host CPU s (QEMU)", .unit = "s", .eval = host_cpu_s,
+		.how = "the last host line's cpu_ns.total: CPU time of the guest's QEMU process on the host since it started (virDomainGetCPUStats or virDomainGetInfo)",
+		.dir = METRIC_LOWER_BETTER, .decimals = 2, .min_effect = 0.01,
+	},
+};
+
+const unsigned int metric_count = sizeof(metric_defs) / sizeof(metric_defs[0]);
+
+int metric_index(const char *key)
+{
+	unsigned int i;
+
+	for (i = 0; i < metric_count; i++)
+		if (!strcmp(metric_defs[i].key, key))
+			return (int)i;
+	return -1;
+}
+
+const struct metric_def *metric_find(const char *key)
+{
+	int i = metric_index(key);
+
+	return i < 0 ? NULL : &metric_defs[i];
+}
+
+void metric_in_init(struct metric_in *in, const struct stats_track *t)
+{
+	in->t = t;
+	in->window = false;
+	stats_track_total(t, &in->total);
+}
+
+void metric_in_window(struct metric_in *in, const struct stats_track *t,
+		      uint64_t window_ns)
+{
+	in->t = t;
+	in->window = true;
+	stats_track_window(t, window_ns, &in->total);
+}
+
+/* A window has deltas of the fields stats_point keeps, no others. */
+static struct stats_val window_counter(const struct metric_in *in,
+				       const char *name)
+{
+	static const struct {
+		const char *name;
+		size_t off;
+	} f[] = {
+		{ "pswpout", offsetof(struct stats_interval, pswpout) },
+		{ "nrswpout", offsetof(struct stats_interval, nrswpout) },
+		{ "pswpin", offsetof(struct stats_interval, pswpin) },
+		{ "nrswpin", offsetof(struct stats_interval, nrswpin) },
+		{ "pgmajfault", offsetof(struct stats_interval, majflt) },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(f) / sizeof(f[0]); i++)
+		if (!strcmp(f[i].name, name))
+			return *(const struct stats_val *)
+				((const char *)&in->total + f[i].off);
+	return na();
+}
+
+static struct stats_val eval_depth(const struct metric_def *m,
+				   const struct metric_in *in, int depth)
+{
+	const struct metric_def *a, *b;
+	uint64_t v;
+
+	if (m->eval)
+		return m->eval(in);
+	if (m->vmstat && in->window)
+		return window_counter(in, m->vmstat);
+	if (m->vmstat) {
+		if (!in->t->npts)
+			return na();
+		if (!stats_track_counter(in->t, m->vmstat, &v))
+			return stats_missing();
+		return stats_ok((double)v);
+	}
+	if (m->num && m->den && depth < 4) {
+		a = metric_find(m->num);
+		b = metric_find(m->den);
+		if (a && b)
+			return stats_ratio(eval_depth(a, in, depth + 1),
+					   eval_depth(b, in, depth + 1));
+	}
+	return na();
+}
+
+struct stats_val metric_eval(const struct metric_def *m,
+			     const struct metric_in *in)
+{
+	return eval_depth(m, in, 0);
+}
+
+const char *metric_dir_name(enum metric_dir d)
+{
+	switch (d) {
+	case METRIC_HIGHER_BETTER:
+		return "higher";
+	case METRIC_LOWER_BETTER:
+		return "lower";
+	case METRIC_NEUTRAL:
+		break;
+	}
+	return "neutral";
+}

@@ -1,0 +1,713 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * results: metric values, comparisons, verdicts, expectations, the table
+ * and the JSON shared by run and report. See results.h.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "results.h"
+#include "swapctl.h"
+
+_Static_assert(RES_MAX_METRICS >= 32, "room for the registry");
+
+void results_init(struct results *r)
+{
+	memset(r, 0, sizeof(*r));
+}
+
+void results_free(struct results *r)
+{
+	free(r->g);
+	results_init(r);
+}
+
+int results_kernel_index(const struct results *r, const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < r->nk; i++)
+		if (!strcmp(r->kernels[i], name))
+			return (int)i;
+	return -1;
+}
+
+int results_kernel(struct results *r, const char *name)
+{
+	int i = results_kernel_index(r, name);
+
+	if (i >= 0)
+		return i;
+	if (r->nk >= RES_MAX_KERNELS)
+		return -1;
+	snprintf(r->kernels[r->nk], SCN_KERNEL_MAX, "%s", name);
+	return (int)r->nk++;
+}
+
+int results_add(struct results *r, const char *kernel, unsigned int rep,
+		const struct stats_track *t)
+{
+	struct metric_in in;
+	struct res_guest *g;
+	unsigned int i;
+
+	if (results_kernel(r, kernel) < 0)
+		return -1;
+	if (r->ng >= r->capg) {
+		unsigned int cap = r->capg ? r->capg * 2 : 16;
+		void *p = realloc(r->g, cap * sizeof(*r->g));
+
+		if (!p)
+			return -1;
+		r->g = p;
+		r->capg = cap;
+	}
+	g = &r->g[r->ng++];
+	memset(g, 0, sizeof(*g));
+	snprintf(g->kernel, sizeof(g->kernel), "%s", kernel);
+	g->rep = rep;
+	metric_in_init(&in, t);
+	for (i = 0; i < metric_count && i < RES_MAX_METRICS; i++)
+		g->v[i] = metric_eval(&metric_defs[i], &in);
+	for (i = 0; i < t->nphases && g->nphases < RES_MAX_PHASES; i++) {
+		const struct stats_phase *p = &t->phases[i];
+
+		if (!p->ended)
+			continue;
+		snprintf(g->phase[g->nphases], sizeof(g->phase[0]), "%s",
+			 p->name);
+		g->phase_s[g->nphases++] = p->has_stats ? (double)p->ns / 1e9 :
+			(double)(p->end_ns - p->start_ns) / 1e9;
+	}
+	return 0;
+}
+
+enum stats_state results_desc(const struct results *r, unsigned int k,
+			      unsigned int mi, struct stats_desc *d)
+{
+	double *x;
+	size_t n = 0;
+	unsigned int i;
+	enum stats_state st = STATS_NA;
+
+	memset(d, 0, sizeof(*d));
+	if (k >= r->nk || mi >= metric_count)
+		return STATS_NA;
+	x = calloc(r->ng ? r->ng : 1, sizeof(*x));
+	if (!x)
+		return STATS_NA;
+	for (i = 0; i < r->ng; i++) {
+		const struct res_guest *g = &r->g[i];
+
+		if (strcmp(g->kernel, r->kernels[k]))
+			continue;
+		if (g->v[mi].state == STATS_MISSING) {
+			st = STATS_MISSING;
+			break;
+		}
+		if (g->v[mi].state == STATS_OK)
+			x[n++] = g->v[mi].v;
+	}
+	if (st != STATS_MISSING && n) {
+		stats_describe(x, n, d);
+		st = STATS_OK;
+	}
+	free(x);
+	return st;
+}
+
+unsigned int results_nphases(const struct results *r)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < r->ng; i++)
+		if (r->g[i].nphases > n)
+			n = r->g[i].nphases;
+	return n;
+}
+
+bool results_phase_desc(const struct results *r, unsigned int k,
+			unsigned int idx, struct stats_desc *d,
+			const char **name)
+{
+	double *x;
+	size_t n = 0;
+	unsigned int i;
+
+	memset(d, 0, sizeof(*d));
+	if (k >= r->nk)
+		return false;
+	x = calloc(r->ng ? r->ng : 1, sizeof(*x));
+	if (!x)
+		return false;
+	for (i = 0; i < r->ng; i++) {
+		const struct res_guest *g = &r->g[i];
+
+		if (strcmp(g->kernel, r->kernels[k]) || idx >= g->nphases)
+			continue;
+		if (name)
+			*name = g->phase[idx];
+		x[n++] = g->phase_s[idx];
+	}
+	if (n)
+		stats_describe(x, n, d);
+	free(x);
+	return n > 0;
+}
+
+const char *results_verdict_name(enum verdict v)
+{
+	switch (v) {
+	case V_NOT_MEASURED:
+		return "not measured";
+	case V_NO_CHANGE:
+		return "no significant change";
+	case V_BETTER:
+		return "better";
+	case V_WORSE:
+		return "worse";
+	case V_CHANGED:
+		return "changed";
+	}
+	return "?";
+}
+
+void results_judge(const struct metric_def *m, enum stats_state sa,
+		   const struct stats_desc *a, enum stats_state sb,
+		   const struct stats_desc *b, struct res_cmp *c)
+{
+	double rel, p = 1, df;
+	bool significant;
+
+	c->m = m;
+	c->has_ratio = c->has_ci = c->has_p = false;
+	c->ratio = c->lo = c->hi = c->p = 0;
+	if (sa != STATS_OK || sb != STATS_OK || !a->n || !b->n) {
+		c->verdict = V_NOT_MEASURED;
+		return;
+	}
+	c->has_ratio = stats_ratio_ci(a, b, &c->ratio, &c->lo, &c->hi,
+				      &c->has_ci);
+	if (a->mean != 0)
+		rel = b->mean / a->mean - 1;
+	else
+		rel = b->mean == 0 ? 0 : (b->mean > 0 ? INFINITY : -INFINITY);
+	if (a->n >= 2 && b->n >= 2) {
+		/* repeats on both sides: Welch's t-test */
+		stats_welch(a, b, &p, &df);
+		c->has_p = true;
+		c->p = p;
+		significant = p < RES_P_SIGNIFICANT &&
+			      fabs(rel) > m->min_effect;
+	} else {
+		/*
+		 * One run of a side: no test is possible. A count the
+		 * workload fixes is judged on its difference alone; any
+		 * other metric gets no verdict of change.
+		 */
+		significant = m->deterministic && fabs(rel) > m->min_effect;
+	}
+	if (!significant)
+		c->verdict = V_NO_CHANGE;
+	else if (m->dir == METRIC_NEUTRAL)
+		c->verdict = V_CHANGED;
+	else if ((rel > 0) == (m->dir == METRIC_HIGHER_BETTER))
+		c->verdict = V_BETTER;
+	else
+		c->verdict = V_WORSE;
+}
+
+void results_compare(const struct results *r, unsigned int mi,
+		     unsigned int k, unsigned int ref, struct res_cmp *c)
+{
+	struct stats_desc a, b;
+	enum stats_state sa, sb;
+
+	sa = results_desc(r, ref, mi, &a);
+	sb = results_desc(r, k, mi, &b);
+	results_judge(&metric_defs[mi], sa, &a, sb, &b, c);
+	c->kernel = k;
+	c->ref = ref;
+}
+
+/* ---- expectations and regressions ---- */
+
+void results_expect(const struct results *r, const struct scn_expect *e,
+		    struct res_expect *x)
+{
+	int mi = metric_index(e->metric);
+	int k = e->kernel[0] ? results_kernel_index(r, e->kernel) : -1;
+	int ref = e->vs[0] ? results_kernel_index(r, e->vs) : -1;
+	struct stats_desc d, dref;
+	unsigned int i;
+	double v;
+
+	memset(x, 0, sizeof(*x));
+	x->pass = true;
+	x->measured = true;
+	if (mi < 0) {
+		x->pass = x->measured = false;
+		snprintf(x->what, sizeof(x->what), "%s: no such metric",
+			 e->metric);
+		return;
+	}
+	if ((e->kernel[0] && k < 0) || (e->vs[0] && ref < 0)) {
+		x->skipped = true;
+		x->measured = false;
+		snprintf(x->what, sizeof(x->what), "kernel not run");
+		return;
+	}
+	if (!e->kernel[0]) {
+		/* every guest of every kernel */
+		for (i = 0; i < r->ng; i++) {
+			const struct res_guest *g = &r->g[i];
+
+			if (g->v[mi].state != STATS_OK) {
+				x->pass = x->measured = false;
+				snprintf(x->what, sizeof(x->what),
+					 "%s-%u: %s not measured", g->kernel,
+					 g->rep, e->metric);
+				return;
+			}
+			x->value = v = g->v[mi].v;
+			if ((e->has_min && v < e->min) ||
+			    (e->has_max && v > e->max)) {
+				x->pass = false;
+				snprintf(x->what, sizeof(x->what),
+					 "%s-%u: %s = %.*f", g->kernel, g->rep,
+					 e->metric,
+					 metric_defs[mi].decimals + 1, v);
+				return;
+			}
+		}
+		if (!r->ng) {
+			x->pass = x->measured = false;
+			snprintf(x->what, sizeof(x->what), "no guest ran");
+		}
+		return;
+	}
+	if (results_desc(r, (unsigned int)k, (unsigned int)mi, &d) !=
+	    STATS_OK ||
+	    (ref >= 0 && results_desc(r, (unsigned int)ref, (unsigned int)mi,
+				      &dref) != STATS_OK)) {
+		x->pass = x->measured = false;
+		snprintf(x->what, sizeof(x->what), "%s not measured",
+			 e->metric);
+		return;
+	}
+	if (ref >= 0) {
+		if (dref.mean == 0) {
+			x->pass = x->measured = false;
+			snprintf(x->what, sizeof(x->what),
+				 "%s of %s is 0: no ratio", e->metric, e->vs);
+			return;
+		}
+		v = d.mean / dref.mean;
+	} else {
+		v = d.mean;
+	}
+	x->value = v;
+	if ((e->has_min && v < e->min) || (e->has_max && v > e->max)) {
+		x->pass = false;
+		if (ref >= 0)
+			snprintf(x->what, sizeof(x->what),
+				 "%s %s/%s = %.3f", e->metric, e->kernel,
+				 e->vs, v);
+		else
+			snprintf(x->what, sizeof(x->what), "%s = %.*f",
+				 e->metric, metric_defs[mi].decimals + 1, v);
+	}
+}
+
+int results_regressions(const struct results *r, const struct scenario *s,
+			char *what, size_t len)
+{
+	size_t off = 0;
+	unsigned int k;
+	int i, n = 0;
+
+	if (len)
+		what[0] = '\0';
+	for (i = 0; i < s->nnoreg; i++) {
+		int mi = metric_index(s->no_regression[i]);
+
+		if (mi < 0)
+			continue;
+		for (k = 1; k < r->nk; k++) {
+			struct res_cmp c;
+
+			results_compare(r, (unsigned int)mi, k, 0, &c);
+			if (c.verdict != V_WORSE)
+				continue;
+			n++;
+			if (off >= len)
+				continue;
+			if (c.has_ratio && c.has_ci)
+				off += snprintf(what + off, len - off,
+					"%s%s (%s) on %s: %.3fx %s [%.3f, %.3f], p=%.2g",
+					off ? "; " : "", metric_defs[mi].key,
+					metric_defs[mi].label, r->kernels[k],
+					c.ratio, r->kernels[0], c.lo, c.hi,
+					c.p);
+			else if (c.has_ratio)
+				off += snprintf(what + off, len - off,
+					"%s%s (%s) on %s: %.3fx %s",
+					off ? "; " : "", metric_defs[mi].key,
+					metric_defs[mi].label, r->kernels[k],
+					c.ratio, r->kernels[0]);
+			else
+				off += snprintf(what + off, len - off,
+					"%s%s (%s) on %s: worse than %s",
+					off ? "; " : "", metric_defs[mi].key,
+					metric_defs[mi].label, r->kernels[k],
+					r->kernels[0]);
+		}
+	}
+	return n;
+}
+
+static int exit_rank(int code)
+{
+	switch (code) {
+	case EXIT_OK:
+		return 0;
+	case EXIT_EXPECT:
+		return 1;
+	case EXIT_REGRESSION:
+		return 2;
+	case EXIT_GUEST:
+		return 3;
+	case EXIT_CORRUPT:
+		return 4;
+	case EXIT_INTERRUPTED:
+		return 6;
+	default:
+		return 5;	/* setup and every other error */
+	}
+}
+
+int results_exit_worst(int a, int b)
+{
+	return exit_rank(b) > exit_rank(a) ? b : a;
+}
+
+/* ---- JSON ---- */
+
+json_t *results_val_json(struct stats_val v)
+{
+	if (v.state != STATS_OK || !isfinite(v.v))
+		return json_null();
+	if (v.v == floor(v.v) && fabs(v.v) < 9e15)
+		return json_integer((json_int_t)v.v);
+	return json_real(v.v);
+}
+
+json_t *results_guest_json(const struct res_guest *g)
+{
+	json_t *o = json_object();
+	unsigned int i;
+
+	for (i = 0; i < metric_count; i++)
+		json_object_set_new(o, metric_defs[i].key,
+				    results_val_json(g->v[i]));
+	return o;
+}
+
+static json_t *desc_json(enum stats_state st, const struct stats_desc *d)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "n", json_integer((json_int_t)d->n));
+	json_object_set_new(o, "mean", st == STATS_OK ?
+			    results_val_json(stats_ok(d->mean)) : json_null());
+	json_object_set_new(o, "stddev", st == STATS_OK && d->n > 1 ?
+			    json_real(d->stddev) : json_null());
+	json_object_set_new(o, "ci95", st == STATS_OK && d->has_ci ?
+			    json_real(d->ci95) : json_null());
+	return o;
+}
+
+json_t *results_kernels_json(const struct results *r)
+{
+	json_t *o = json_object();
+	unsigned int k, mi;
+
+	for (k = 0; k < r->nk; k++) {
+		json_t *j = json_object();
+
+		for (mi = 0; mi < metric_count; mi++) {
+			struct stats_desc d;
+			enum stats_state st = results_desc(r, k, mi, &d);
+
+			json_object_set_new(j, metric_defs[mi].key,
+					    desc_json(st, &d));
+		}
+		json_object_set_new(o, r->kernels[k], j);
+	}
+	return o;
+}
+
+static json_t *cmp_json(const struct res_cmp *c, const char *metric,
+			const char *kernel, const char *ref)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "metric", json_string(metric));
+	json_object_set_new(o, "kernel", json_string(kernel));
+	json_object_set_new(o, "reference", json_string(ref));
+	json_object_set_new(o, "ratio", c->has_ratio ? json_real(c->ratio) :
+			    json_null());
+	json_object_set_new(o, "ci95", c->has_ci ?
+			    json_pack("[ff]", c->lo, c->hi) : json_null());
+	json_object_set_new(o, "p_value", c->has_p ? json_real(c->p) :
+			    json_null());
+	json_object_set_new(o, "verdict",
+			    json_string(results_verdict_name(c->verdict)));
+	return o;
+}
+
+json_t *results_comparisons_json(const struct results *r)
+{
+	json_t *a = json_array();
+	unsigned int k, mi;
+
+	for (mi = 0; mi < metric_count; mi++)
+		for (k = 1; k < r->nk; k++) {
+			struct res_cmp c;
+
+			results_compare(r, mi, k, 0, &c);
+			json_array_append_new(a, cmp_json(&c,
+				metric_defs[mi].key, r->kernels[k],
+				r->kernels[0]));
+		}
+	return a;
+}
+
+static void phase_cmp(const struct results *r, unsigned int idx,
+		      unsigned int k, struct res_cmp *c)
+{
+	static const struct metric_def *wl;
+	struct stats_desc a, b;
+	bool ha, hb;
+
+	if (!wl)
+		wl = metric_find("workload_seconds");
+	ha = results_phase_desc(r, 0, idx, &a, NULL);
+	hb = results_phase_desc(r, k, idx, &b, NULL);
+	results_judge(wl, ha ? STATS_OK : STATS_NA, &a,
+		      hb ? STATS_OK : STATS_NA, &b, c);
+	c->kernel = k;
+	c->ref = 0;
+}
+
+json_t *results_phases_json(const struct results *r)
+{
+	json_t *arr = json_array();
+	unsigned int idx, k, n = results_nphases(r);
+
+	for (idx = 0; idx < n; idx++) {
+		json_t *o = json_object(), *ks = json_object();
+		json_t *cs = json_array();
+		const char *name = "";
+		char key[48];
+
+		for (k = 0; k < r->nk; k++) {
+			struct stats_desc d;
+			bool have = results_phase_desc(r, k, idx, &d, &name);
+
+			json_object_set_new(ks, r->kernels[k],
+				desc_json(have ? STATS_OK : STATS_NA, &d));
+		}
+		snprintf(key, sizeof(key), "phase_%u_seconds", idx + 1);
+		for (k = 1; k < r->nk; k++) {
+			struct res_cmp c;
+
+			phase_cmp(r, idx, k, &c);
+			json_array_append_new(cs, cmp_json(&c, key,
+				r->kernels[k], r->kernels[0]));
+		}
+		json_object_set_new(o, "index", json_integer(idx + 1));
+		json_object_set_new(o, "name", json_string(name));
+		json_object_set_new(o, "seconds", ks);
+		json_object_set_new(o, "comparisons", cs);
+		json_array_append_new(arr, o);
+	}
+	return arr;
+}
+
+/* ---- the table ---- */
+
+#define T_LABEL	24
+#define T_COL	18
+#define T_RATIO	36
+
+static void fmt_desc(char *buf, size_t len, enum stats_state st,
+		     const struct stats_desc *d, int dec)
+{
+	if (st == STATS_MISSING)
+		snprintf(buf, len, "missing");
+	else if (st != STATS_OK)
+		snprintf(buf, len, "n/a");
+	else if (d->has_ci)
+		snprintf(buf, len, "%.*f ±%.*f", dec, d->mean, dec, d->ci95);
+	else
+		snprintf(buf, len, "%.*f", dec, d->mean);
+}
+
+static void fmt_cmp(char *buf, size_t len, const struct res_cmp *c)
+{
+	const char *v = results_verdict_name(c->verdict);
+
+	/* in the table: say why there is no verdict */
+	if (c->verdict == V_NO_CHANGE && !c->has_p && !c->m->deterministic)
+		v = "1 run: no test";
+	else if (c->verdict == V_NO_CHANGE)
+		v = "no change";
+
+	if (c->verdict == V_NOT_MEASURED)
+		snprintf(buf, len, "-");
+	else if (c->has_ratio && c->has_ci)
+		snprintf(buf, len, "%.2fx [%.2f, %.2f] %s", c->ratio, c->lo,
+			 c->hi, v);
+	else if (c->has_ratio)
+		snprintf(buf, len, "%.2fx %s", c->ratio, v);
+	else
+		snprintf(buf, len, "%s", v);
+}
+
+/* printf %-*s counts bytes: pad by characters for the ± sign */
+static void pad(FILE *f, const char *s, int w, bool right)
+{
+	int n = 0;
+	const char *p;
+
+	for (p = s; *p; p++)
+		if (((unsigned char)*p & 0xc0) != 0x80)
+			n++;
+	if (!right && n > w) {
+		/* a label in a narrowed column: cut on a code point */
+		for (p = s, n = 0; *p && n < w; p++)
+			if (((unsigned char)p[1] & 0xc0) != 0x80)
+				n++;
+		fprintf(f, "%.*s", (int)(p - s), s);
+		return;
+	}
+	if (right)
+		fprintf(f, "%*s%s", w > n ? w - n : 0, "", s);
+	else
+		fprintf(f, "%s%*s", s, w > n ? w - n : 0, "");
+}
+
+/* The widths of the table's label, value and ratio columns. */
+struct tw {
+	int label, col, ratio;
+};
+
+static void print_block(FILE *f, const struct results *r, bool means,
+			bool ratios, const struct tw *w)
+{
+	char buf[96];
+	unsigned int k, mi, idx, np = results_nphases(r);
+
+	pad(f, "", w->label, false);
+	for (k = 0; means && k < r->nk; k++) {
+		fputc(' ', f);
+		pad(f, r->kernels[k], w->col, true);
+	}
+	for (k = 1; ratios && k < r->nk; k++) {
+		snprintf(buf, sizeof(buf), "%s/%s", r->kernels[k],
+			 r->kernels[0]);
+		fputc(' ', f);
+		pad(f, buf, w->ratio, true);
+	}
+	fputc('\n', f);
+	for (mi = 0; mi < metric_count; mi++) {
+		const struct metric_def *m = &metric_defs[mi];
+
+		pad(f, m->label, w->label, false);
+		for (k = 0; means && k < r->nk; k++) {
+			struct stats_desc d;
+			enum stats_state st = results_desc(r, k, mi, &d);
+
+			fmt_desc(buf, sizeof(buf), st, &d, m->decimals);
+			fputc(' ', f);
+			pad(f, buf, w->col, true);
+		}
+		for (k = 1; ratios && k < r->nk; k++) {
+			struct res_cmp c;
+
+			results_compare(r, mi, k, 0, &c);
+			fmt_cmp(buf, sizeof(buf), &c);
+			fputc(' ', f);
+			pad(f, buf, w->ratio, true);
+		}
+		fputc('\n', f);
+	}
+	for (idx = 0; idx < np; idx++) {
+		const char *name = "?";
+		char label[64];
+
+		for (k = 0; k < r->nk; k++) {
+			struct stats_desc d;
+
+			if (results_phase_desc(r, k, idx, &d, &name))
+				break;
+		}
+		snprintf(label, sizeof(label), "  %u %s s", idx + 1, name);
+		pad(f, label, w->label, false);
+		for (k = 0; means && k < r->nk; k++) {
+			struct stats_desc d;
+			bool have = results_phase_desc(r, k, idx, &d, NULL);
+
+			fmt_desc(buf, sizeof(buf), have ? STATS_OK : STATS_NA,
+				 &d, 2);
+			fputc(' ', f);
+			pad(f, buf, w->col, true);
+		}
+		for (k = 1; ratios && k < r->nk; k++) {
+			struct res_cmp c;
+
+			phase_cmp(r, idx, k, &c);
+			fmt_cmp(buf, sizeof(buf), &c);
+			fputc(' ', f);
+			pad(f, buf, w->ratio, true);
+		}
+		fputc('\n', f);
+	}
+}
+
+void results_print_table_fit(FILE *f, const struct results *r,
+			     unsigned int width)
+{
+	struct tw w = { T_LABEL, T_COL, T_RATIO };
+	int nk = (int)r->nk, nr = nk ? nk - 1 : 0;
+	int full = T_LABEL + nk * (T_COL + 1) + nr * (T_RATIO + 1);
+
+	if (!width || full <= (int)width || nk < 2) {
+		print_block(f, r, true, true, &w);
+		return;
+	}
+	/*
+	 * Too wide: the means, then the ratios under them, each block
+	 * narrowed down to floors that still hold "15.59 ±0.00" and
+	 * "15.59x [15.59, 15.59] better".
+	 */
+	while (w.label + nk * (w.col + 1) > (int)width && w.col > 12)
+		w.col--;
+	while (w.label + nk * (w.col + 1) > (int)width && w.label > 16)
+		w.label--;
+	while (w.label + w.ratio + 1 > (int)width && w.ratio > 30)
+		w.ratio--;
+	while (w.label + w.ratio + 1 > (int)width && w.label > 16)
+		w.label--;
+	print_block(f, r, true, false, &w);
+	fputc('\n', f);
+	print_block(f, r, false, true, &w);
+}
+
+void results_print_table(FILE *f, const struct results *r)
+{
+	results_print_table_fit(f, r, 0);
+}

@@ -1,0 +1,157 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * results: the one results model shared by `swapctl run` and `swapctl
+ * report`. Each guest's stats_track is turned into the values of the
+ * registry's metrics (metrics.h); per kernel the mean, standard deviation
+ * and 95% confidence interval over the repeats; per metric and kernel a
+ * comparison with the reference kernel (the first): the ratio of means
+ * with its 95% interval, Welch's p-value and a verdict. The expectations
+ * and no_regression lists of a scenario are judged here, and the exit
+ * codes' precedence is defined here (results_exit_worst).
+ *
+ * The rules are in doc/HACKING.md "Verdicts" and swapctl(1).
+ */
+#ifndef SWAPCTL_RESULTS_H
+#define SWAPCTL_RESULTS_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include <jansson.h>
+
+#include "metrics.h"
+#include "scenario.h"
+#include "stats.h"
+
+#define RES_MAX_KERNELS		SCN_MAX_KERNELS
+#define RES_MAX_METRICS		64
+#define RES_MAX_PHASES		STATS_MAX_PHASES
+#define RES_P_SIGNIFICANT	0.05
+
+enum verdict {
+	V_NOT_MEASURED,		/* either side has no value */
+	V_NO_CHANGE,		/* no significant change */
+	V_BETTER,
+	V_WORSE,
+	V_CHANGED,		/* significant, on a neutral metric */
+};
+
+struct res_guest {
+	char kernel[SCN_KERNEL_MAX];
+	unsigned int rep;
+	struct stats_val v[RES_MAX_METRICS];
+	/* phase times, in the order the phases ended */
+	char phase[RES_MAX_PHASES][32];
+	double phase_s[RES_MAX_PHASES];
+	unsigned int nphases;
+};
+
+struct results {
+	char kernels[RES_MAX_KERNELS][SCN_KERNEL_MAX];	/* [0]: reference */
+	unsigned int nk;
+	struct res_guest *g;
+	unsigned int ng, capg;
+};
+
+struct res_cmp {
+	const struct metric_def *m;
+	unsigned int kernel, ref;
+	bool has_ratio;
+	double ratio, lo, hi;
+	bool has_ci;
+	bool has_p;
+	double p;
+	enum verdict verdict;
+};
+
+void results_init(struct results *r);
+void results_free(struct results *r);
+/* Add kernel @name (in order: the first is the reference); its index. */
+int results_kernel(struct results *r, const char *name);
+/*
+ * Add a guest of kernel @kernel (added if new) and repeat @rep, with its
+ * metric values computed from @t. -1 when out of memory.
+ */
+int results_add(struct results *r, const char *kernel, unsigned int rep,
+		const struct stats_track *t);
+int results_kernel_index(const struct results *r, const char *name);
+
+/*
+ * Mean, stddev, CI of metric @mi over kernel @k's guests: STATS_MISSING
+ * when a guest lacks it (a counter the kernel does not have), STATS_NA
+ * when no guest has a value, else STATS_OK over the numbers.
+ */
+enum stats_state results_desc(const struct results *r, unsigned int k,
+			      unsigned int mi, struct stats_desc *d);
+/* The time of phase @idx over kernel @k's guests; false if none ran it. */
+bool results_phase_desc(const struct results *r, unsigned int k,
+			unsigned int idx, struct stats_desc *d,
+			const char **name);
+/* The most phases any guest reported. */
+unsigned int results_nphases(const struct results *r);
+
+/*
+ * The verdict rule (doc/HACKING.md "Verdicts"), a pure function: metric
+ * @m of kernel @b against reference @a, each with its state and
+ * description. Fills @c's ratio, interval, p-value and verdict.
+ */
+void results_judge(const struct metric_def *m, enum stats_state sa,
+		   const struct stats_desc *a, enum stats_state sb,
+		   const struct stats_desc *b, struct res_cmp *c);
+/* Metric @mi of kernel @k against kernel @ref. */
+void results_compare(const struct results *r, unsigned int mi,
+		     unsigned int k, unsigned int ref, struct res_cmp *c);
+const char *results_verdict_name(enum verdict v);
+
+struct res_expect {
+	bool pass;
+	bool skipped;		/* a kernel it names was not run */
+	bool measured;
+	double value;		/* the value or the ratio */
+	char what[256];
+};
+
+/* Judge expectation @e. */
+void results_expect(const struct results *r, const struct scn_expect *e,
+		    struct res_expect *x);
+/*
+ * The no_regression metrics of @s that are significantly worse on some
+ * kernel than on the reference: writes "metric on kernel: ratio (verdict)"
+ * lines into @what and returns how many.
+ */
+int results_regressions(const struct results *r, const struct scenario *s,
+			char *what, size_t len);
+
+/*
+ * The exit code of two outcomes together: the more serious one wins.
+ * From most to least serious: interrupted (130), setup (4) and every
+ * other error code, corrupt pages (8), guest failure (9), regression
+ * (10), expectation (7), ok (0). The one place this order is defined.
+ */
+int results_exit_worst(int a, int b);
+
+/* A value as JSON: integer, real, or null (n/a, missing). */
+json_t *results_val_json(struct stats_val v);
+/* {"key": value, ...} of one guest, in registry order */
+json_t *results_guest_json(const struct res_guest *g);
+/* {"kernel": {"key": {"n", "mean", "stddev", "ci95"}}} */
+json_t *results_kernels_json(const struct results *r);
+/* [{"metric", "kernel", "reference", "ratio", "ci95", "p_value", "verdict"}] */
+json_t *results_comparisons_json(const struct results *r);
+/* per phase index: {"index", "name", "kernels": {...}, "comparisons"} */
+json_t *results_phases_json(const struct results *r);
+/*
+ * The table: one row per metric (and per phase time), one column per
+ * kernel (mean, ± CI with repeats), then per other kernel its ratio to
+ * the reference with the interval and the verdict.
+ */
+void results_print_table(FILE *f, const struct results *r);
+/*
+ * The same, fitted to @width columns (0: no limit): when the kernels'
+ * means and the ratios do not fit side by side, the ratios come in a
+ * second table under the means.
+ */
+void results_print_table_fit(FILE *f, const struct results *r,
+			     unsigned int width);
+
+#endif

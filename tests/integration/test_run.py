@@ -1,0 +1,149 @@
+# SPDX-License-Identifier: GPL-2.0
+"""swapctl run on every shipped scenario, both kernels: counters, verdicts,
+data integrity; then report and top on the recording; a wrong verification
+seed; nothing left behind."""
+import json
+import os
+import subprocess
+
+import pytest
+
+from harness import EXIT_CORRUPT, REPO, SWAPCTL
+
+
+def shipped():
+    """The synthetic-workload scenarios; command workloads (the host's
+    programs, minutes each) have their own tests in test_workloads.py."""
+    return sorted(p.stem for p in (REPO / "scenarios").glob("*.json")
+                  if "command" not in
+                  json.loads(p.read_text()).get("workload", {}))
+
+
+def check_summary(d, name):
+    """The --json object of a passing two-kernel run: a list of what is
+    wrong (empty when all is well) and the write pages per I/O."""
+    errs = []
+
+    def need(cond, what):
+        if not cond:
+            errs.append(what)
+    need(d.get("scenario") == name, "scenario is %r" % d.get("scenario"))
+    res = d.get("results", [])
+    need(sorted(r["kernel"] for r in res) == ["baseline", "patched"],
+         "kernels %r" % [r.get("kernel") for r in res])
+    ppio = {}
+    for r in res:
+        k = r["kernel"]
+        m = r["metrics"]
+        need(r["status"] == "pass",
+             "%s: status %s (%s)" % (k, r["status"], r.get("reason")))
+        need(m["pages_corrupt"] == 0,
+             "%s: %s corrupt pages" % (k, m["pages_corrupt"]))
+        need((m["pages_verified"] or 0) > 0, "%s: no page verified" % k)
+        need((m["pswpout"] or 0) > 0, "%s: nothing swapped out" % k)
+        need(m["nrswpout"] is not None and m["nrswpout"] > 0,
+             "%s: no nrswpout counter" % k)
+        need(m["write_pages_per_io"] is not None,
+             "%s: no write pages/I/O" % k)
+        need(m["boot_seconds"] is not None and m["boot_seconds"] > 0,
+             "%s: no boot time" % k)
+        need(m["workload_seconds"] is not None, "%s: no workload time" % k)
+        need(r["console_problems"] == 0,
+             "%s: console: %s" % (k, r.get("console_first_problem")))
+        need(r["stream"]["seq_gaps"] == 0,
+             "%s: %d sequence gaps" % (k, r["stream"]["seq_gaps"]))
+        ppio[k] = m["write_pages_per_io"] or 0
+    for c in d.get("comparisons", []):
+        need(c["reference"] == "baseline", "reference %r" % c["reference"])
+        need(c["verdict"] in ("better", "worse", "no significant change",
+                              "not measured", "changed"),
+             "verdict %r" % c["verdict"])
+    need(d.get("comparisons"), "no comparisons")
+    need(not d.get("regressions"), "regressions: %r" % d.get("regressions"))
+    need(all(e["pass"] for e in d.get("expectations", [])),
+         "expectations: %r" % [e for e in d.get("expectations", [])
+                               if not e["pass"]])
+    if name == "bdev-swap":
+        need(ppio.get("patched", 0) >= 8,
+             "patched write pages/I/O %.2f < 8" % ppio.get("patched", 0))
+        need(ppio.get("baseline", 99) <= 2,
+             "baseline write pages/I/O %.2f > 2" % ppio.get("baseline", 99))
+    if name == "thp-swap":
+        for r in res:
+            thp = r.get("vmstat_all", {}).get("thp_swpout", 0)
+            need(thp > 0, "%s: no THP swapped out whole (thp_swpout %s)"
+                 % (r["kernel"], thp))
+        need(ppio.get("patched", 0) >= ppio.get("baseline", 0),
+             "patched batches THPs less than baseline: %r" % ppio)
+    if name == "nfs-swap":
+        need(ppio.get("patched", 0) > 1.5,
+             "NFS swap writes not batched: %.2f" % ppio.get("patched", 0))
+    need(d.get("status") == "pass" and d.get("exit_code") == 0,
+         "status %r" % d.get("status"))
+    return errs, ppio
+
+
+@pytest.mark.boot
+@pytest.mark.slow
+@pytest.mark.parametrize("name", shipped())
+def test_scenario_on_both_kernels(runs, name):
+    run = runs.get(name)
+    assert run.json is not None, "no JSON on stdout: %r" % run
+    errs, ppio = check_summary(run.json, name)
+    print("write pages/I/O: %r" % ppio)
+    assert run.rc == 0 and not errs, "%r\n%s" % (run, "\n".join(errs))
+    assert (run.dir / "summary.json").read_text() + "\n" == \
+        run.result.out, "summary.json is not the --json output"
+    assert (run.dir / "state").read_text().strip() == "done"
+    runs.sw.assert_no_leftovers(run.dir)
+
+
+@pytest.fixture(scope="module")
+def recorded(runs):
+    """A finished two-kernel run to read back (bdev-swap: shared with
+    test_scenario_on_both_kernels when both run)."""
+    run = runs.get("bdev-swap")
+    if run.dir is None:
+        pytest.fail("the bdev-swap run left no run directory: %r" % run)
+    return run
+
+
+@pytest.mark.boot
+def test_registry_walk(sw, recorded):
+    """Every metric of the registry: summary.json, report --json and top
+    --once give the same value (tests/check-registry does the walk)."""
+    sw.expect(0, "metrics", "--json")
+    r = subprocess.run([str(REPO / "tests" / "check-registry"),
+                        str(recorded.dir)], capture_output=True, text=True,
+                       env=dict(os.environ, SWAPCTL=str(SWAPCTL)))
+    assert r.returncode == 0, r.stdout + r.stderr
+
+
+@pytest.mark.boot
+def test_top_once_shows_both_kernels(sw, recorded):
+    r = sw.expect(0, "top", "--once", recorded.dir)
+    assert "write pages/I/O" in r.out, r.out[:300]
+    assert "baseline" in r.out and "patched" in r.out
+
+
+@pytest.mark.boot
+def test_report_svg(sw, recorded, tmp_path):
+    svg = tmp_path / "r.svg"
+    sw.expect(0, "report", "--svg", svg, recorded.dir)
+    assert "<svg" in svg.read_text()
+
+
+@pytest.mark.boot
+def test_wrong_verify_seed_counts_every_page_corrupt(runs, tmp_path):
+    d = json.loads((REPO / "scenarios" / "default.json").read_text())
+    d["name"] = "it-corrupt"
+    d["kernels"] = ["baseline"]
+    d["workload"]["verify_seed"] = d["workload"].get("seed", 12345) + 1
+    d["expect"] = []
+    path = tmp_path / "corrupt.json"
+    path.write_text(json.dumps(d))
+    run = runs.get(path)
+    assert run.rc == EXIT_CORRUPT, run
+    r = run.json["results"][0]["metrics"]
+    assert r["pages_corrupt"] and r["pages_corrupt"] == r["pages_verified"]
+    runs.sw.assert_no_leftovers(run.dir)

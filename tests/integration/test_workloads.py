@@ -1,0 +1,190 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Command workloads: the host's own programs in the guest (its root shared
+read-only over 9p), in cgroups, with their outputs checked against a
+reference run. make check runs a short stress-ng and a short kernel-build
+once per kernel (tests/fixtures/*-short.json); the full shipped scenarios
+(kernel-build, stress-ng, usemem, memcg-pair and their zram twins) take
+minutes each and run by hand: `swapctl run --repeat 3 kernel-build`."""
+import json
+
+import pytest
+
+import harness
+from harness import EXIT_CORRUPT, EXIT_GUEST, REPO
+
+
+def guest_lines(run):
+    """{guest dir name: [parsed lines of its samples.jsonl]}"""
+    out = {}
+    for d in sorted(run.dir.iterdir()):
+        f = d / "samples.jsonl"
+        if d.is_dir() and f.is_file():
+            out[d.name] = [json.loads(x) for x in
+                           f.read_text().splitlines() if x.strip()]
+    return out
+
+
+def of_type(lines, t):
+    return [x for x in lines if x.get("type") == t]
+
+
+def check_guest(name, lines, reference):
+    """What is wrong with one guest's stream of a passing command run."""
+    errs = []
+    res = of_type(lines, "result")
+    if len(res) != 1:
+        return ["%s: %d result lines" % (name, len(res))]
+    r = res[0]
+    if r.get("status") != "pass":
+        errs.append("%s: status %s (%s)" % (name, r.get("status"),
+                                           r.get("reason")))
+    # the write test inside the guest: the host's root refused it
+    if r.get("host_root_ro") is not True:
+        errs.append("%s: host_root_ro is %r" % (name, r.get("host_root_ro")))
+    if not any("host root read-only" in x.get("msg", "") and
+               "Read-only file system" in x.get("msg", "")
+               for x in of_type(lines, "log")):
+        errs.append("%s: no log line of the refused write" % name)
+    if r.get("commands_failed") != 0 or not r.get("commands"):
+        errs.append("%s: commands %r, failed %r" % (
+            name, r.get("commands"), r.get("commands_failed")))
+    ends = [x for x in of_type(lines, "command") if x["state"] == "end"]
+    lim = [x for x in ends if x["run"] == "limited"]
+    if not lim or any(x["exit"] != 0 for x in lim):
+        errs.append("%s: limited runs %r" % (name, lim))
+    if reference:
+        ref = {x["group"]: x for x in ends if x["run"] == "reference"}
+        if not r.get("outputs_compared"):
+            errs.append("%s: no output compared" % name)
+        if r.get("outputs_differ") != 0:
+            errs.append("%s: %r outputs differ" % (name,
+                                                  r.get("outputs_differ")))
+        for x in lim:
+            want = ref.get(x["group"], {}).get("outputs_sha256")
+            if not want or x.get("outputs_sha256") != want:
+                errs.append("%s: group %s outputs %r, reference %r" % (
+                    name, x["group"], x.get("outputs_sha256"), want))
+    phases = [x for x in of_type(lines, "phase") if x["state"] == "end"]
+    if [p["name"] for p in phases] != ["command"]:
+        errs.append("%s: phases %r" % (name, [p["name"] for p in phases]))
+    return errs
+
+
+def check_run(run, reference):
+    assert run.json is not None, "no JSON on stdout: %r" % run
+    d = run.json
+    errs = []
+    res = d.get("results", [])
+    if sorted(r["kernel"] for r in res) != ["baseline", "patched"]:
+        errs.append("kernels %r" % [r.get("kernel") for r in res])
+    for r in res:
+        k = r["kernel"]
+        if r["status"] != "pass":
+            errs.append("%s: %s (%s)" % (k, r["status"], r.get("reason")))
+        if not (r["vmstat"]["pswpout"] or 0) > 0:
+            errs.append("%s: nothing swapped out" % k)
+        if r["console_problems"]:
+            errs.append("%s: console: %s" % (k, r["console_first_problem"]))
+        if r["workload_seconds"] is None:
+            errs.append("%s: no workload time" % k)
+    for name, lines in guest_lines(run).items():
+        errs += check_guest(name, lines, reference)
+    assert run.rc == 0 and not errs, "%r\n%s" % (run, "\n".join(errs))
+    run_sw = harness.SESSION
+    if run_sw:
+        run_sw.assert_no_leftovers(run.dir)
+
+
+@pytest.fixture(scope="module")
+def kbuild_ready(guests):
+    """The tree kernel-build compiles, prepared in the test work dir from
+    its extracted source (the default work dir's when kernels are
+    borrowed). Preparing it is a small kernel build: under the default
+    work dir's build lock."""
+    sw = guests
+    src = sw.workdir / "src"
+    theirs = harness.default_workdir() / "src"
+    if not src.exists() and theirs.is_dir():
+        src.symlink_to(theirs)
+    done = list(sw.workdir.glob("kbuild/*-tinyconfig/.swapctl-prepared"))
+    if done:
+        return sw
+    with harness.default_build_lock():
+        r = sw.run("run", "--json", "--kernels", "baseline",
+                   REPO / "tests" / "fixtures" / "kernel-build-short.json",
+                   timeout=1800)
+    if not list(sw.workdir.glob("kbuild/*-tinyconfig/.swapctl-prepared")):
+        pytest.fail("the kernel tree was not prepared: %r" % r)
+    return sw
+
+
+@pytest.mark.boot
+@pytest.mark.slow
+def test_stress_ng_verifies_on_both_kernels(runs):
+    run = runs.get(REPO / "tests" / "fixtures" / "stress-ng-short.json")
+    check_run(run, reference=False)
+
+
+@pytest.mark.boot
+@pytest.mark.slow
+def test_kernel_build_objects_identical_on_both_kernels(runs, kbuild_ready):
+    run = runs.get(REPO / "tests" / "fixtures" / "kernel-build-short.json")
+    check_run(run, reference=True)
+
+
+def one_kernel(tmp_path, name, groups, reference):
+    d = json.loads((REPO / "tests" / "fixtures" /
+                    "stress-ng-short.json").read_text())
+    d["name"] = name
+    d["kernels"] = ["baseline"]
+    d["expect"] = []
+    d["timeout_s"] = 90
+    d["workload"] = {"command": {"reference": reference, "groups": groups}}
+    path = tmp_path / (name + ".json")
+    path.write_text(json.dumps(d))
+    return path
+
+
+@pytest.mark.boot
+def test_outputs_that_differ_from_the_reference_fail(runs, tmp_path):
+    """The comparison can fail: a command whose output changes between
+    runs (the time) must make the run corrupt."""
+    path = one_kernel(tmp_path, "it-differ", [{
+        "name": "clock",
+        "argv": ["sh", "-c", "date +%s%N > /tmp/out"],
+        "memory_max_mb": 64,
+        "outputs": ["/tmp/out"]}], True)
+    run = runs.get(path)
+    assert run.rc == EXIT_CORRUPT, run
+    lines = list(guest_lines(run).values())[0]
+    r = of_type(lines, "result")[0]
+    assert r["status"] == "corrupt" and r["outputs_differ"] == 1, r
+    assert r["outputs_compared"] == 1 and r["host_root_ro"] is True, r
+    runs.sw.assert_no_leftovers(run.dir)
+
+
+@pytest.mark.boot
+def test_failing_command_is_a_guest_error(runs, tmp_path):
+    """A command that exits non-zero fails the run, naming the group."""
+    path = one_kernel(tmp_path, "it-fail", [{
+        "name": "falls",
+        "argv": ["sh", "-c", "echo about to fail; exit 3"],
+        "memory_max_mb": 64}], False)
+    run = runs.get(path)
+    assert run.rc == EXIT_GUEST, run
+    r = run.json["results"][0]
+    assert "group falls (limited run): sh exited with status 3" in \
+        (r.get("reason") or ""), r
+    lines = list(guest_lines(run).values())[0]
+    assert any("about to fail" in x.get("msg", "")
+               for x in of_type(lines, "log")), "no log of its output"
+    runs.sw.assert_no_leftovers(run.dir)
+
+
+def test_command_scenarios_validate(sw):
+    names = [p.stem for p in (REPO / "scenarios").glob("*.json")
+             if "command" in json.loads(p.read_text())["workload"]]
+    assert len(names) >= 8, names
+    for n in names + ["../tests/fixtures/kernel-build-short",
+                      "../tests/fixtures/stress-ng-short"]:
+        sw.expect(0, "validate", REPO / "scenarios" / (n + ".json"))

@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of the registry entries for what reviewers ask beyond pages
+ * per I/O: guest CPU by class, system CPU per MiB, PSI, host CPU, the
+ * residency check of push-out phases and the workload's time per phase.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "metrics.h"
+
+static struct stream_state st;
+static struct stats_track tr;
+static unsigned int seq;
+
+static int setup(void **state)
+{
+	(void)state;
+	stream_init(&st);
+	stats_track_init(&tr);
+	seq = 0;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	stats_track_free(&tr);
+	return 0;
+}
+
+static void feed(const char *fmt, ...)
+{
+	static struct stream_line l;
+	char buf[1024];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	assert_true(n > 0 && n < (int)sizeof(buf));
+	if (stream_parse_line(&st, buf, (size_t)n, &l) != STREAM_OK)
+		fail_msg("%s: %s", buf, st.last_error);
+	stats_track_feed(&tr, &l);
+}
+
+/* CPU times in ms, PSI in us */
+static void sample(unsigned int t_ms, long po, long pi, long sys, long sirq,
+		   long some)
+{
+	feed("{\"v\":1,\"seq\":%u,\"t_ns\":%llu,\"type\":\"sample\","
+	     "\"vmstat\":{\"pswpout\":%ld,\"pswpin\":%ld},\"cpu_ns\":{"
+	     "\"user\":%lld,\"nice\":0,\"system\":%lld,\"idle\":0,"
+	     "\"iowait\":0,\"irq\":0,\"softirq\":%lld,\"steal\":0},"
+	     "\"psi\":{\"some_us\":%ld,\"full_us\":%ld}}",
+	     seq++, t_ms * 1000000ULL, po, pi, t_ms * 100000LL,
+	     sys * 1000000LL, sirq * 1000000LL, some, some / 2);
+}
+
+static void phase(const char *name, int idx, bool end, unsigned int t_ms,
+		  long ns, long asked, long before, long after)
+{
+	char res[160] = "";
+
+	if (asked >= 0)
+		snprintf(res, sizeof(res), ",\"asked\":%ld,\"resident_before\":"
+			 "%ld,\"resident\":%ld,\"evicted\":%ld", asked, before,
+			 after, before - after);
+	if (!end) {
+		feed("{\"v\":1,\"seq\":%u,\"t_ns\":%llu,\"type\":\"phase\","
+		     "\"name\":\"%s\",\"state\":\"start\",\"index\":%d}", seq++,
+		     t_ms * 1000000ULL, name, idx);
+		return;
+	}
+	feed("{\"v\":1,\"seq\":%u,\"t_ns\":%llu,\"type\":\"phase\","
+	     "\"name\":\"%s\",\"state\":\"end\",\"index\":%d,\"pages\":1000,"
+	     "\"ns\":%ld,\"corrupt\":0%s}", seq++, t_ms * 1000000ULL, name,
+	     idx, ns, res);
+}
+
+static double val(const char *key, enum stats_state want)
+{
+	const struct metric_def *m = metric_find(key);
+	struct metric_in in;
+	struct stats_val v;
+
+	if (!m)
+		fail_msg("no metric %s", key);
+	metric_in_init(&in, &tr);
+	v = metric_eval(m, &in);
+	if (v.state != want)
+		fail_msg("%s: state %d, expected %d", key, v.state, want);
+	return v.v;
+}
+
+static void test_cpu_psi_host(void **state)
+{
+	(void)state;
+	sample(0, 0, 0, 0, 0, 0);
+	feed("{\"type\":\"host\",\"t_ns\":900,\"cpu_ns\":{\"total\":500000000}}");
+	sample(1000, 512, 256, 300, 20, 250000);
+	feed("{\"type\":\"host\",\"t_ns\":1000,\"cpu_ns\":{\"total\":2000000000}}");
+	/* since boot: the last sample's totals */
+	assert_float_equal(val("cpu_system_seconds", STATS_OK), 0.3, 1e-9);
+	assert_float_equal(val("cpu_softirq_seconds", STATS_OK), 0.02, 1e-9);
+	assert_float_equal(val("cpu_user_seconds", STATS_OK), 0.1, 1e-9);
+	assert_float_equal(val("cpu_iowait_seconds", STATS_OK), 0, 1e-9);
+	/* 300 ms for 3 MiB out and in */
+	assert_float_equal(val("system_ms_per_mib", STATS_OK), 100, 1e-9);
+	assert_float_equal(val("psi_memory_some_seconds", STATS_OK), 0.25,
+			   1e-9);
+	assert_float_equal(val("psi_memory_full_seconds", STATS_OK), 0.125,
+			   1e-9);
+	assert_float_equal(val("host_cpu_seconds", STATS_OK), 2.0, 1e-9);
+	/* a host line with only the CPU time has no disk requests */
+	val("host_write_requests", STATS_MISSING);
+}
+
+static void test_older_guest_is_missing(void **state)
+{
+	(void)state;
+	feed("{\"v\":1,\"seq\":%u,\"t_ns\":1,\"type\":\"sample\","
+	     "\"vmstat\":{\"pswpout\":1}}", seq++);
+	feed("{\"v\":1,\"seq\":%u,\"t_ns\":2,\"type\":\"sample\","
+	     "\"vmstat\":{\"pswpout\":2}}", seq++);
+	phase("pageout", 0, false, 0, 0, -1, 0, 0);
+	phase("pageout", 0, true, 0, 5, -1, 0, 0);
+	val("cpu_system_seconds", STATS_MISSING);
+	val("system_ms_per_mib", STATS_MISSING);
+	val("psi_memory_some_seconds", STATS_MISSING);
+	val("host_cpu_seconds", STATS_MISSING);
+	val("pageout_freed", STATS_MISSING);
+	/* no pressure phase at all: nothing to divide */
+	val("pressure_freed", STATS_NA);
+	val("read_seconds", STATS_NA);
+}
+
+static void test_phases(void **state)
+{
+	(void)state;
+	sample(0, 0, 0, 0, 0, 0);
+	phase("fill", 0, false, 10, 0, -1, 0, 0);
+	phase("fill", 0, true, 20, 10000000, -1, 0, 0);
+	phase("pageout", 1, false, 30, 0, -1, 0, 0);
+	phase("pageout", 1, true, 40, 2000000000, 1000, 1000, 40);
+	phase("read", 2, false, 50, 0, -1, 0, 0);
+	phase("read", 2, true, 60, 1500000000, -1, 0, 0);
+	phase("pageout", 3, false, 70, 0, -1, 0, 0);
+	phase("pageout", 3, true, 80, 500000000, 1000, 1000, 960);
+	phase("pressure", 4, false, 90, 0, -1, 0, 0);
+	phase("pressure", 4, true, 95, 250000000, 1000, 960, 460);
+	phase("read", 5, false, 100, 0, -1, 0, 0);
+	phase("read", 5, true, 110, 500000000, -1, 0, 0);
+	sample(200, 0, 0, 0, 0, 0);
+	/* (960 + 40) evicted of 2000 asked */
+	assert_float_equal(val("pageout_freed", STATS_OK), 0.5, 1e-9);
+	assert_float_equal(val("pressure_freed", STATS_OK), 0.5, 1e-9);
+	assert_float_equal(val("fill_seconds", STATS_OK), 0.01, 1e-9);
+	assert_float_equal(val("pageout_seconds", STATS_OK), 2.5, 1e-9);
+	assert_float_equal(val("read_seconds", STATS_OK), 2.0, 1e-9);
+	assert_float_equal(val("pressure_seconds", STATS_OK), 0.25, 1e-9);
+	val("willneed_seconds", STATS_NA);
+	val("rewrite_seconds", STATS_NA);
+	/* the per-phase figures sum to the workload's time */
+	assert_float_equal(val("workload_seconds", STATS_OK), 4.76, 1e-9);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_cpu_psi_host, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_older_guest_is_missing,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_phases, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,359 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of src/results.c and src/metrics.c: the verdict rules, the
+ * exit codes' precedence, the expectation evaluator, the registry.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "metrics.h"
+#include "results.h"
+#include "swapctl.h"
+
+static struct stats_desc desc(const double *x, size_t n)
+{
+	struct stats_desc d;
+
+	stats_describe(x, n, &d);
+	return d;
+}
+
+static enum verdict judge(const char *key, const double *a, size_t na,
+			  const double *b, size_t nb, struct res_cmp *c)
+{
+	struct stats_desc da = desc(a, na), db = desc(b, nb);
+
+	results_judge(metric_find(key), STATS_OK, &da, STATS_OK, &db, c);
+	return c->verdict;
+}
+
+static void test_student_t(void **state)
+{
+	(void)state;
+	assert_true(fabs(stats_t_cdf(0, 5) - 0.5) < 1e-12);
+	/* the table of stats_t95 and the quantile agree */
+	assert_true(fabs(stats_t_quantile(0.975, 4) - 2.776) < 1e-3);
+	assert_true(fabs(stats_t_quantile(0.975, 10) - 2.228) < 1e-3);
+	assert_true(fabs(stats_t_quantile(0.975, 1) - 12.706) < 1e-2);
+	assert_true(fabs(stats_t_cdf(2.228, 10) - 0.975) < 1e-4);
+	assert_true(fabs(stats_t_cdf(-1.812, 10) - 0.05) < 1e-3);
+	/* non-integer degrees (Welch) lie between their neighbours */
+	assert_true(stats_t_quantile(0.975, 4.5) < 2.776 &&
+		    stats_t_quantile(0.975, 4.5) > 2.571);
+}
+
+static void test_welch(void **state)
+{
+	/* Welch's example values: computed with scipy.stats.ttest_ind */
+	static const double a[] = { 27.5, 21.0, 19.0, 23.6, 17.0, 17.9,
+				    16.9, 20.1, 21.9, 22.6, 23.1, 19.6,
+				    19.0, 21.7, 21.4 };
+	static const double b[] = { 27.1, 22.0, 20.8, 23.4, 23.4, 23.5,
+				    25.8, 22.0, 24.8, 20.2, 21.9, 22.1,
+				    22.9, 20.5, 24.4 };
+	static const double c[] = { 5, 5, 5 }, d[] = { 6, 6, 6 };
+	struct stats_desc da = desc(a, 15), db = desc(b, 15);
+	struct stats_desc dc = desc(c, 3), dd = desc(d, 3);
+	double p, df;
+
+	(void)state;
+	assert_true(stats_welch(&da, &db, &p, &df));
+	/* scipy: t = -2.46, p = 0.0210, df = 24.99 */
+	assert_true(fabs(p - 0.02101) < 5e-4);
+	assert_true(fabs(df - 24.99) < 0.05);
+	/* no variance at all: different means are certain */
+	assert_true(stats_welch(&dc, &dd, &p, &df));
+	assert_true(p == 0);
+	assert_true(stats_welch(&dc, &dc, &p, &df));
+	assert_true(p == 1);
+	assert_false(stats_welch(&dc, &(struct stats_desc){ .n = 1 }, &p,
+				 &df));
+}
+
+static void test_ratio_ci(void **state)
+{
+	static const double a[] = { 10, 11, 9, 10, 10 };
+	static const double b[] = { 12.5, 12.4, 12.6, 12.5, 12.5 };
+	struct stats_desc da = desc(a, 5), db = desc(b, 5);
+	double r, lo, hi;
+	bool ci;
+
+	(void)state;
+	assert_true(stats_ratio_ci(&da, &db, &r, &lo, &hi, &ci));
+	assert_true(ci);
+	assert_true(fabs(r - 1.25) < 1e-12);
+	assert_true(lo < 1.25 && hi > 1.25 && lo > 1.0 && hi < 1.5);
+	da.n = 1;
+	assert_true(stats_ratio_ci(&da, &db, &r, &lo, &hi, &ci));
+	assert_false(ci);
+	da.mean = 0;
+	assert_false(stats_ratio_ci(&da, &db, &r, &lo, &hi, &ci));
+}
+
+static void test_verdicts(void **state)
+{
+	static const double base[] = { 10.0, 10.2, 9.8, 10.1, 9.9 };
+	static const double slow[] = { 12.5, 12.4, 12.6, 12.5, 12.3 };
+	static const double same[] = { 10.05, 9.95, 10.1, 9.9, 10.0 };
+	static const double noisy[] = { 8, 14, 9, 13, 11 };
+	static const double tiny[] = { 10.05, 10.06, 10.04, 10.05, 10.05 };
+	static const double one_a[] = { 1000 }, one_b[] = { 510 };
+	static const double one_c[] = { 1030 };
+	struct res_cmp c;
+
+	(void)state;
+	/* lower is better: slower is worse, with a ratio and interval */
+	assert_int_equal(judge("workload_seconds", base, 5, slow, 5, &c),
+			 V_WORSE);
+	assert_true(c.has_ratio && c.has_ci && c.has_p);
+	assert_true(c.p < 0.05 && c.lo < c.ratio && c.ratio < c.hi);
+	assert_int_equal(judge("workload_seconds", slow, 5, base, 5, &c),
+			 V_BETTER);
+	/* higher is better flips it */
+	assert_int_equal(judge("write_pages_per_io", base, 5, slow, 5, &c),
+			 V_BETTER);
+	/* no significant change: p large */
+	assert_int_equal(judge("workload_seconds", base, 5, same, 5, &c),
+			 V_NO_CHANGE);
+	assert_int_equal(judge("workload_seconds", base, 5, noisy, 5, &c),
+			 V_NO_CHANGE);
+	assert_true(c.p > 0.05);
+	/* significant but below the minimum effect (1%): noise */
+	{
+		static const double b2[] = { 10, 10, 10, 10, 10 };
+
+		assert_int_equal(judge("workload_seconds", b2, 5, tiny, 5,
+				       &c), V_NO_CHANGE);
+		assert_true(c.p < 0.05);
+	}
+	/* neutral metrics change, never better or worse */
+	assert_int_equal(judge("swap_peak_mib", base, 5, slow, 5, &c),
+			 V_CHANGED);
+	/* one repeat: a deterministic count beyond 5% is judged */
+	assert_int_equal(judge("pswpout", one_a, 1, one_b, 1, &c), V_WORSE);
+	assert_true(c.has_ratio && !c.has_ci && !c.has_p);
+	assert_true(fabs(c.ratio - 0.51) < 1e-9);
+	/* ... within 5% it is no change */
+	assert_int_equal(judge("pswpout", one_a, 1, one_c, 1, &c),
+			 V_NO_CHANGE);
+	/* ... and a timing is never judged on one run */
+	assert_int_equal(judge("workload_seconds", one_a, 1, one_b, 1, &c),
+			 V_NO_CHANGE);
+	/* one repeat against five: still no test */
+	assert_int_equal(judge("workload_seconds", one_a, 1, base, 5, &c),
+			 V_NO_CHANGE);
+	/* not measured */
+	{
+		struct stats_desc d = desc(base, 5);
+
+		results_judge(metric_find("pswpout"), STATS_MISSING, &d,
+			      STATS_OK, &d, &c);
+		assert_int_equal(c.verdict, V_NOT_MEASURED);
+		results_judge(metric_find("pswpout"), STATS_OK, &d,
+			      STATS_NA, &d, &c);
+		assert_int_equal(c.verdict, V_NOT_MEASURED);
+	}
+	/* a reference of 0: no ratio, any corrupt page is worse */
+	{
+		static const double z[] = { 0 }, five[] = { 5 };
+
+		assert_int_equal(judge("pages_corrupt", z, 1, five, 1, &c),
+				 V_WORSE);
+		assert_false(c.has_ratio);
+		assert_int_equal(judge("pages_corrupt", z, 1, z, 1, &c),
+				 V_NO_CHANGE);
+	}
+}
+
+static void test_exit_precedence(void **state)
+{
+	static const int order[] = {
+		EXIT_OK, EXIT_EXPECT, EXIT_REGRESSION, EXIT_GUEST,
+		EXIT_CORRUPT, EXIT_SETUP, EXIT_INTERRUPTED,
+	};
+	size_t i, j;
+
+	(void)state;
+	for (i = 0; i < sizeof(order) / sizeof(order[0]); i++)
+		for (j = 0; j < sizeof(order) / sizeof(order[0]); j++) {
+			int w = results_exit_worst(order[i], order[j]);
+
+			assert_int_equal(w, order[i > j ? i : j]);
+		}
+	/* other errors rank with setup errors, below an interrupt */
+	assert_int_equal(results_exit_worst(EXIT_CONFIG, EXIT_CORRUPT),
+			 EXIT_CONFIG);
+	assert_int_equal(results_exit_worst(EXIT_INTERRUPTED,
+					    EXIT_FAILURE_GENERIC),
+			 EXIT_INTERRUPTED);
+	assert_int_equal(results_exit_worst(EXIT_SETUP, EXIT_CONFIG),
+			 EXIT_SETUP);
+}
+
+/* Guests made of a fabricated track with pswpout/nrswpout only. */
+static void add_guest(struct results *r, const char *kernel,
+		      unsigned int rep, unsigned long pswpout,
+		      unsigned long nrswpout)
+{
+	struct stream_state st;
+	static struct stream_line l;
+	struct stats_track t;
+	char line[512];
+	int n;
+
+	stream_init(&st);
+	stats_track_init(&t);
+	n = snprintf(line, sizeof(line),
+		     "{\"v\":1,\"seq\":0,\"t_ns\":1000,\"type\":\"hello\",\"kernel\":\"6.1\",\"counters\":[\"pswpout\",\"nrswpout\"],\"interval_ms\":100}");
+	assert_int_equal(stream_parse_line(&st, line, (size_t)n, &l),
+			 STREAM_OK);
+	stats_track_feed(&t, &l);
+	n = snprintf(line, sizeof(line),
+		     "{\"v\":1,\"seq\":1,\"t_ns\":2000,\"type\":\"sample\",\"vmstat\":{\"pswpout\":%lu,\"nrswpout\":%lu}}",
+		     pswpout, nrswpout);
+	assert_int_equal(stream_parse_line(&st, line, (size_t)n, &l),
+			 STREAM_OK);
+	stats_track_feed(&t, &l);
+	assert_int_equal(results_add(r, kernel, rep, &t), 0);
+	stats_track_free(&t);
+}
+
+static void test_expectations(void **state)
+{
+	struct results r;
+	struct scenario s;
+	struct res_expect x;
+	struct scn_expect e;
+	char what[512];
+
+	(void)state;
+	results_init(&r);
+	results_kernel(&r, "baseline");
+	add_guest(&r, "baseline", 1, 1000, 1000);
+	add_guest(&r, "patched", 1, 510, 17);
+	add_guest(&r, "bhe-ops", 1, 990, 33);
+	assert_int_equal(r.nk, 3);
+	assert_int_equal(results_kernel_index(&r, "bhe-ops"), 2);
+
+	/* absolute, one kernel */
+	memset(&e, 0, sizeof(e));
+	strcpy(e.metric, "write_pages_per_io");
+	strcpy(e.kernel, "patched");
+	e.has_min = true;
+	e.min = 8;
+	results_expect(&r, &e, &x);
+	assert_true(x.pass && x.measured);
+	assert_true(fabs(x.value - 30) < 1e-9);
+	e.min = 31;
+	results_expect(&r, &e, &x);
+	assert_false(x.pass);
+	assert_non_null(strstr(x.what, "write_pages_per_io = 30.000"));
+
+	/* relative: min_ratio */
+	memset(&e, 0, sizeof(e));
+	strcpy(e.metric, "pswpout");
+	strcpy(e.kernel, "patched");
+	strcpy(e.vs, "baseline");
+	e.has_min = true;
+	e.min = 0.98;
+	results_expect(&r, &e, &x);
+	assert_false(x.pass);
+	assert_true(fabs(x.value - 0.51) < 1e-9);
+	assert_non_null(strstr(x.what, "pswpout patched/baseline = 0.510"));
+	strcpy(e.kernel, "bhe-ops");
+	results_expect(&r, &e, &x);
+	assert_true(x.pass);
+	/* max_ratio */
+	e.has_min = false;
+	e.has_max = true;
+	e.max = 0.95;
+	results_expect(&r, &e, &x);
+	assert_false(x.pass);
+
+	/* each guest */
+	memset(&e, 0, sizeof(e));
+	strcpy(e.metric, "pswpout");
+	e.has_min = true;
+	e.min = 600;
+	results_expect(&r, &e, &x);
+	assert_false(x.pass);
+	assert_non_null(strstr(x.what, "patched-1: pswpout = 510"));
+
+	/* a kernel that did not run: skipped, not failed */
+	memset(&e, 0, sizeof(e));
+	strcpy(e.metric, "pswpout");
+	strcpy(e.kernel, "swap-ops");
+	e.has_min = true;
+	results_expect(&r, &e, &x);
+	assert_true(x.skipped);
+
+	/* a metric the kernels lack */
+	memset(&e, 0, sizeof(e));
+	strcpy(e.metric, "pswpin");
+	strcpy(e.kernel, "patched");
+	e.has_min = true;
+	results_expect(&r, &e, &x);
+	assert_false(x.pass);
+	assert_false(x.measured);
+
+	/* no_regression: pswpout on patched is worse, with its ratio */
+	memset(&s, 0, sizeof(s));
+	strcpy(s.no_regression[0], "pswpout");
+	strcpy(s.no_regression[1], "write_pages_per_io");
+	s.nnoreg = 2;
+	assert_int_equal(results_regressions(&r, &s, what, sizeof(what)), 1);
+	assert_non_null(strstr(what,
+			       "pswpout (pages swapped out) on patched: 0.510x baseline"));
+	assert_null(strstr(what, "bhe-ops"));
+	results_free(&r);
+}
+
+static void test_registry(void **state)
+{
+	unsigned int i, j;
+
+	(void)state;
+	assert_true(metric_count <= RES_MAX_METRICS);
+	for (i = 0; i < metric_count; i++) {
+		const struct metric_def *m = &metric_defs[i];
+		int how = !!m->vmstat + !!(m->num && m->den) + !!m->eval;
+
+		assert_int_equal(how, 1);
+		assert_non_null(m->label);
+		assert_true(strlen(m->label) <= 22);
+		assert_non_null(m->unit);
+		assert_non_null(m->how);
+		assert_true(m->min_effect >= 0 && m->min_effect <= 0.05);
+		assert_int_equal(metric_index(m->key), (int)i);
+		for (j = 0; m->key[j]; j++)
+			assert_non_null(strchr("abcdefghijklmnopqrstuvwxyz0123456789_",
+					       m->key[j]));
+		if (m->num) {
+			assert_non_null(metric_find(m->num));
+			assert_non_null(metric_find(m->den));
+		}
+	}
+	assert_int_equal(metric_index("nope"), -1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_student_t),
+		cmocka_unit_test(test_welch),
+		cmocka_unit_test(test_ratio_ci),
+		cmocka_unit_test(test_verdicts),
+		cmocka_unit_test(test_exit_precedence),
+		cmocka_unit_test(test_expectations),
+		cmocka_unit_test(test_registry),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
