@@ -225,19 +225,24 @@ static int io_error_start(struct frun *fr, char *err, size_t len)
 		if (access(FMR, F_OK))
 			mount("debugfs", DEBUGFS, "debugfs", 0, NULL);
 		snprintf(num, sizeof(num), "%u", f->probability);
-		if ((r = fmr_set("verbose", "0", err, len)) ||
-		    (r = fmr_set("probability", num, err, len)))
+		r = fmr_set("verbose", "0", err, len);
+		if (!r)
+			r = fmr_set("probability", num, err, len);
+		if (r)
 			return r;
 		snprintf(num, sizeof(num), "%" PRIu64,
 			 f->interval ? f->interval : 1);
-		if ((r = fmr_set("interval", num, err, len)))
+		r = fmr_set("interval", num, err, len);
+		if (r)
 			return r;
 		if (f->times)
 			snprintf(num, sizeof(num), "%" PRIu64, f->times);
 		else
 			strcpy(num, "-1");
-		if ((r = fmr_set("times", num, err, len)) ||
-		    (r = make_it_fail(names[f->swap], "1", err, len)))
+		r = fmr_set("times", num, err, len);
+		if (!r)
+			r = make_it_fail(names[f->swap], "1", err, len);
+		if (r)
 			return r;
 		snprintf(fr->detail, sizeof(fr->detail),
 			 "fail_make_request on %s: %u%% of I/Os, interval %"
@@ -289,7 +294,8 @@ static __noreturn void child_swapoff(const struct gplan_fault *f)
 		      " ms; it stays off", name, (t1 - t0) / 1000000);
 		_exit(0);
 	}
-	while (!stop && gj_now_ns() - t0 < f->duration_ms * 1000000)
+	/* off for duration_ms after swapoff returned */
+	while (!stop && gj_now_ns() - t1 < f->duration_ms * 1000000)
 		gu_sleep_ms(LOOP_MS);
 	if (swapon(name, swap_flags(f->swap))) {
 		e = errno;
@@ -298,9 +304,9 @@ static __noreturn void child_swapoff(const struct gplan_fault *f)
 		      (t1 - t0) / 1000000, strerror(e));
 		_exit(1);
 	}
-	event(f, "end", "swapoff %s done in %" PRIu64 " ms; on again after %"
-	      PRIu64 " ms", name, (t1 - t0) / 1000000,
-	      (gj_now_ns() - t0) / 1000000);
+	event(f, "end", "swapoff %s done in %" PRIu64 " ms; on again %"
+	      PRIu64 " ms later", name, (t1 - t0) / 1000000,
+	      (gj_now_ns() - t1) / 1000000);
 	_exit(0);
 }
 

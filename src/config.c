@@ -337,7 +337,7 @@ int config_parse_string(struct swapctl_config *cfg, const char *name,
 			return -1;
 		}
 		/* known keys only get here, and fewer than 32 exist */
-		if (nseen < sizeof(seen) / sizeof(seen[0])) {
+		if (nseen < ARRAY_SIZE(seen)) {
 			snprintf(seen[nseen].key, sizeof(seen[nseen].key), "%s",
 				 key);
 			seen[nseen++].line = lineno;

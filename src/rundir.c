@@ -79,6 +79,7 @@ static const struct {
 	{ "page dumped because", "bad-page" },
 	{ "list_add corruption", "list-corruption" },
 	{ "list_del corruption", "list-corruption" },
+	{ "page allocation failure", "alloc-failure" },
 	{ "kernel BUG at", "bug" },
 	{ "BUG:", "bug" },
 	{ "WARNING:", "warning" },
@@ -91,7 +92,7 @@ static const struct {
 	{ "Call Trace", "call-trace" },
 };
 
-#define NPROBLEMS (sizeof(problems) / sizeof(problems[0]))
+#define NPROBLEMS ARRAY_SIZE(problems)
 
 static void quote(char *dst, const char *line)
 {
@@ -129,8 +130,7 @@ static void count_suppressed(const char *line, struct console_scan *cs)
 
 	if (!p)
 		return;
-	for (i = 0; i < sizeof(swap_err_funcs) / sizeof(swap_err_funcs[0]);
-	     i++) {
+	for (i = 0; i < ARRAY_SIZE(swap_err_funcs); i++) {
 		const char *f = strstr(line, swap_err_funcs[i].func);
 
 		n = strlen(swap_err_funcs[i].func);
