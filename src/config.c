@@ -16,6 +16,8 @@
 #include "config.h"
 #include "util.h"
 
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
 static const char *home_dir(void)
 {
 	const char *h = getenv("HOME");
@@ -337,7 +339,7 @@ int config_parse_string(struct swapctl_config *cfg, const char *name,
 			return -1;
 		}
 		/* known keys only get here, and fewer than 32 exist */
-		if (nseen < sizeof(seen) / sizeof(seen[0])) {
+		if (nseen < ARRAY_SIZE(seen)) {
 			snprintf(seen[nseen].key, sizeof(seen[nseen].key), "%s",
 				 key);
 			seen[nseen++].line = lineno;
