@@ -28,8 +28,10 @@
 #define PLAN_MAX_SYSCTL		32
 #define PLAN_MAX_KV		8	/* thp, zswap settings */
 #define PLAN_MAX_PHASES		64
-/* command workloads: groups, argv words and environment entries per
- * group, output patterns, and the bytes of one decoded string (with NUL) */
+/*
+ * command workloads: groups, argv words and environment entries per
+ * group, output patterns, and the bytes of one decoded string (with NUL)
+ */
 #define PLAN_MAX_GROUPS		8
 #define PLAN_MAX_ARGS		32
 #define PLAN_MAX_ENV		16

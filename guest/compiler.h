@@ -18,5 +18,8 @@
 #ifndef __packed
 #define __packed	__attribute__((packed))
 #endif
+#ifndef __aligned
+#define __aligned(x)	__attribute__((aligned(x)))
+#endif
 
 #endif

@@ -88,7 +88,7 @@ static int load_and_resume(int fd, const char *name, uint64_t sectors,
 			   bool suspend, struct dm_ioctl *out, char *err,
 			   size_t errlen)
 {
-	static char buf[DM_BUF] __attribute__((aligned(8)));
+	static char buf[DM_BUF] __aligned(8);
 	struct dm_ioctl io;
 
 	if (gdm_table_buf(buf, sizeof(buf), name, sectors, target,
@@ -164,7 +164,7 @@ int gdm_reload(const char *name, uint64_t sectors, const char *target,
 int gdm_message(const char *name, const char *msg, char *err,
 		size_t errlen)
 {
-	static char buf[DM_BUF] __attribute__((aligned(8)));
+	static char buf[DM_BUF] __aligned(8);
 	struct dm_ioctl *io = (struct dm_ioctl *)buf;
 	struct dm_target_msg *m;
 	size_t size = sizeof(*io) + sizeof(*m) + strlen(msg) + 1;

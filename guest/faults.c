@@ -225,19 +225,24 @@ static int io_error_start(struct frun *fr, char *err, size_t len)
 		if (access(FMR, F_OK))
 			mount("debugfs", DEBUGFS, "debugfs", 0, NULL);
 		snprintf(num, sizeof(num), "%u", f->probability);
-		if ((r = fmr_set("verbose", "0", err, len)) ||
-		    (r = fmr_set("probability", num, err, len)))
+		r = fmr_set("verbose", "0", err, len);
+		if (!r)
+			r = fmr_set("probability", num, err, len);
+		if (r)
 			return r;
 		snprintf(num, sizeof(num), "%" PRIu64,
 			 f->interval ? f->interval : 1);
-		if ((r = fmr_set("interval", num, err, len)))
+		r = fmr_set("interval", num, err, len);
+		if (r)
 			return r;
 		if (f->times)
 			snprintf(num, sizeof(num), "%" PRIu64, f->times);
 		else
 			strcpy(num, "-1");
-		if ((r = fmr_set("times", num, err, len)) ||
-		    (r = make_it_fail(names[f->swap], "1", err, len)))
+		r = fmr_set("times", num, err, len);
+		if (!r)
+			r = make_it_fail(names[f->swap], "1", err, len);
+		if (r)
 			return r;
 		snprintf(fr->detail, sizeof(fr->detail),
 			 "fail_make_request on %s: %u%% of I/Os, interval %"

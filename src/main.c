@@ -15,6 +15,7 @@
 
 #include "parse-options.h"
 #include "swapctl.h"
+#include "util.h"
 
 /* 'verbose' is defined in util.c so that the unit tests link. */
 
@@ -31,7 +32,7 @@ static const struct cmd commands[] = {
 	{ "help", cmd_help, "show help for a command" },
 };
 
-#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
+#define NCOMMANDS ARRAY_SIZE(commands)
 
 static const char *config_path;
 static bool show_version;
@@ -44,9 +45,9 @@ static void list_commands(FILE *out)
 	for (i = 0; i < NCOMMANDS; i++)
 		fprintf(out, "  %-10s %s\n", commands[i].name,
 			commands[i].summary);
-	fprintf(out,
-		"\n'swapctl help COMMAND' or 'swapctl COMMAND --help' "
-		"describes one command;\nsee also swapctl(1).\n");
+	fprintf(out, "\n%s\n%s\n",
+		"'swapctl help COMMAND' or 'swapctl COMMAND --help' describes one command;",
+		"see also swapctl(1).");
 }
 
 static const struct popt main_opts[] = {

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "metrics.h"
+#include "util.h"
 
 #define PAGE_MIB	(4096.0 / 1048576.0)
 
@@ -528,7 +529,7 @@ const struct metric_def metric_defs[] = {
 	},
 };
 
-const unsigned int metric_count = sizeof(metric_defs) / sizeof(metric_defs[0]);
+const unsigned int metric_count = ARRAY_SIZE(metric_defs);
 
 int metric_index(const char *key)
 {
@@ -578,7 +579,7 @@ static struct stats_val window_counter(const struct metric_in *in,
 	};
 	size_t i;
 
-	for (i = 0; i < sizeof(f) / sizeof(f[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(f); i++)
 		if (!strcmp(f[i].name, name))
 			return *(const struct stats_val *)
 				((const char *)&in->total + f[i].off);

@@ -23,6 +23,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "util.h"
+
 enum popt_type {
 	POPT_END,
 	POPT_GROUP,	/* a heading in the help, no option */
@@ -63,7 +65,7 @@ struct popt {
 };
 
 /* Type-checked value pointers: a wrong variable type does not compile. */
-#define POPT_PTR(T, v) _Generic((v), T *: (v))
+#define POPT_PTR(T, v) _Generic((v), T * : (v))
 
 #define OPT_END() { .type = POPT_END }
 #define OPT_GROUP(h) { .type = POPT_GROUP, .help = (h) }
@@ -134,8 +136,8 @@ void parse_options_usage(const struct popt_cmd *cmd, FILE *out);
  *   swapctl CMD: MESSAGE (see 'swapctl CMD --help')
  * Returns EXIT_USAGE.
  */
-int popt_error(const struct popt_cmd *cmd, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+__printf(2, 3)
+int popt_error(const struct popt_cmd *cmd, const char *fmt, ...);
 
 /* Where help and errors go; NULL: stdout and stderr (tests set them). */
 extern FILE *parse_options_out, *parse_options_err;

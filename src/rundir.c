@@ -91,7 +91,7 @@ static const struct {
 	{ "Call Trace", "call-trace" },
 };
 
-#define NPROBLEMS (sizeof(problems) / sizeof(problems[0]))
+#define NPROBLEMS ARRAY_SIZE(problems)
 
 static void quote(char *dst, const char *line)
 {
@@ -129,8 +129,7 @@ static void count_suppressed(const char *line, struct console_scan *cs)
 
 	if (!p)
 		return;
-	for (i = 0; i < sizeof(swap_err_funcs) / sizeof(swap_err_funcs[0]);
-	     i++) {
+	for (i = 0; i < ARRAY_SIZE(swap_err_funcs); i++) {
 		const char *f = strstr(line, swap_err_funcs[i].func);
 
 		n = strlen(swap_err_funcs[i].func);

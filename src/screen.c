@@ -10,6 +10,7 @@
 
 #include "metrics.h"
 #include "screen.h"
+#include "util.h"
 
 #define LABEL_W		24
 #define COL_W		18
@@ -18,7 +19,6 @@
 #define NO_NRSWP	"no nrswp counters"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-#define __printf(a, b) __attribute__((format(printf, a, b)))
 
 unsigned int screen_cells(const char *s)
 {

@@ -11,6 +11,7 @@
 #include <jansson.h>
 
 #include "stream.h"
+#include "util.h"
 
 enum str_mode {
 	STR_NAME,	/* [A-Za-z0-9_.:-]+, must fit */
@@ -20,7 +21,6 @@ enum str_mode {
 };
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-#define __printf(a, b) __attribute__((format(printf, a, b)))
 
 static __printf(3, 4) int fail(struct stream_state *st, enum stream_err err,
 			       const char *fmt, ...);

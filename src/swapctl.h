@@ -22,12 +22,12 @@ enum swapctl_exit {
 	EXIT_CORRUPT = 8,	/* the workload found corrupt pages */
 	EXIT_GUEST = 9,		/* guest panic, BUG/Oops, or timeout */
 	EXIT_OUTPUT = 10,	/* an output cannot be written (stdout, --svg) */
-	EXIT_DATA = 11,		/* a run directory that is not one or cannot
-				 * be used: no guests, an empty samples file,
-				 * "running" with no run behind it */
-	EXIT_REGRESSION = 12,	/* a no_regression metric got significantly
-				 * worse
-				 */
+	/*
+	 * a run directory that is not one or cannot be used: no guests,
+	 * an empty samples file, "running" with no run behind it
+	 */
+	EXIT_DATA = 11,
+	EXIT_REGRESSION = 12,	/* a no_regression metric: significantly worse */
 	EXIT_INTERRUPTED = 130,	/* SIGINT/SIGTERM */
 };
 

@@ -132,6 +132,10 @@ int util_lock(const char *path, const char *what);
  */
 const char *util_data_dir(void);
 
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#endif
+
 #ifndef __printf
 #define __printf(a, b) __attribute__((format(printf, a, b)))
 #endif

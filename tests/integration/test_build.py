@@ -74,3 +74,76 @@ def test_missing_tarball(sw, tmp_path):
 
 def test_bad_option(sw):
     sw.expect(EXIT_USAGE, "build", "--no-such-option")
+
+
+@pytest.fixture
+def series_root(tmp_path):
+    """baseline (no series file), two series and a directory without one."""
+    p = tmp_path / "series-root"
+    (p / "baseline").mkdir(parents=True)
+    for name in ("zz-late", "aa-early"):
+        (p / name).mkdir()
+        (p / name / "0001-x.patch").write_text(CORRUPT)
+        (p / name / "series").write_text("0001-x.patch\n")
+    (p / "notes").mkdir()
+    (p / "notes" / "README").write_text("not a series\n")
+    return p
+
+
+def dry(sw, *args):
+    r = sw.expect(0, "build", "--dry-run", "--json", *args)
+    return r.json()
+
+
+def test_dry_run_starts_nothing(sw, series_root):
+    before = sorted(str(p) for p in sw.workdir.rglob("*"))
+    r = sw.expect(0, "build", "--dry-run", "--patches", series_root,
+                  "--series", "aa-early")
+    assert "variant aa-early" in r.out and "0001-x.patch -p1" in r.out
+    assert "nothing was started" in r.out
+    assert "tinyconfig + " in r.out and "make -C " in r.out
+    j = dry(sw, "--patches", series_root, "--series", "aa-early")
+    assert j["dry_run"] is True and len(j["variants"]) == 1
+    v = j["variants"][0]
+    assert v["variant"] == "aa-early" and v["debug"] is False
+    assert [p["name"] for p in v["patches"]] == ["0001-x.patch"]
+    assert v["make"][:2] == ["make", "-C"] and "bzImage" in v["make"]
+    assert v["kernel"].endswith("/kernels/aa-early/bzImage")
+    # a corrupt patch is not applied by a dry run: nothing changed
+    assert sorted(str(p) for p in sw.workdir.rglob("*")) == before
+
+
+def test_all_builds_every_series_directory(sw, series_root):
+    j = dry(sw, "--patches", series_root, "--all")
+    assert [v["variant"] for v in j["variants"]] == \
+        ["baseline", "aa-early", "zz-late"]
+    assert j["variants"][0]["patches"] == []
+
+
+def test_debug_variants(sw, series_root):
+    j = dry(sw, "--patches", series_root, "--all", "--debug")
+    names = [v["variant"] for v in j["variants"]]
+    assert names == ["baseline-debug", "aa-early-debug", "zz-late-debug"]
+    for v in j["variants"]:
+        assert v["debug"] is True
+        assert v["fragments"][-1].endswith("guest/debug.config")
+        assert v["fragments"][0].endswith("guest/kernel.config")
+        assert v["tree"].endswith("/trees/" + v["variant"])
+        assert v["kernel"].endswith("/kernels/%s/bzImage" % v["variant"])
+
+
+def test_default_is_baseline_and_configured_series(sw):
+    j = dry(sw)
+    assert [v["variant"] for v in j["variants"]] == ["baseline", sw.series]
+
+
+def test_series_named_like_a_debug_variant(sw, series_root):
+    (series_root / "aa-early").rename(series_root / "aa-debug")
+    r = sw.expect(EXIT_PATCH, "build", "--dry-run", "--patches",
+                  series_root, "--all")
+    assert "aa-debug: a series name must not end in -debug" in r.err
+
+
+def test_dry_run_excludes_clean(sw):
+    r = sw.expect(EXIT_USAGE, "build", "--dry-run", "--clean")
+    assert "exclude each other" in r.err

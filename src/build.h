@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The parts of `swapctl build` (see swapctl(1), doc/HACKING.md):
+ *   build.c        cmd_build, the variants and kernels/<variant>/
+ *   kernel-tree.c  the pristine source and the per-variant trees
+ *   kconfig.c      the .config of a tree
+ *   kmake.c        logs, make and its progress
+ *   initramfs.c    kernels/initramfs.cpio
+ * They share one struct build_ctx. Each function that can fail prints one
+ * line (build_fail) and returns an exit code of enum swapctl_exit.
+ *
+ * Everything that is derived is recorded in small stamp files so that a
+ * second run with unchanged inputs does nothing:
+ *   trees/<v>/.swapctl-stamp      pristine id + the applied patches
+ *   trees/<v>/.swapctl-touched    files the applied patches changed
+ *   trees/<v>/out/.swapctl-config the inputs the .config was made from
+ *   trees/<v>/out/.swapctl-built  the inputs of the last good build
+ */
+#ifndef SWAPCTL_BUILD_H
+#define SWAPCTL_BUILD_H
+
+#include <jansson.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "progress.h"
+#include "series.h"
+#include "swapctl.h"
+#include "util.h"
+
+#define TAIL_LINES 30
+#define BUILD_MAX_VARIANTS 32
+
+/* One kernel to build. */
+struct variant {
+	char name[80];		/* trees/<name>, kernels/<name>: <series>[-debug] */
+	char series[64];	/* patches/<series>/series */
+	bool debug;		/* guest/debug.config merged after kernel.config */
+};
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#endif
+
+struct build_ctx {
+	struct swapctl_config *cfg;
+	const char *datadir;
+	char patches_root[PATH_MAX];
+	char fragment[PATH_MAX];
+	char pristine[PATH_MAX];
+	char pristine_id[17];		/* first 16 hex of the tarball sha */
+	char tarball_sha[65];
+	char fragment_sha[65];
+	char debug_fragment[PATH_MAX];	/* guest/debug.config */
+	char debug_fragment_sha[65];	/* "" until a debug variant needs it */
+	const struct variant *cur;	/* the variant being worked on */
+	bool dry_run;			/* read only: write no cache either */
+	int jobs;
+	bool tty;
+	json_t *kernels;		/* manifests, for --json */
+	/* current make/patch run */
+	struct progress prog;
+	char tail[TAIL_LINES][256];
+	unsigned int ntail;
+	int logfd;
+	char logpath[PATH_MAX];
+};
+
+/* build.c: messages and small helpers */
+void build_fail(const char *fmt, ...) __printf(1, 2);
+void build_info(const char *fmt, ...) __printf(1, 2);
+/* A child that could not run (4) or was interrupted (130); else 0. */
+int build_run_failed(const char *what, const char *prog, int st);
+char *build_trim_nl(char *s);
+bool build_file_equals(const char *path, const char *text);
+void build_append(char *buf, size_t len, const char *s);
+
+/* build.c: --dry-run, what a build of @vs would do; starts nothing */
+int build_dry_run(struct build_ctx *c, const struct variant *vs, int nvar,
+		  bool each, bool json);
+
+/* kernel-tree.c */
+/* c->tarball_sha and c->pristine_id, from a cache keyed by stat(). */
+int tree_tarball_sha(struct build_ctx *c);
+/* Extract the tarball once into <workdir>/src/<id>/; set c->pristine. */
+int tree_extract(struct build_ctx *c);
+/*
+ * Make @tree hold the pristine source plus the first @count patches of
+ * @s (nothing changes when it already does; *@changed says).
+ */
+int tree_prepare(struct build_ctx *c, const struct series *s, size_t count,
+		 const char *tree, bool *changed);
+
+/* kconfig.c */
+/* The inputs of @tree's .config (malloc'ed), NULL without memory. */
+char *kconfig_key(struct build_ctx *c, const char *tree);
+/* Make @tree/out/.config unless it was made from the same inputs. */
+int kconfig_configure(struct build_ctx *c, const char *tree);
+
+/* kmake.c */
+int kmake_open_log(struct build_ctx *c, const char *variant);
+void kmake_close_log(struct build_ctx *c);
+/* Run @argv with its output to the log and the progress line. */
+int kmake_run_logged(struct build_ctx *c, const char *const argv[],
+		     const char *cwd, const char *const *env);
+/* The last lines of the child's output, after a failure. */
+void kmake_show_tail(struct build_ctx *c);
+/* make bzImage in @tree/out; *@secs is the time it took. */
+int kmake_bzimage(struct build_ctx *c, const char *tree, const char *label,
+		  double *secs);
+
+/* initramfs.c */
+/* Write <workdir>/kernels/initramfs.cpio (unless unchanged) into @dst. */
+int initramfs_write(struct build_ctx *c, char *dst, size_t dstlen);
+
+#endif

@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * swapctl build: the .config of a tree, from tinyconfig, the fragments
+ * and olddefconfig; every option of the fragments must survive.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "build.h"
+
+static bool debug_variant(const struct build_ctx *c)
+{
+	return c->cur && c->cur->debug;
+}
+
+/*
+ * The inputs of the .config: the fragments, the pristine source and the
+ * Kconfig files the patches changed (with their content).
+ */
+char *kconfig_key(struct build_ctx *c, const char *tree)
+{
+	char path[PATH_MAX], sha[65], *touched, *line, *save, *key, *n;
+	const char *base;
+
+	if (asprintf(&key, "pristine %s\nfragment %s\n%s%s%s",
+		     c->pristine_id, c->fragment_sha,
+		     debug_variant(c) ? "debug-fragment " : "",
+		     debug_variant(c) ? c->debug_fragment_sha : "",
+		     debug_variant(c) ? "\n" : "") < 0)
+		return NULL;
+	util_path(path, sizeof(path), "%s/.swapctl-touched", tree);
+	touched = util_read_file(path, NULL);
+	for (line = touched ? strtok_r(touched, "\n", &save) : NULL; line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		base = strrchr(line, '/');
+		base = base ? base + 1 : line;
+		if (strncmp(base, "Kconfig", 7) &&
+		    strncmp(line, "scripts/kconfig/", 16) &&
+		    strncmp(line, "arch/x86/configs/", 17))
+			continue;
+		if (util_path(path, sizeof(path), "%s/%s", tree, line) ||
+		    util_sha256_file(path, sha))
+			strcpy(sha, "missing");
+		if (asprintf(&n, "%s%s %s\n", key, sha, line) < 0) {
+			n = NULL;
+			break;
+		}
+		free(key);
+		key = n;
+	}
+	free(touched);
+	return key;
+}
+
+/* Check every line of the fragment against the .config; list misses. */
+static int check_fragment(const char *fragment, const char *dotconfig)
+{
+	char *frag, *conf, *line, *save, *eq, want[256], missing[4096] = "";
+	char item[320];
+	int lineno = 0, nmissing = 0;
+	bool ok;
+
+	frag = util_read_file(fragment, NULL);
+	conf = util_read_file(dotconfig, NULL);
+	if (!frag || !conf) {
+		build_fail("%s: %s", frag ? dotconfig : fragment,
+		     strerror(errno));
+		free(frag);
+		free(conf);
+		return EXIT_SETUP;
+	}
+	for (line = frag; line && *line; line = save) {
+		save = strchr(line, '\n');
+		if (save)
+			*save++ = '\0';
+		lineno++;
+		eq = strchr(line, '=');
+		if (!strncmp(line, "CONFIG_", 7) && eq) {
+			/* the exact line must be in .config */
+			snprintf(want, sizeof(want), "\n%s\n", line);
+			ok = strstr(conf, want) ||
+			     !strncmp(conf, want + 1, strlen(want + 1));
+		} else if (!strncmp(line, "# CONFIG_", 9) &&
+			   strstr(line, " is not set")) {
+			/* no "CONFIG_X=" line may be in .config */
+			snprintf(want, sizeof(want), "\n%.*s=",
+				 (int)(strstr(line, " is not set") - line - 2),
+				 line + 2);
+			ok = !strstr(conf, want);
+		} else {
+			continue;
+		}
+		if (ok)
+			continue;
+		nmissing++;
+		snprintf(item, sizeof(item), "%s%s (line %d)",
+			 nmissing > 1 ? ", " : "", line, lineno);
+		build_append(missing, sizeof(missing), item);
+	}
+	free(frag);
+	free(conf);
+	if (!nmissing)
+		return 0;
+	build_fail("%s: %d option%s did not survive olddefconfig (unmet dependencies?): %s",
+	     fragment, nmissing, nmissing > 1 ? "s" : "", missing);
+	return EXIT_CONFIG;
+}
+
+/* tinyconfig, merge_config.sh -m with the fragment, olddefconfig. */
+static int run_kconfig(struct build_ctx *c, const char *tree, const char *out)
+{
+	char merge[PATH_MAX];
+	const char *tiny[] = { "make", "-C", tree, "O=out", "ARCH=x86_64",
+			       "tinyconfig", NULL };
+	const char *mrg[] = { merge, "-m", "-O", ".", ".config", c->fragment,
+			      debug_variant(c) ? c->debug_fragment : NULL,
+			      NULL };
+	const char *old[] = { "make", "-C", tree, "O=out", "ARCH=x86_64",
+			      "olddefconfig", NULL };
+	static const char *const env[] = { "LC_ALL=C", "KCONFIG_CONFIG",
+					   "ARCH=x86_64", NULL };
+	int st, ret;
+
+	util_path(merge, sizeof(merge), "%s/scripts/kconfig/merge_config.sh",
+		  tree);
+	build_info("%s: configuring (tinyconfig + %s%s%s + olddefconfig)",
+		   strrchr(tree, '/') + 1, c->fragment,
+		   debug_variant(c) ? " + " : "",
+		   debug_variant(c) ? c->debug_fragment : "");
+	progress_init(&c->prog, NULL, false, "", 0, util_now());
+	st = kmake_run_logged(c, tiny, NULL, env);
+	if (st == 0) {
+		st = kmake_run_logged(c, mrg, out, env);
+		if (st == 0)
+			st = kmake_run_logged(c, old, NULL, env);
+	}
+	ret = build_run_failed("configuring the kernel", "make", st);
+	if (!ret && st) {
+		kmake_show_tail(c);
+		build_fail("%s: kernel configuration failed (status %d), full log: %s",
+			   tree, st, c->logpath);
+		ret = EXIT_BUILD;
+	}
+	return ret;
+}
+
+/* Keep the previous .config (and its mtime) if the new one is the same. */
+static void keep_if_same(const char *prev, const char *dotconfig)
+{
+	char *a = util_read_file(prev, NULL);
+	char *b = util_read_file(dotconfig, NULL);
+
+	if (a && b && !strcmp(a, b))
+		rename(prev, dotconfig);
+	else
+		unlink(prev);
+	free(a);
+	free(b);
+}
+
+/*
+ * Make out/.config from tinyconfig + the fragment + olddefconfig, unless it
+ * was made from the same inputs. The old .config (and its mtime) is kept
+ * when the content did not change, so that make rebuilds nothing.
+ */
+int kconfig_configure(struct build_ctx *c, const char *tree)
+{
+	char out[PATH_MAX], keypath[PATH_MAX], dotconfig[PATH_MAX];
+	char prev[PATH_MAX], *key;
+	bool had_prev;
+	int ret;
+
+	util_path(out, sizeof(out), "%s/out", tree);
+	util_path(keypath, sizeof(keypath), "%s/.swapctl-config", out);
+	util_path(dotconfig, sizeof(dotconfig), "%s/.config", out);
+	util_path(prev, sizeof(prev), "%s/.config.swapctl-prev", out);
+	key = kconfig_key(c, tree);
+	if (!key) {
+		build_fail("out of memory");
+		return EXIT_FAILURE_GENERIC;
+	}
+	ret = 0;
+	if (util_exists(dotconfig) && build_file_equals(keypath, key))
+		goto out;
+	ret = EXIT_SETUP;
+	if (util_mkdir_p(out, 0755) || (unlink(keypath) && errno != ENOENT)) {
+		build_fail("%s: %s", out, strerror(errno));
+		goto out;
+	}
+	had_prev = util_exists(dotconfig);
+	if (had_prev && rename(dotconfig, prev)) {
+		build_fail("%s: %s", dotconfig, strerror(errno));
+		goto out;
+	}
+	ret = run_kconfig(c, tree, out);
+	if (!ret)
+		ret = check_fragment(c->fragment, dotconfig);
+	if (!ret && debug_variant(c))
+		ret = check_fragment(c->debug_fragment, dotconfig);
+	if (ret) {
+		/* put the previous state back */
+		if (had_prev)
+			rename(prev, dotconfig);
+		else
+			unlink(dotconfig);
+		goto out;
+	}
+	if (had_prev)
+		keep_if_same(prev, dotconfig);
+	if (util_write_file_atomic(keypath, key, strlen(key), 0644)) {
+		build_fail("%s: %s", keypath, strerror(errno));
+		ret = EXIT_SETUP;
+	}
+out:
+	free(key);
+	return ret;
+}

@@ -1,0 +1,472 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * swapctl build: the pristine source (the tarball extracted once) and the
+ * per-variant trees (a hard-link copy of it with the series applied).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "build.h"
+
+/* ---- the pristine source ---- */
+
+/* The tarball's sha256, cached by device/inode/size/mtime. */
+int tree_tarball_sha(struct build_ctx *c)
+{
+	char idpath[PATH_MAX], id[PATH_MAX + 200], *cur;
+	struct stat st;
+
+	if (stat(c->cfg->tarball, &st)) {
+		build_fail("%s: %s (kernel_tarball, from %s; 'make deps' installs linux-source-6.1)",
+		     c->cfg->tarball, strerror(errno), c->cfg->source);
+		return EXIT_SETUP;
+	}
+	if (util_path(idpath, sizeof(idpath), "%s/src/tarball.id",
+		      c->cfg->workdir))
+		return EXIT_SETUP;
+	snprintf(id, sizeof(id), "%lu %lu %lld %lld.%09ld %s\n",
+		 (unsigned long)st.st_dev, (unsigned long)st.st_ino,
+		 (long long)st.st_size, (long long)st.st_mtim.tv_sec,
+		 st.st_mtim.tv_nsec, c->cfg->tarball);
+	cur = util_read_file(idpath, NULL);
+	if (cur && strlen(cur) == strlen(id) + 65 && !strncmp(cur, id,
+							       strlen(id))) {
+		memcpy(c->tarball_sha, cur + strlen(id), 64);
+		c->tarball_sha[64] = '\0';
+		free(cur);
+	} else {
+		free(cur);
+		if (util_sha256_file(c->cfg->tarball, c->tarball_sha)) {
+			build_fail("%s: %s", c->cfg->tarball, strerror(errno));
+			return EXIT_SETUP;
+		}
+		strcat(id, c->tarball_sha);
+		strcat(id, "\n");
+		if (!c->dry_run)
+			util_write_file_atomic(idpath, id, strlen(id), 0644);
+	}
+	memcpy(c->pristine_id, c->tarball_sha, 16);
+	c->pristine_id[16] = '\0';
+	return 0;
+}
+
+/* The single directory inside @dir (the tarball's top directory). */
+static int top_dir(const char *dir, char *name, size_t len)
+{
+	struct dirent *d;
+	int n = 0;
+	DIR *dh;
+
+	dh = opendir(dir);
+	if (!dh)
+		return -1;
+	while ((d = readdir(dh))) {
+		if (d->d_name[0] == '.' || d->d_type != DT_DIR)
+			continue;
+		snprintf(name, len, "%s", d->d_name);
+		n++;
+	}
+	closedir(dh);
+	return n == 1 ? 0 : -1;
+}
+
+int tree_extract(struct build_ctx *c)
+{
+	char dir[PATH_MAX], tmp[PATH_MAX], top[256], mk[PATH_MAX];
+	const char *argv[] = { "tar", "-xf", c->cfg->tarball, "-C", tmp,
+			       NULL };
+	struct util_run_opts o = { .out_fd = -1 };
+	double t0;
+	int st, r;
+
+	r = tree_tarball_sha(c);
+	if (r)
+		return r;
+	if (util_path(dir, sizeof(dir), "%s/src/%s", c->cfg->workdir,
+		      c->pristine_id) ||
+	    util_path(tmp, sizeof(tmp), "%s.tmp", dir))
+		return EXIT_SETUP;
+	if (!util_exists(dir)) {
+		build_info("extracting %s (once per tarball)", c->cfg->tarball);
+		t0 = util_now();
+		if (util_rm_rf(tmp) || util_mkdir_p(tmp, 0755)) {
+			build_fail("%s: %s", tmp, strerror(errno));
+			return EXIT_SETUP;
+		}
+		st = util_run(argv, &o);
+		r = build_run_failed("extracting the kernel source", "tar", st);
+		if (r)
+			return r;
+		if (st) {
+			util_rm_rf(tmp);
+			build_fail("%s: tar failed with status %d", c->cfg->tarball,
+			     st);
+			return EXIT_SETUP;
+		}
+		if (top_dir(tmp, top, sizeof(top))) {
+			util_rm_rf(tmp);
+			build_fail("%s: expected one top-level directory in the tarball",
+			     c->cfg->tarball);
+			return EXIT_SETUP;
+		}
+		if (rename(tmp, dir)) {
+			build_fail("%s: %s", dir, strerror(errno));
+			return EXIT_SETUP;
+		}
+		build_info("extracted in %.0f s", util_now() - t0);
+	}
+	if (top_dir(dir, top, sizeof(top)) ||
+	    util_path(c->pristine, sizeof(c->pristine), "%s/%s", dir, top) ||
+	    util_path(mk, sizeof(mk), "%s/Makefile", c->pristine) ||
+	    !util_exists(mk)) {
+		build_fail("%s: not a kernel source tree (remove it to extract again)",
+		     dir);
+		return EXIT_SETUP;
+	}
+	return 0;
+}
+
+/* ---- per-variant source trees ---- */
+
+struct patch_out {
+	char touched[8192];	/* "file\n" per file patch reported */
+	char failed[1024];	/* what went wrong, one line */
+	char cur[256];		/* the file patch is working on */
+	int logfd;
+};
+
+static void on_patch_line(const char *line, void *arg)
+{
+	struct patch_out *po = arg;
+	const char *f = NULL;
+	char item[512];
+
+	if (!strncmp(line, "checking file ", 14))
+		f = line + 14;
+	else if (!strncmp(line, "patching file ", 14))
+		f = line + 14;
+	if (f) {
+		snprintf(po->cur, sizeof(po->cur), "%s", f);
+		snprintf(item, sizeof(item), "%s\n", f);
+		build_append(po->touched, sizeof(po->touched), item);
+		return;
+	}
+	if (strstr(line, "FAILED") || strstr(line, "can't find file") ||
+	    strstr(line, "malformed patch") || strstr(line, "Only garbage") ||
+	    strstr(line, "Reversed") || strstr(line, "****") ||
+	    strstr(line, "No such file")) {
+		if (po->failed[0])
+			build_append(po->failed, sizeof(po->failed), "; ");
+		if (po->cur[0] && strstr(line, "Hunk"))
+			snprintf(item, sizeof(item), "%s: %s", po->cur, line);
+		else
+			snprintf(item, sizeof(item), "%s", line);
+		build_append(po->failed, sizeof(po->failed), item);
+	}
+}
+
+static int run_patch(struct build_ctx *c, const char *dir,
+		     const struct series_patch *p, bool dry,
+		     struct patch_out *po)
+{
+	char strip[16];
+	/*
+	 * --fuzz=0: with GNU patch's default fuzz of 2, a hunk whose context
+	 * matches nothing can still "apply" at a wrong place.
+	 */
+	const char *argv[] = { "patch", strip, "-d", dir, "-i", p->path,
+			       "--force", "--fuzz=0", "--no-backup-if-mismatch",
+			       "--quoting-style=literal", "--reject-file=-",
+			       dry ? "--dry-run" : NULL, NULL };
+	static const char *const env[] = { "LC_ALL=C", NULL };
+	struct util_run_opts o = {
+		.env = env, .out_fd = c->logfd, .on_line = on_patch_line,
+		.arg = po,
+	};
+
+	snprintf(strip, sizeof(strip), "-p%d", p->strip);
+	memset(po, 0, sizeof(*po));
+	return util_run(argv, &o);
+}
+
+/* Is @file (a path relative to the tree) in the newline list @list? */
+static bool in_list(const char *list, const char *file)
+{
+	size_t n = strlen(file);
+	const char *p = list;
+
+	while ((p = strstr(p, file))) {
+		if ((p == list || p[-1] == '\n') && p[n] == '\n')
+			return true;
+		p += n;
+	}
+	return false;
+}
+
+/*
+ * Replace the hard link @path by a private copy with a new mtime, so that
+ * make rebuilds what depends on it (its content went back to pristine).
+ */
+static int refresh_file(const char *path)
+{
+	struct stat st;
+
+	if (lstat(path, &st) || !S_ISREG(st.st_mode))
+		return 0;
+	return util_copy_file(path, path, st.st_mode & 07777);
+}
+
+static bool same_content(const char *a, const char *b)
+{
+	size_t la, lb;
+	char *da, *db;
+	bool same;
+
+	da = util_read_file(a, &la);
+	db = da ? util_read_file(b, &lb) : NULL;
+	same = da && db && la == lb && !memcmp(da, db, la);
+	free(da);
+	free(db);
+	return same;
+}
+
+/*
+ * @newf is a file of the new tree, @oldf the same file in the old one;
+ * @patched: the new series changed @newf (so it is a private copy).
+ */
+static int sync_mtime(const char *newf, const char *oldf, bool patched)
+{
+	struct timespec ts[2];
+	struct stat st;
+
+	if (lstat(newf, &st) || !S_ISREG(st.st_mode))
+		return 0;		/* deleted by the new series */
+	if (same_content(newf, oldf)) {
+		if (!patched || lstat(oldf, &st))
+			return 0;	/* unchanged link, or nothing to copy */
+		ts[0] = st.st_atim;
+		ts[1] = st.st_mtim;
+		return utimensat(AT_FDCWD, newf, ts, AT_SYMLINK_NOFOLLOW);
+	}
+	return patched ? 0 : refresh_file(newf);
+}
+
+/* The paths tree_prepare() works with, all next to @tree. */
+struct tree_paths {
+	const char *tree;
+	char stamp[PATH_MAX];		/* <tree>/.swapctl-stamp */
+	char touched[PATH_MAX];		/* <tree>/.swapctl-touched */
+	char newt[PATH_MAX];		/* <tree>.new, being made */
+	char oldt[PATH_MAX];		/* <tree>.old, being replaced */
+	char out[PATH_MAX];		/* <tree>/out, kept */
+	char newout[PATH_MAX];		/* <tree>.new/out */
+};
+
+static int tree_paths(struct tree_paths *tp, const char *tree)
+{
+	tp->tree = tree;
+	if (util_path(tp->stamp, sizeof(tp->stamp), "%s/.swapctl-stamp",
+		      tree) ||
+	    util_path(tp->touched, sizeof(tp->touched), "%s/.swapctl-touched",
+		      tree) ||
+	    util_path(tp->newt, sizeof(tp->newt), "%s.new", tree) ||
+	    util_path(tp->oldt, sizeof(tp->oldt), "%s.old", tree) ||
+	    util_path(tp->out, sizeof(tp->out), "%s/out", tree) ||
+	    util_path(tp->newout, sizeof(tp->newout), "%s/out", tp->newt)) {
+		build_fail("%s: path too long", tree);
+		return EXIT_SETUP;
+	}
+	return 0;
+}
+
+/* <tree>.new: a fresh hard-link copy of the pristine source. */
+static int copy_pristine(struct build_ctx *c, const struct tree_paths *tp)
+{
+	const char *argv[] = { "cp", "-al", c->pristine, tp->newt, NULL };
+	struct util_run_opts quiet = { .out_fd = c->logfd };
+	int st, ret;
+
+	if (util_rm_rf(tp->newt) || util_rm_rf(tp->oldt)) {
+		build_fail("%s: %s", tp->newt, strerror(errno));
+		return EXIT_SETUP;
+	}
+	st = util_run(argv, &quiet);
+	ret = build_run_failed("copying the source tree", "cp", st);
+	if (!ret && st) {
+		build_fail("%s: 'cp -al %s' failed (status %d), see %s",
+			   tp->newt, c->pristine, st, c->logpath);
+		ret = EXIT_SETUP;
+	}
+	return ret;
+}
+
+/*
+ * Apply the first @count patches of @s to @dir, each tried with --dry-run
+ * first so that a patch that does not apply changes nothing. *@touched
+ * gets the files they changed, one per line (malloc'ed, also on error).
+ */
+static int apply_series(struct build_ctx *c, const struct series *s,
+			size_t count, const char *dir, char **touched)
+{
+	struct patch_out *po = calloc(1, sizeof(*po));
+	size_t i, tlen = 0;
+	int st, ret = 0;
+	char *t;
+
+	*touched = calloc(1, 1);
+	if (!po || !*touched) {
+		free(po);
+		build_fail("out of memory");
+		return EXIT_FAILURE_GENERIC;
+	}
+	for (i = 0; i < count && i < s->n && !ret; i++) {
+		const struct series_patch *p = &s->patches[i];
+
+		st = run_patch(c, dir, p, true, po);
+		ret = build_run_failed(p->path, "patch", st);
+		if (!ret && st == 0) {
+			st = run_patch(c, dir, p, false, po);
+			ret = build_run_failed(p->path, "patch", st);
+		}
+		if (!ret && st) {
+			build_fail("%s: patch %zu/%zu (%s line %d) does not apply: %s",
+				   p->path, i + 1, s->n, s->file, p->line,
+				   po->failed[0] ? po->failed : "see the log");
+			ret = EXIT_PATCH;
+		}
+		if (ret)
+			break;
+		tlen += strlen(po->touched);
+		t = realloc(*touched, tlen + 1);
+		if (!t) {
+			build_fail("out of memory");
+			ret = EXIT_FAILURE_GENERIC;
+			break;
+		}
+		*touched = t;
+		strcat(*touched, po->touched);
+	}
+	free(po);
+	return ret;
+}
+
+/*
+ * Timestamps: make must rebuild exactly what changed since the old tree
+ * was built. A file both trees have with the same content keeps the old
+ * tree's mtime (patch gave it a new one); a file the old series changed
+ * that now differs gets a new mtime even where it went back to pristine
+ * (a private copy, not the shared link).
+ */
+static int sync_timestamps(const struct tree_paths *tp, const char *touched)
+{
+	char f[PATH_MAX], oldf[PATH_MAX], *all = NULL, *line, *save;
+	char *old = util_read_file(tp->touched, NULL);
+	int ret = 0;
+
+	if (old && asprintf(&all, "%s%s", old, touched) < 0)
+		all = NULL;
+	free(old);
+	for (line = all ? strtok_r(all, "\n", &save) : NULL; line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (util_path(f, sizeof(f), "%s/%s", tp->newt, line) ||
+		    util_path(oldf, sizeof(oldf), "%s/%s", tp->tree, line) ||
+		    sync_mtime(f, oldf, in_list(touched, line))) {
+			build_fail("%s: %s", f, strerror(errno));
+			ret = EXIT_SETUP;
+			break;
+		}
+	}
+	free(all);
+	return ret;
+}
+
+/*
+ * Record what <tree>.new holds, then put it in place of <tree>, keeping
+ * out/ unless the pristine source changed: a new tarball's files may be
+ * older than the objects built from the old one, and make would not
+ * rebuild them.
+ */
+static int swap_in(struct build_ctx *c, const struct series *s,
+		   const struct tree_paths *tp, const char *stamp,
+		   const char *touched)
+{
+	char f[PATH_MAX], pristine[64], *old_stamp;
+	const char *what = f;
+
+	util_path(f, sizeof(f), "%s/.swapctl-touched", tp->newt);
+	if (util_write_file_atomic(f, touched, strlen(touched), 0644))
+		goto ioerr;
+	util_path(f, sizeof(f), "%s/.swapctl-stamp", tp->newt);
+	if (util_write_file_atomic(f, stamp, strlen(stamp), 0644))
+		goto ioerr;
+	old_stamp = util_read_file(tp->stamp, NULL);
+	snprintf(pristine, sizeof(pristine), "pristine %s\n", c->pristine_id);
+	if (old_stamp && strncmp(old_stamp, pristine, strlen(pristine))) {
+		build_info("%s: new kernel source, starting a fresh build directory",
+			   s->name);
+		util_rm_rf(tp->out);
+	}
+	free(old_stamp);
+	what = tp->out;
+	if (util_exists(tp->out) && rename(tp->out, tp->newout))
+		goto ioerr;
+	what = tp->tree;
+	if (util_exists(tp->tree) && rename(tp->tree, tp->oldt))
+		goto ioerr;
+	if (rename(tp->newt, tp->tree))
+		goto ioerr;
+	util_rm_rf(tp->oldt);
+	return 0;
+ioerr:
+	build_fail("%s: %s", what, strerror(errno));
+	return EXIT_SETUP;
+}
+
+/*
+ * Make trees/<variant> hold the pristine source plus the first @count
+ * patches of @s. Nothing is changed when it already does. Otherwise a new
+ * tree is made next to it and only replaces it when every patch applied,
+ * keeping the build directory out/.
+ */
+int tree_prepare(struct build_ctx *c, const struct series *s, size_t count,
+		 const char *tree, bool *changed)
+{
+	char *stamp = NULL, *patches, *touched = NULL;
+	struct tree_paths tp;
+	int ret;
+
+	*changed = false;
+	ret = tree_paths(&tp, tree);
+	if (ret)
+		return ret;
+	patches = series_stamp(s, count);
+	if (!patches || asprintf(&stamp, "pristine %s\n%s", c->pristine_id,
+				 patches) < 0) {
+		free(patches);
+		build_fail("out of memory");
+		return EXIT_FAILURE_GENERIC;
+	}
+	free(patches);
+	if (build_file_equals(tp.stamp, stamp)) {
+		free(stamp);
+		return 0;
+	}
+	*changed = true;
+	ret = copy_pristine(c, &tp);
+	if (!ret)
+		ret = apply_series(c, s, count, tp.newt, &touched);
+	if (!ret)
+		ret = sync_timestamps(&tp, touched);
+	if (!ret)
+		ret = swap_in(c, s, &tp, stamp, touched);
+	if (ret)
+		util_rm_rf(tp.newt);
+	free(touched);
+	free(stamp);
+	return ret;
+}
