@@ -87,6 +87,8 @@ tests/bin:
 unit: $(TESTS) swapctl
 	@set -e; for t in $(TESTS); do echo "== $$t"; $$t; done
 	@echo "== tests/check-help-man"; tests/check-help-man
+	@set -e; for d in tests/fixtures/run-*-unfixed; do \
+		echo "== tests/check-registry $$d"; tests/check-registry $$d; done
 
 build/fuzz/%.o: src/%.c
 	@mkdir -p build/fuzz

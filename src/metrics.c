@@ -9,6 +9,7 @@
 #include "util.h"
 
 #define PAGE_MIB	(4096.0 / 1048576.0)
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 static struct stats_val na(void)
 {
@@ -39,12 +40,15 @@ static struct stats_val host_req(const struct metric_in *in, bool wr)
 	const struct stats_host_point *h;
 	size_t i;
 
-	/* host lines may carry only the CPU time (zram: no disk) */
-	for (i = 0; i < t->nhost && !t->host[i].has_blk; i++)
+	/*
+	 * host lines may carry only the CPU time (zram: no disk; the last
+	 * line after the power-off): the last one with the disks counts
+	 */
+	for (i = t->nhost; i > 0 && !t->host[i - 1].has_blk; i--)
 		;
-	if (i == t->nhost)
+	if (!i)
 		return stats_missing();
-	h = &t->host[t->nhost - 1];
+	h = &t->host[i - 1];
 	return stats_ok((double)(wr ? h->wr_req : h->rd_req));
 }
 
@@ -363,7 +367,11 @@ const struct metric_def metric_defs[] = {
 		.unit = "pages/page", .eval = pageout_evicted,
 		.how = "over all pageout phases: pages evicted / pages asked, from the workload's residency check (mincore) when present, else pswpout while the phase ran (samples around it) / pages asked",
 		.dir = METRIC_HIGHER_BETTER, .decimals = 3,
-		.min_effect = 0.05, .deterministic = true,
+		/*
+		 * not deterministic: mincore right after MADV_PAGEOUT
+		 * still sees pages under writeback as resident
+		 */
+		.min_effect = 0.05,
 	}, {
 		.key = "thp_swpout", .label = "THPs swapped out whole",
 		.unit = "THPs", .vmstat = "thp_swpout",

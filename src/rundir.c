@@ -79,6 +79,7 @@ static const struct {
 	{ "page dumped because", "bad-page" },
 	{ "list_add corruption", "list-corruption" },
 	{ "list_del corruption", "list-corruption" },
+	{ "page allocation failure", "alloc-failure" },
 	{ "kernel BUG at", "bug" },
 	{ "BUG:", "bug" },
 	{ "WARNING:", "warning" },

@@ -61,7 +61,8 @@ struct console_scan {
  * BUG:, kernel BUG at, WARNING: (lockdep's circular, recursive and
  * inconsistent locking reports among them), KASAN, UBSAN, "sleeping
  * function called from invalid context", "Bad page", list corruption,
- * Oops, panic, general protection fault, hung tasks, RCU stalls and a
+ * Oops, panic, general protection fault, hung tasks, RCU stalls, an
+ * allocation failure report (warn_alloc: "page allocation failure") and a
  * Call Trace outside an OOM killer report (which is not a problem).
  * Swap I/O error lines are counted apart.
  */

@@ -15,6 +15,7 @@
 
 #include "metrics.h"
 #include "results.h"
+#include "source.h"
 #include "swapctl.h"
 
 static struct stats_desc desc(const double *x, size_t n)
@@ -343,6 +344,78 @@ static void test_registry(void **state)
 	assert_int_equal(metric_index("nope"), -1);
 }
 
+/* A recorded run read back as report reads it. */
+static void load_fixture(const char *dir, struct source *src,
+			 struct results *r)
+{
+	char err[512];
+	unsigned int i;
+
+	if (source_open(src, dir, true, 1, err, sizeof(err)))
+		fail_msg("%s", err);
+	source_seek_end(src);
+	results_init(r);
+	for (i = 0; i < src->nkernels; i++)
+		results_kernel(r, src->kernels[i]);
+	for (i = 0; i < src->ng; i++)
+		assert_int_equal(results_add(r, src->g[i]->kernel,
+					     src->g[i]->rep,
+					     &src->g[i]->track), 0);
+}
+
+/*
+ * The zram-swap run of the unfixed swap-ops series (recorded 2026-12-03,
+ * tests/fixtures/run-zram-unfixed): the patched kernel swapped out about
+ * half the baseline's pages. The verdict must name pages swapped out as
+ * the regression, with its ratio.
+ */
+static void test_zram_unfixed_regression(void **state)
+{
+	static struct source src;
+	struct results r;
+	struct scenario s;
+	struct res_cmp c;
+	char err[512], what[1024];
+
+	(void)state;
+	load_fixture("tests/fixtures/run-zram-unfixed", &src, &r);
+	assert_string_equal(r.kernels[0], "baseline");
+	assert_string_equal(r.kernels[1], "patched");
+	results_compare(&r, (unsigned int)metric_index("pswpout"), 1, 0, &c);
+	assert_int_equal(c.verdict, V_WORSE);
+	assert_true(c.has_ratio && c.ratio < 0.9);
+	if (scenario_load(&s, "tests/fixtures/run-zram-unfixed/scenario.json",
+			  err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_true(results_regressions(&r, &s, what, sizeof(what)) >= 1);
+	assert_non_null(strstr(what, "pswpout (pages swapped out) on patched"));
+	results_free(&r);
+	source_close(&src);
+}
+
+/* The bdev-swap run of the same kernels passes: nothing got worse. */
+static void test_bdev_unfixed_passes(void **state)
+{
+	static struct source src;
+	struct results r;
+	struct scenario s;
+	struct res_cmp c;
+	char err[512], what[1024];
+
+	(void)state;
+	load_fixture("tests/fixtures/run-bdev-unfixed", &src, &r);
+	if (scenario_load(&s, "tests/fixtures/run-bdev-unfixed/scenario.json",
+			  err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_int_equal(results_regressions(&r, &s, what, sizeof(what)), 0);
+	results_compare(&r, (unsigned int)metric_index("write_pages_per_io"),
+			1, 0, &c);
+	assert_int_equal(c.verdict, V_BETTER);
+	assert_true(c.ratio > 8);
+	results_free(&r);
+	source_close(&src);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -353,6 +426,8 @@ int main(void)
 		cmocka_unit_test(test_exit_precedence),
 		cmocka_unit_test(test_expectations),
 		cmocka_unit_test(test_registry),
+		cmocka_unit_test(test_zram_unfixed_regression),
+		cmocka_unit_test(test_bdev_unfixed_passes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -163,6 +163,10 @@ static void test_debug_kinds(void **state)
 		  "hung-task" },
 		{ "UBSAN: shift-out-of-bounds in mm/swapfile.c:1\n", "ubsan" },
 		{ "Call Trace:\n", "call-trace" },
+		{ "kswapd0: page allocation failure: order:0, mode:0xc0a(GFP_NOIO"
+		  "|__GFP_HIGHMEM|__GFP_MOVABLE)\nCPU: 0 PID: 30 Comm: kswapd0\n"
+		  "Call Trace:\n <TASK>\n </TASK>\nMem-Info:\n",
+		  "alloc-failure" },
 	};
 	struct console_scan cs;
 	size_t i;
