@@ -294,7 +294,8 @@ static __noreturn void child_swapoff(const struct gplan_fault *f)
 		      " ms; it stays off", name, (t1 - t0) / 1000000);
 		_exit(0);
 	}
-	while (!stop && gj_now_ns() - t0 < f->duration_ms * 1000000)
+	/* off for duration_ms after swapoff returned */
+	while (!stop && gj_now_ns() - t1 < f->duration_ms * 1000000)
 		gu_sleep_ms(LOOP_MS);
 	if (swapon(name, swap_flags(f->swap))) {
 		e = errno;
@@ -303,9 +304,9 @@ static __noreturn void child_swapoff(const struct gplan_fault *f)
 		      (t1 - t0) / 1000000, strerror(e));
 		_exit(1);
 	}
-	event(f, "end", "swapoff %s done in %" PRIu64 " ms; on again after %"
-	      PRIu64 " ms", name, (t1 - t0) / 1000000,
-	      (gj_now_ns() - t0) / 1000000);
+	event(f, "end", "swapoff %s done in %" PRIu64 " ms; on again %"
+	      PRIu64 " ms later", name, (t1 - t0) / 1000000,
+	      (gj_now_ns() - t1) / 1000000);
 	_exit(0);
 }
 
