@@ -368,6 +368,22 @@ void guest_cleanup(struct guest_env *r)
 	}
 }
 
+/*
+ * Only "page allocation failure" reports (warn_alloc): what an oom fault
+ * provokes on its way to the OOM killer, so no failure there.
+ */
+static bool only_alloc_failures(const struct console_scan *cs)
+{
+	int i;
+
+	if (!cs->nsplats || cs->nsplats > CONSOLE_MAX_SPLATS)
+		return false;
+	for (i = 0; i < cs->nsplats; i++)
+		if (strcmp(cs->splat[i].kind, "alloc-failure"))
+			return false;
+	return true;
+}
+
 static void classify(struct guest_env *r, struct guest *g)
 {
 	const struct stats_track *t = &g->track;
@@ -389,7 +405,9 @@ static void classify(struct guest_env *r, struct guest *g)
 		set_why(g, "%llu corrupt pages (first at page %lld)",
 			 (unsigned long long)t->pages_corrupt,
 			 (long long)t->first_corrupt);
-	} else if (g->console_problems) {
+	} else if (g->console_problems &&
+		   !(scn_expects_oom(r->scn) &&
+		     only_alloc_failures(&g->console))) {
 		g->exit_class = EXIT_GUEST;
 		set_why(g, "%d problem lines on the console, first: %s",
 			 g->console_problems, g->console_first);
