@@ -16,6 +16,8 @@
 #include "config.h"
 #include "util.h"
 
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
 static const char *home_dir(void)
 {
 	const char *h = getenv("HOME");

@@ -259,7 +259,7 @@ int ganesha_start(struct ganesha *g, const char *dir, unsigned int port,
 	}
 	if (ganesha_bad_char(dir)) {
 		util_seterr(err, errlen,
-			    "%s: has a '%c' (or a control byte), which ganesha.conf cannot quote",
+			    "%s: has a '%c' (or a control byte), which the NFS server's configuration cannot quote",
 			    dir, *ganesha_bad_char(dir) >= ' ' ?
 			    *ganesha_bad_char(dir) : '?');
 		return -1;

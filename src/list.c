@@ -85,7 +85,7 @@ static json_t *scenario_entry(const char *path, const char *file)
 	return o;
 }
 
-static json_t *scenarios(const char *datadir)
+static json_t *list_scenarios(const char *datadir)
 {
 	char dir[4200], path[4500], *v[LIST_MAX];
 	json_t *a = json_array();
@@ -147,7 +147,7 @@ static json_t *kernel_entry(const char *kdir, const char *variant)
 	return o;
 }
 
-static json_t *kernels(const char *workdir)
+static json_t *list_kernels(const char *workdir)
 {
 	char kdir[4200], *v[LIST_MAX];
 	json_t *a = json_array();
@@ -257,8 +257,8 @@ int cmd_list(int argc, char **argv, struct swapctl_config *cfg)
 	n = parse_options(&cmd, argc, argv);
 	if (n < 0)
 		return parse_options_exit(n);
-	scn = scenarios(datadir);
-	ker = kernels(cfg->workdir);
+	scn = list_scenarios(datadir);
+	ker = list_kernels(cfg->workdir);
 	if (!scn || !ker) {
 		json_decref(scn);
 		json_decref(ker);
