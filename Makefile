@@ -121,9 +121,15 @@ fuzz: $(FUZZERS)
 #   make integration PYTEST_ARGS='tests/integration/test_run.py -k bdev'
 PYTEST ?= pytest-3
 PYTEST_ARGS ?=
+# make check leaves out the tests marked "full" (see pytest.ini), which
+# make check-full runs as well.
+PYTEST_MARK ?= -m "not full"
 integration: all
 	$(PYTEST) $(if $(filter tests/%,$(PYTEST_ARGS)),,tests/integration) \
-		$(PYTEST_ARGS)
+		$(PYTEST_MARK) $(PYTEST_ARGS)
+
+check-full: all unit fuzz
+	$(MAKE) integration PYTEST_MARK=
 
 # The README's table, re-measured: each scenario with --repeat
 # BENCH_REPEAT (kernels interleaved), its --json object kept in
@@ -189,5 +195,5 @@ install: all
 clean:
 	rm -rf build guest/build tests/bin swapctl
 
-.PHONY: all guest unit fuzz integration bench check deps install clean
+.PHONY: all guest unit fuzz integration bench check check-full deps install clean
 -include $(OBJS:.o=.d)

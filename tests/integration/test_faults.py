@@ -78,6 +78,7 @@ def test_write_errors_keep_every_page(runs):
     assert run.rc == 0, run
 
 
+@pytest.mark.full
 @pytest.mark.boot
 @pytest.mark.slow
 @pytest.mark.parametrize("name,fault", [
@@ -110,6 +111,7 @@ def test_swapoff_under_load_verifies_every_page(runs):
     assert run.rc == 0, run
 
 
+@pytest.mark.full
 @pytest.mark.boot
 @pytest.mark.slow
 def test_swap_churn(runs):
@@ -123,6 +125,7 @@ def test_swap_churn(runs):
     assert run.rc == 0, run
 
 
+@pytest.mark.full
 @pytest.mark.boot
 @pytest.mark.slow
 def test_oom_is_the_expected_outcome(runs):

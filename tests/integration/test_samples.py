@@ -96,6 +96,7 @@ def test_samples_carry_cpu_psi_residency(runs, name):
     assert not errs, "\n".join(errs)
 
 
+@pytest.mark.full
 @pytest.mark.boot
 def test_zram_psi_grows_on_both_kernels(runs, tmp_path):
     """MADV_PAGEOUT is no memory stall, nor is reading back pages that
