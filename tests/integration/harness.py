@@ -169,7 +169,13 @@ class Swapctl:
         src = Path(src).expanduser().resolve()
         kdir = self.workdir / "kernels"
         kdir.mkdir(parents=True, exist_ok=True)
-        for v in ("baseline", self.series):
+        # baseline and the configured series must be there; every other
+        # series under patches/ is linked when DIR has it (bhe-ops)
+        others = sorted(d.name for d in (REPO / "patches").iterdir()
+                        if (d / "series").is_file() and
+                        d.name not in ("baseline", self.series) and
+                        (src / d.name / "bzImage").is_file())
+        for v in ["baseline", self.series] + others:
             if not (src / v / "bzImage").is_file():
                 raise RuntimeError("SWAPCTL_TEST_KERNELS: %s/%s/bzImage "
                                    "does not exist" % (src, v))

@@ -156,3 +156,37 @@ def test_wrong_verify_seed_counts_every_page_corrupt(runs, tmp_path):
     r = run.json["results"][0]["metrics"]
     assert r["pages_corrupt"] and r["pages_corrupt"] == r["pages_verified"]
     runs.sw.assert_no_leftovers(run.dir)
+
+
+@pytest.mark.boot
+@pytest.mark.slow
+def test_three_designs_on_bdev(runs, tmp_path):
+    """bdev-swap on the baseline and on both designs in one run: swap-ops
+    batches block writes, bhe-ops ("no functional change") writes about one
+    page per I/O like the baseline; both swap out what the baseline does
+    and lose nothing."""
+    d = json.loads((REPO / "scenarios" / "bdev-swap.json").read_text())
+    d["name"] = "it-designs"
+    d["kernels"] = ["baseline", "swap-ops", "bhe-ops"]
+    path = tmp_path / "designs.json"
+    path.write_text(json.dumps(d))
+    run = runs.get(path)
+    assert run.json is not None, run
+    res = {r["kernel"]: r for r in run.json["results"]}
+    assert sorted(res) == ["baseline", "bhe-ops", "swap-ops"], sorted(res)
+    for k, r in res.items():
+        m = r["metrics"]
+        assert r["status"] == "pass", (k, r["status"], r.get("reason"))
+        assert m["pages_corrupt"] == 0 and m["pages_verified"] > 0, (k, m)
+    base = res["baseline"]["metrics"]
+    swo = res["swap-ops"]["metrics"]
+    bhe = res["bhe-ops"]["metrics"]
+    assert swo["write_pages_per_io"] >= 8, swo["write_pages_per_io"]
+    assert bhe["write_pages_per_io"] < 2, bhe["write_pages_per_io"]
+    for m in (swo, bhe):
+        assert abs(m["pswpout"] / base["pswpout"] - 1) <= 0.02, \
+            (m["pswpout"], base["pswpout"])
+    cmp = {(c["metric"], c["kernel"]) for c in run.json["comparisons"]}
+    assert ("pswpout", "bhe-ops") in cmp and ("pswpout", "swap-ops") in cmp
+    assert run.rc == 0, run
+    runs.sw.assert_no_leftovers(run.dir)
