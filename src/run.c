@@ -682,6 +682,202 @@ static void run_all(struct run *r)
 #define STR_(x) #x
 #define STR(x) STR_(x)
 
+/* Load and check the scenario and the guest's size; 0 or an exit code. */
+static int load_scenario(struct run *r, struct popt_cmd *cmd,
+			 const char *arg, const char *kernels_opt,
+			 const char *append)
+{
+	struct swapctl_config *cfg = r->cfg;
+	char err[8192], path[4200];
+
+	if (scenario_load(&r->scn, scenario_find(arg, path, sizeof(path)),
+			  err, sizeof(err))) {
+		fprintf(stderr, "swapctl run: %s\n", err);
+		return EXIT_CONFIG;
+	}
+	if (kernels_opt && scn_set_kernels(&r->scn, kernels_opt, err,
+					   sizeof(err)))
+		return popt_error(cmd, "option '--kernels': %s", err);
+	r->env.cfg = cfg;
+	r->env.scn = &r->scn;
+	r->env.memory_mb = r->scn.memory_mb ? r->scn.memory_mb :
+		cfg->guest_memory_mb ? cfg->guest_memory_mb : 256;
+	r->env.cpus = r->scn.cpus ? r->scn.cpus :
+		cfg->guest_cpus ? cfg->guest_cpus : 1;
+	if (scenario_check_fit(&r->scn, r->env.memory_mb, err, sizeof(err)) ||
+	    scenario_check_host(&r->scn, r->env.memory_mb, r->env.cpus,
+				cfg->source, err, sizeof(err)) ||
+	    check_setup(r, append, err, sizeof(err))) {
+		fprintf(stderr, "swapctl run: %s\n", err);
+		return EXIT_CONFIG;
+	}
+	return 0;
+}
+
+/* The host-side kernel-build tree of a kernel-build scenario. */
+static int prepare_kbuild(struct run *r)
+{
+	struct swapctl_config *cfg = r->cfg;
+	char log[4200], err[4400];
+
+	if (!r->scn.kbuild[0])
+		return 0;
+	snprintf(log, sizeof(log), "%s/logs/kbuild-%s.log", cfg->workdir,
+		 r->scn.kbuild);
+	if (kbuild_prepare(cfg->workdir, r->scn.kbuild, log, r->dry_run,
+			   r->scn.kbuild_src, sizeof(r->scn.kbuild_src),
+			   r->scn.kbuild_out, sizeof(r->scn.kbuild_out), err,
+			   sizeof(err))) {
+		fprintf(stderr, "swapctl run: %s: %s\n", r->scn.file, err);
+		return EXIT_SETUP;
+	}
+	return 0;
+}
+
+/* Kernels, initramfs, kbuild tree and plan; 0 or an exit code. */
+static int prepare(struct run *r, const struct overrides *ov,
+		   const char *ird, int repeat, int timeout)
+{
+	struct swapctl_config *cfg = r->cfg;
+	char err[8192];
+	int code;
+
+	r->repeat = repeat ? (unsigned int)repeat : r->scn.repeat;
+	r->env.host_timeout_s = timeout ? (double)timeout :
+		(double)(r->scn.timeout_s + BOOT_MARGIN_S);
+	r->env.kvm = read_cpuinfo_kvm(r);
+	if (resolve_kernels(r, ov))
+		goto toolong;
+	if (ird)
+		snprintf(r->initramfs, sizeof(r->initramfs), "%s", ird);
+	else if (util_path(r->initramfs, sizeof(r->initramfs),
+			   "%s/kernels/initramfs.cpio", cfg->workdir))
+		goto toolong;
+	code = prepare_kbuild(r);
+	if (code)
+		return code;
+	r->env.initramfs = r->initramfs;
+	r->plan = plan_text(&r->scn, r->env.memory_mb, cfg->nfs_port);
+	if (!r->plan)
+		return EXIT_FAILURE_GENERIC;
+	if (plan_check(r->scn.file, r->plan, err, sizeof(err))) {
+		fprintf(stderr, "swapctl run: %s\n", err);
+		return EXIT_CONFIG;
+	}
+	r->env.plan = r->plan;
+	r->env.run_id = r->id;
+	r->env.run_dir = r->dir;
+	return 0;
+toolong:
+	fprintf(stderr, "swapctl run: %s: path too long\n", cfg->workdir);
+	return EXIT_CONFIG;
+}
+
+/* Every kernel and the initramfs can be read; 0 or EXIT_SETUP. */
+static int check_inputs(struct run *r)
+{
+	int k;
+
+	for (k = 0; k < r->scn.nkernels; k++) {
+		if (access(r->kernel_path[k], R_OK)) {
+			fprintf(stderr, "swapctl run: kernel %s: %s: %s (build the variant %s first: 'swapctl build%s')\n",
+				r->scn.kernels[k], r->kernel_path[k],
+				strerror(errno), r->variant[k],
+				r->env.debug ? " --debug" : "");
+			return EXIT_SETUP;
+		}
+	}
+	if (access(r->initramfs, R_OK)) {
+		fprintf(stderr, "swapctl run: %s: %s (run 'swapctl build' first)\n",
+			r->initramfs, strerror(errno));
+		return EXIT_SETUP;
+	}
+	return 0;
+}
+
+/* Connect to libvirt, run every guest and judge them; the exit code. */
+static int run_connected(struct run *r)
+{
+	char err[8192];
+	int code;
+
+	config_libvirt_uri(r->cfg, r->uri, sizeof(r->uri));
+	msg("run %s: connecting to %s", r->id, r->uri);
+	r->env.vm = vm_open(r->uri, leftover, r, err, sizeof(err));
+	/*
+	 * Opening the embedded driver resets SIGTERM to its default (a
+	 * SIGTERM during a run killed swapctl with the guest and ganesha
+	 * still running): take the signals back.
+	 */
+	guest_catch_signals();
+	if (!r->env.vm) {
+		fprintf(stderr, "swapctl run: %s\n", err);
+		write_state(r, "done");
+		return guest_interrupted ? EXIT_INTERRUPTED : EXIT_SETUP;
+	}
+	r->g = calloc(r->repeat * r->scn.nkernels, sizeof(*r->g));
+	if (!r->g) {
+		code = EXIT_FAILURE_GENERIC;
+	} else {
+		run_all(r);
+		code = finish(r);
+		if (guest_interrupted) {
+			msg("interrupted by signal %d: guest destroyed, NFS server stopped",
+			    (int)guest_interrupted);
+			code = EXIT_INTERRUPTED;
+		}
+	}
+	guest_cleanup(&r->env);
+	vm_close(r->env.vm);
+	return code;
+}
+
+/* Under <workdir>/run.lock: the run directory, then the guests. */
+static int run_locked(struct run *r)
+{
+	struct swapctl_config *cfg = r->cfg;
+	char err[8192], lockpath[4200];
+	int lockfd, code;
+
+	guest_catch_signals();
+
+	/*
+	 * One run at a time per work directory: the embedded driver allows
+	 * one process per root, and two TCG guests would skew each other.
+	 */
+	util_path(lockpath, sizeof(lockpath), "%s/run.lock", cfg->workdir);
+	util_mkdir_p(cfg->workdir, 0755);
+	lockfd = util_lock(lockpath, "another swapctl run");
+	if (lockfd < 0) {
+		fprintf(stderr, "swapctl run: %s: %s\n", lockpath,
+			strerror(errno));
+		return EXIT_SETUP;
+	}
+	if (guest_interrupted) {
+		code = EXIT_INTERRUPTED;
+	} else if (make_run_dir(r, err, sizeof(err)) ||
+		   write_run_files(r, err, sizeof(err))) {
+		fprintf(stderr, "swapctl run: %s\n", err);
+		code = EXIT_SETUP;
+	} else {
+		code = run_connected(r);
+	}
+	close(lockfd);
+	return code;
+}
+
+static void free_run(struct run *r)
+{
+	int k;
+
+	for (k = 0; r->g && k < r->ng; k++)
+		guest_free(&r->g[k]);
+	free(r->g);
+	results_free(&r->res);
+	free(r->plan);
+	free(r);
+}
+
 int cmd_run(int argc, char **argv, struct swapctl_config *cfg)
 {
 	static struct overrides ov;
@@ -737,8 +933,8 @@ int cmd_run(int argc, char **argv, struct swapctl_config *cfg)
 		"swapctl-scenario(5).\n",
 	};
 	struct run *r;
-	char err[8192], lockpath[4200];
-	int n, k, code, lockfd = -1;
+	char err[8192];
+	int n, code;
 
 	memset(&ov, 0, sizeof(ov));
 	n = parse_options(&cmd, argc, argv);
@@ -755,165 +951,15 @@ int cmd_run(int argc, char **argv, struct swapctl_config *cfg)
 	r->dry_run = dry;
 	r->env.keep_images = keep;
 	r->env.debug = debug;
-	if (scenario_load(&r->scn, scenario_find(argv[0], lockpath,
-						 sizeof(lockpath)),
-			  err, sizeof(err))) {
-		fprintf(stderr, "swapctl run: %s\n", err);
-		free(r);
-		return EXIT_CONFIG;
-	}
-	if (kernels_opt && scn_set_kernels(&r->scn, kernels_opt, err,
-					   sizeof(err))) {
-		free(r);
-		return popt_error(&cmd, "option '--kernels': %s", err);
-	}
-	r->env.cfg = cfg;
-	r->env.scn = &r->scn;
-	r->env.memory_mb = r->scn.memory_mb ? r->scn.memory_mb :
-		cfg->guest_memory_mb ? cfg->guest_memory_mb : 256;
-	r->env.cpus = r->scn.cpus ? r->scn.cpus :
-		cfg->guest_cpus ? cfg->guest_cpus : 1;
-	if (scenario_check_fit(&r->scn, r->env.memory_mb, err, sizeof(err)) ||
-	    scenario_check_host(&r->scn, r->env.memory_mb, r->env.cpus,
-				cfg->source, err, sizeof(err)) ||
-	    check_setup(r, append, err, sizeof(err))) {
-		fprintf(stderr, "swapctl run: %s\n", err);
-		free(r);
-		return EXIT_CONFIG;
-	}
-	r->repeat = repeat ? (unsigned int)repeat : r->scn.repeat;
-	r->env.host_timeout_s = timeout ? (double)timeout :
-		(double)(r->scn.timeout_s + BOOT_MARGIN_S);
-	r->env.kvm = read_cpuinfo_kvm(r);
-	if (resolve_kernels(r, &ov))
-		goto toolong;
-	if (ird)
-		snprintf(r->initramfs, sizeof(r->initramfs), "%s", ird);
-	else if (util_path(r->initramfs, sizeof(r->initramfs),
-			   "%s/kernels/initramfs.cpio", cfg->workdir))
-		goto toolong;
-	if (r->scn.kbuild[0]) {
-		char log[4200], err[4400];
-
-		snprintf(log, sizeof(log), "%s/logs/kbuild-%s.log",
-			 cfg->workdir, r->scn.kbuild);
-		if (kbuild_prepare(cfg->workdir, r->scn.kbuild, log,
-				   r->dry_run, r->scn.kbuild_src,
-				   sizeof(r->scn.kbuild_src),
-				   r->scn.kbuild_out,
-				   sizeof(r->scn.kbuild_out), err,
-				   sizeof(err))) {
-			fprintf(stderr, "swapctl run: %s: %s\n", r->scn.file,
-				err);
-			free(r);
-			return EXIT_SETUP;
-		}
-	}
-	r->env.initramfs = r->initramfs;
-	r->plan = plan_text(&r->scn, r->env.memory_mb, cfg->nfs_port);
-	if (!r->plan) {
-		free(r);
-		return EXIT_FAILURE_GENERIC;
-	}
-	if (plan_check(r->scn.file, r->plan, err, sizeof(err))) {
-		fprintf(stderr, "swapctl run: %s\n", err);
-		free(r->plan);
-		free(r);
-		return EXIT_CONFIG;
-	}
-	r->env.plan = r->plan;
-	r->env.run_id = r->id;
-	r->env.run_dir = r->dir;
-	if (r->dry_run) {
+	code = load_scenario(r, &cmd, argv[0], kernels_opt, append);
+	if (!code)
+		code = prepare(r, &ov, ird, repeat, timeout);
+	if (!code && r->dry_run)
 		code = dry_run(r);
-		free(r->plan);
-		free(r);
-		return code;
-	}
-	for (k = 0; k < r->scn.nkernels; k++) {
-		if (access(r->kernel_path[k], R_OK)) {
-			fprintf(stderr, "swapctl run: kernel %s: %s: %s (build the variant %s first: 'swapctl build%s')\n",
-				r->scn.kernels[k], r->kernel_path[k],
-				strerror(errno), r->variant[k],
-				r->env.debug ? " --debug" : "");
-			code = EXIT_SETUP;
-			goto out_free;
-		}
-	}
-	if (access(r->initramfs, R_OK)) {
-		fprintf(stderr, "swapctl run: %s: %s (run 'swapctl build' first)\n",
-			r->initramfs, strerror(errno));
-		code = EXIT_SETUP;
-		goto out_free;
-	}
-
-	guest_catch_signals();
-
-	/*
-	 * One run at a time per work directory: the embedded driver allows
-	 * one process per root, and two TCG guests would skew each other.
-	 */
-	util_path(lockpath, sizeof(lockpath), "%s/run.lock", cfg->workdir);
-	util_mkdir_p(cfg->workdir, 0755);
-	lockfd = util_lock(lockpath, "another swapctl run");
-	if (lockfd < 0) {
-		fprintf(stderr, "swapctl run: %s: %s\n", lockpath,
-			strerror(errno));
-		code = EXIT_SETUP;
-		goto out_free;
-	}
-	if (guest_interrupted) {
-		code = EXIT_INTERRUPTED;
-		goto out_free;
-	}
-	if (make_run_dir(r, err, sizeof(err)) ||
-	    write_run_files(r, err, sizeof(err))) {
-		fprintf(stderr, "swapctl run: %s\n", err);
-		code = EXIT_SETUP;
-		goto out_free;
-	}
-	config_libvirt_uri(cfg, r->uri, sizeof(r->uri));
-	msg("run %s: connecting to %s", r->id, r->uri);
-	r->env.vm = vm_open(r->uri, leftover, r, err, sizeof(err));
-	/*
-	 * Opening the embedded driver resets SIGTERM to its default (a
-	 * SIGTERM during a run killed swapctl with the guest and ganesha
-	 * still running): take the signals back.
-	 */
-	guest_catch_signals();
-	if (!r->env.vm) {
-		fprintf(stderr, "swapctl run: %s\n", err);
-		write_state(r, "done");
-		code = guest_interrupted ? EXIT_INTERRUPTED : EXIT_SETUP;
-		goto out_free;
-	}
-	r->g = calloc(r->repeat * r->scn.nkernels, sizeof(*r->g));
-	if (!r->g) {
-		code = EXIT_FAILURE_GENERIC;
-		goto out_close;
-	}
-	run_all(r);
-	code = finish(r);
-	if (guest_interrupted) {
-		msg("interrupted by signal %d: guest destroyed, NFS server stopped",
-		    (int)guest_interrupted);
-		code = EXIT_INTERRUPTED;
-	}
-out_close:
-	guest_cleanup(&r->env);
-	vm_close(r->env.vm);
-out_free:
-	if (lockfd >= 0)
-		close(lockfd);
-	for (k = 0; r->g && k < r->ng; k++)
-		guest_free(&r->g[k]);
-	free(r->g);
-	results_free(&r->res);
-	free(r->plan);
-	free(r);
+	else if (!code)
+		code = check_inputs(r);
+	if (!code && !r->dry_run)
+		code = run_locked(r);
+	free_run(r);
 	return code;
-toolong:
-	fprintf(stderr, "swapctl run: %s: path too long\n", cfg->workdir);
-	free(r);
-	return EXIT_CONFIG;
 }
