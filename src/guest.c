@@ -466,43 +466,45 @@ static void close_rejected(struct feed_ctx *fc, struct guest *g)
 	}
 }
 
-void guest_run(struct guest_env *r, struct guest *g)
+/*
+ * Everything a guest needs before it boots: its directory, initrd, disks,
+ * domain XML, NFS server and output files. False with g->why set.
+ */
+static bool guest_prepare(struct guest_env *r, struct guest *g,
+			  const char *gname, struct domain_spec *spec,
+			  char (*paths)[4200], char *dname, size_t dnamelen,
+			  char **xmlp, struct feed_ctx *fc)
 {
-	char paths[3 + DOMAIN_MAX_DISKS][4200], dname[256], err[1024];
-	char gname[64], xmlpath[4200], spath[4200];
-	struct domain_spec spec;
-	struct feed_ctx fc = { .r = r, .g = g };
-	double deadline, next_host, t_result = 0;
-	char *xml = NULL;
-	int fd = -1;
+	char err[1024], xmlpath[4200], spath[4200];
+	char *xml;
 
-	guest_name(g, gname, sizeof(gname));
 	stream_init(&g->st);
 	stats_track_init(&g->track);
 	util_path(g->dir, sizeof(g->dir), "%s/%s", r->run_dir, gname);
 	if (util_mkdir_p(g->dir, 0755)) {
 		set_why(g, "%s: %s", g->dir,
 			 strerror(errno));
-		goto setup_fail;
+		return false;
 	}
-	fill_spec(r, g, &spec, paths, dname, sizeof(dname));
-	if (strlen(spec.agent_socket) >= sizeof(((struct sockaddr_un *)0)->sun_path)) {
+	fill_spec(r, g, spec, paths, dname, dnamelen);
+	if (strlen(spec->agent_socket) >= sizeof(((struct sockaddr_un *)0)->sun_path)) {
 		set_why(g, "%s: longer than a unix socket path may be (108): choose a shorter workdir",
-			 spec.agent_socket);
-		goto setup_fail;
+			 spec->agent_socket);
+		return false;
 	}
-	if (plan_make_initrd(r->initramfs, r->plan, spec.initrd, err,
+	if (plan_make_initrd(r->initramfs, r->plan, spec->initrd, err,
 			     sizeof(err)) ||
 	    make_disks(r, g, err, sizeof(err))) {
 		set_why(g, "%s", err);
-		goto setup_fail;
+		return false;
 	}
-	xml = domain_xml(&spec);
+	xml = domain_xml(spec);
+	*xmlp = xml;
 	snprintf(xmlpath, sizeof(xmlpath), "%s/domain.xml", g->dir);
 	if (!xml || util_write_file_atomic(xmlpath, xml, strlen(xml), 0644)) {
 		set_why(g, "%s: %s", xmlpath,
 			 strerror(errno));
-		goto setup_fail;
+		return false;
 	}
 	if (scn_has_nfs(r->scn)) {
 		char nfsdir[4200];
@@ -511,20 +513,82 @@ void guest_run(struct guest_env *r, struct guest *g)
 		if (ganesha_start(&r->nfs, nfsdir, r->cfg->nfs_port, err,
 				  sizeof(err))) {
 			set_why(g, "%s", err);
-			goto setup_fail;
+			return false;
 		}
 	}
 	snprintf(spath, sizeof(spath), "%s/rejected.txt", g->dir);
 	unlink(spath);
-	fc.rejected = fopen(spath, "we");
+	fc->rejected = fopen(spath, "we");
 	snprintf(spath, sizeof(spath), "%s/samples.jsonl", g->dir);
-	fc.samples = fopen(spath, "we");
-	if (!fc.samples) {
+	fc->samples = fopen(spath, "we");
+	if (!fc->samples) {
 		set_why(g, "%s: %s", spath,
 			 strerror(errno));
-		goto setup_fail;
+		return false;
 	}
-	faults_init(&fc.faults, r->scn, NULL, &r->nfs, fc.samples);
+	faults_init(&fc->faults, r->scn, NULL, &r->nfs, fc->samples);
+	return true;
+}
+
+/*
+ * Read the agent channel until the guest powers off, the result is
+ * followed by no power-off, or a time limit passes; host lines and host
+ * faults on the way. False when interrupted by a signal.
+ */
+static bool guest_stream(struct guest_env *r, struct guest *g,
+			 struct feed_ctx *fc, int fd)
+{
+	double deadline, next_host, t_result = 0;
+
+	deadline = fc->t_create + r->host_timeout_s;
+	next_host = fc->t_create;
+	for (;;) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		char buf[16384];
+		double now;
+		ssize_t n;
+
+		if (guest_interrupted)
+			return false;
+		now = util_now();
+		if (now >= next_host) {
+			host_line(r, g, fc->samples);
+			next_host = now + r->scn->interval_ms / 1000.0;
+		}
+		faults_tick(&fc->faults, now);
+		if (now > deadline ||
+		    (!g->track.hello && now > fc->t_create + HELLO_WAIT_S) ||
+		    (t_result && now > t_result + POWEROFF_WAIT_S)) {
+			g->timeout = true;
+			break;
+		}
+		if (poll(&p, 1, 50) <= 0)
+			continue;
+		n = read(fd, buf, sizeof(buf));
+		if (n < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (n <= 0)
+			break;	/* QEMU closed the channel: powered off */
+		stream_feed(&g->st, buf, n, on_line, fc);
+		if (g->track.have_result && !t_result)
+			t_result = util_now();
+	}
+	return true;
+}
+
+void guest_run(struct guest_env *r, struct guest *g)
+{
+	char paths[3 + DOMAIN_MAX_DISKS][4200], dname[256], err[1024];
+	char gname[64];
+	struct domain_spec spec;
+	struct feed_ctx fc = { .r = r, .g = g };
+	char *xml = NULL;
+	int fd = -1;
+
+	guest_name(g, gname, sizeof(gname));
+	if (!guest_prepare(r, g, gname, &spec, paths, dname, sizeof(dname),
+			   &xml, &fc))
+		goto setup_fail;
 	unlink(spec.console_log);
 	unlink(spec.agent_socket);
 	snprintf(r->sock, sizeof(r->sock), "%s", spec.agent_socket);
@@ -548,39 +612,8 @@ void guest_run(struct guest_env *r, struct guest *g)
 			 spec.agent_socket, strerror(errno));
 		goto setup_fail;
 	}
-	deadline = fc.t_create + r->host_timeout_s;
-	next_host = fc.t_create;
-	for (;;) {
-		struct pollfd p = { .fd = fd, .events = POLLIN };
-		char buf[16384];
-		double now;
-		ssize_t n;
-
-		if (guest_interrupted)
-			goto interrupted;
-		now = util_now();
-		if (now >= next_host) {
-			host_line(r, g, fc.samples);
-			next_host = now + r->scn->interval_ms / 1000.0;
-		}
-		faults_tick(&fc.faults, now);
-		if (now > deadline ||
-		    (!g->track.hello && now > fc.t_create + HELLO_WAIT_S) ||
-		    (t_result && now > t_result + POWEROFF_WAIT_S)) {
-			g->timeout = true;
-			break;
-		}
-		if (poll(&p, 1, 50) <= 0)
-			continue;
-		n = read(fd, buf, sizeof(buf));
-		if (n < 0 && (errno == EINTR || errno == EAGAIN))
-			continue;
-		if (n <= 0)
-			break;	/* QEMU closed the channel: powered off */
-		stream_feed(&g->st, buf, n, on_line, &fc);
-		if (g->track.have_result && !t_result)
-			t_result = util_now();
-	}
+	if (!guest_stream(r, g, &fc, fd))
+		goto interrupted;
 	stream_finish(&g->st, on_line, &fc);
 	g->run_s = util_now() - fc.t_create;
 	close(fd);
