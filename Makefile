@@ -21,7 +21,8 @@ LDLIBS += $(PKG_LIBS) -lm -lpthread
 # guest/ sources the host links too (as build/guest-<name>.o): validate
 # and run check each plan with the guest's own parser, so that what the
 # guest would refuse is refused before it boots.
-HOST_GUEST := guest/gplan.c
+# guest/sha256.c is the one SHA-256 of both sides.
+HOST_GUEST := guest/gplan.c guest/sha256.c
 SRCS := $(wildcard src/*.c)
 OBJS := $(SRCS:src/%.c=build/%.o) $(HOST_GUEST:guest/%.c=build/guest-%.o)
 LIBOBJS := $(filter-out build/main.o,$(OBJS))

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * SHA-256 (FIPS 180-4) for the guest programs, which link no library but
- * libc: the same code as src/util.c's, under guest names.
+ * SHA-256 (FIPS 180-4), the one copy of both sides: the guest programs
+ * link no library but libc, and the host links this file too (HOST_GUEST
+ * in the Makefile) behind src/util.c's util_sha256_*().
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -96,11 +96,10 @@ int util_copy_file(const char *src, const char *dst, mode_t mode);
 
 /* ---- SHA-256 ---- */
 
+#include "../guest/sha256.h"
+
 struct util_sha256 {
-	uint32_t h[8];
-	uint64_t len;		/* bytes hashed so far */
-	uint8_t buf[64];
-	size_t fill;
+	struct gsha256 g;
 };
 
 void util_sha256_init(struct util_sha256 *s);
