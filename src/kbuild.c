@@ -3,6 +3,7 @@
 #include <dirent.h>
 #include <stdbool.h>
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -113,6 +114,156 @@ static int make(const char *src, const char *out, const char *target,
 	return 0;
 }
 
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * The command Kbuild recorded for @obj (relative to the O= tree) in its
+ * .cmd file @cmdfile: the text after "cmd_<obj> := " (6.1; "savedcmd_"
+ * from 6.2), still in make syntax ("$$", "$(pound)"). malloc'ed, or NULL.
+ */
+static char *recorded_command(const char *cmdfile, const char *obj)
+{
+	char *text, *line, *nl, *ret = NULL;
+	static const char *const pfx[] = { "cmd_", "savedcmd_" };
+	size_t i, n;
+
+	text = util_read_file(cmdfile, NULL);
+	if (!text)
+		return NULL;
+	for (line = text; line && *line && !ret; line = nl) {
+		nl = strchr(line, '\n');
+		if (nl)
+			*nl++ = '\0';
+		for (i = 0; i < ARRAY_SIZE(pfx) && !ret; i++) {
+			n = strlen(pfx[i]);
+			if (strncmp(line, pfx[i], n) ||
+			    strncmp(line + n, obj, strlen(obj)) ||
+			    strncmp(line + n + strlen(obj), " := ", 4))
+				continue;
+			ret = strdup(line + n + strlen(obj) + 4);
+		}
+	}
+	free(text);
+	return ret;
+}
+
+/*
+ * The host's objects move to KBUILD_HOST_OBJS/ so that an object in the
+ * guest's view of KBUILD_DIR is one the guest built.
+ */
+int kbuild_write_makefile(const char *out, char *err, size_t errlen)
+{
+	char dir[PATH_MAX], path[PATH_MAX], dst[PATH_MAX], obj[NAME_MAX + 8];
+	char *names[KBUILD_MAX_OBJS], *mk = NULL, *cmd;
+	size_t len = 0, cap = 0;
+	struct dirent *d;
+	int n = 0, i, ret = -1;
+	FILE *f;
+	DIR *dh;
+
+	dh = util_path(dir, sizeof(dir), "%s/%s", out, KBUILD_DIR) ? NULL :
+		opendir(dir);
+	if (!dh) {
+		util_seterr(err, errlen, "kbuild: %s: %s", dir, strerror(errno));
+		return -1;
+	}
+	while ((d = readdir(dh))) {
+		size_t l = strlen(d->d_name);
+
+		/* ".NAME.o.cmd" */
+		if (d->d_name[0] != '.' || l < 8 ||
+		    strcmp(d->d_name + l - 6, ".o.cmd"))
+			continue;
+		if (n >= KBUILD_MAX_OBJS) {
+			util_seterr(err, errlen, "kbuild: %s: more than %d objects",
+				    dir, KBUILD_MAX_OBJS);
+			closedir(dh);
+			goto done;
+		}
+		names[n] = strndup(d->d_name + 1, l - 5);	/* NAME.o */
+		if (!names[n]) {
+			closedir(dh);
+			goto nomem;
+		}
+		n++;
+	}
+	closedir(dh);
+	if (!n) {
+		util_seterr(err, errlen, "kbuild: %s: Kbuild built no object",
+			    dir);
+		goto done;
+	}
+	qsort(names, n, sizeof(names[0]), cmp_str);
+
+	f = open_memstream(&mk, &cap);
+	if (!f)
+		goto nomem;
+	fprintf(f, "# Written by swapctl run after Kbuild built %s/ of this tree on\n"
+		"# the host: one rule per object, running the command Kbuild ran\n"
+		"# (from its .cmd file), so that the guest compiles without\n"
+		"# Kbuild's start-up of every make (compiler probes, recursive\n"
+		"# makes). The host's objects are in %s/.\n"
+		"#   make -C <this directory> -f %s -j2 %s/OBJ.o...\n"
+		"pound := \\#\nOBJS :=", KBUILD_DIR, KBUILD_HOST_OBJS,
+		KBUILD_MK, KBUILD_DIR);
+	for (i = 0; i < n; i++)
+		fprintf(f, " \\\n\t%s/%s", KBUILD_DIR, names[i]);
+	fprintf(f, "\n.PHONY: all $(OBJS)\nall: $(OBJS)\n");
+	for (i = 0; i < n; i++) {
+		snprintf(obj, sizeof(obj), "%s/%s", KBUILD_DIR, names[i]);
+		cmd = NULL;
+		if (!util_path(path, sizeof(path), "%s/.%s.cmd", dir, names[i]))
+			cmd = recorded_command(path, obj);
+		if (!cmd) {
+			util_seterr(err, errlen, "kbuild: %s: no cmd_%s line",
+				    path, obj);
+			fclose(f);
+			goto done;
+		}
+		fprintf(f, "%s:\n\t@echo '  CC      %s'\n\t@%s\n", obj, obj,
+			cmd);
+		free(cmd);
+	}
+	if (fclose(f))
+		goto nomem;
+	len = strlen(mk);
+
+	/* the host's objects out of the guest's way, kept for comparison */
+	if (util_path(path, sizeof(path), "%s/%s/%s", out, KBUILD_HOST_OBJS,
+		      KBUILD_DIR) || util_rm_rf(path) ||
+	    util_mkdir_p(path, 0755)) {
+		util_seterr(err, errlen, "kbuild: %s: %s", path, strerror(errno));
+		goto done;
+	}
+	for (i = 0; i < n; i++) {
+		if (util_path(path, sizeof(path), "%s/%s", dir, names[i]) ||
+		    util_path(dst, sizeof(dst), "%s/%s/%s/%s", out,
+			      KBUILD_HOST_OBJS, KBUILD_DIR, names[i]) ||
+		    rename(path, dst)) {
+			util_seterr(err, errlen, "kbuild: move %s to %s: %s",
+				    path, dst, strerror(errno));
+			goto done;
+		}
+	}
+	if (util_path(path, sizeof(path), "%s/%s", out, KBUILD_MK) ||
+	    util_write_file_atomic(path, mk, len, 0644)) {
+		util_seterr(err, errlen, "kbuild: %s: %s", path, strerror(errno));
+		goto done;
+	}
+	ret = 0;
+	goto done;
+nomem:
+	util_seterr(err, errlen, "kbuild: out of memory");
+done:
+	free(mk);
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	return ret;
+}
+
 int kbuild_prepare(const char *workdir, const char *config, const char *log,
 		   bool dry, char *src, size_t srclen, char *out,
 		   size_t outlen, char *err, size_t errlen)
@@ -146,7 +297,8 @@ int kbuild_prepare(const char *workdir, const char *config, const char *log,
 	if (dry)
 		return 0;
 	snprintf(stamp, sizeof(stamp), "%s/.swapctl-prepared", out);
-	snprintf(want, sizeof(want), "source %s\nconfig %s\n", src, config);
+	snprintf(want, sizeof(want), "source %s\nconfig %s\nbuilt %s/ %s\n",
+		 src, config, KBUILD_DIR, KBUILD_MK);
 	cur = util_read_file(stamp, NULL);
 	same = cur && !strcmp(cur, want);
 	free(cur);
@@ -168,11 +320,13 @@ int kbuild_prepare(const char *workdir, const char *config, const char *log,
 		util_seterr(err, errlen, "%s: %s", log, strerror(errno));
 		goto done;
 	}
-	fprintf(stderr, "swapctl run: preparing the kernel tree %s (%s, make prepare; log %s)\n",
-		out, config, log);
+	fprintf(stderr, "swapctl run: preparing the kernel tree %s (%s, make prepare %s/; log %s)\n",
+		out, config, KBUILD_DIR, log);
 	unlink(stamp);
 	if (make(src, out, config, logfd, err, errlen) ||
-	    make(src, out, "prepare", logfd, err, errlen))
+	    make(src, out, "prepare", logfd, err, errlen) ||
+	    make(src, out, KBUILD_DIR "/", logfd, err, errlen) ||
+	    kbuild_write_makefile(out, err, errlen))
 		goto done;
 	if (util_write_file_atomic(stamp, want, strlen(want), 0644)) {
 		util_seterr(err, errlen, "%s: %s", stamp, strerror(errno));
