@@ -328,6 +328,11 @@ static int parse_swap(struct line_ctx *c, struct gplan *p, int nw, char **w)
 				return fail(c, "export: bad path '%s'", val);
 			if (copy_val(c, key, val, s->export, sizeof(s->export)))
 				return -1;
+		} else if (!strcmp(key, "file") && s->type == SWAP_NFSFILE) {
+			if (!safe_name(val) || val[0] == '.')
+				return fail(c, "file: bad name '%s'", val);
+			if (copy_val(c, key, val, s->file, sizeof(s->file)))
+				return -1;
 		} else if (!strcmp(key, "vers") && s->type == SWAP_NFSFILE) {
 			if (strcmp(val, "4") && strcmp(val, "4.0") &&
 			    strcmp(val, "4.1") && strcmp(val, "4.2"))

@@ -50,6 +50,7 @@ struct gplan_swap {
 	char server[GPLAN_VAL_LEN];	/* nfsfile */
 	char export[GPLAN_PATH_LEN];	/* nfsfile */
 	char vers[16];			/* nfsfile */
+	char file[GPLAN_VAL_LEN];	/* nfsfile: made by the host, "" = none */
 	unsigned int port;		/* nfsfile */
 	bool nonrot;			/* blk: mark the disk non-rotational */
 };

@@ -554,6 +554,47 @@ static int write_zeroes(int fd, uint64_t size, char *reason,
 	return 0;
 }
 
+/*
+ * file=: the host made the swap file in its export, allocated in full
+ * (no holes, as nfs_swap_activate() wants), before the server started.
+ * Writing it out from the guest took minutes under TCG.
+ */
+static int use_host_file(const struct gplan_swap *s, struct backend *b,
+			 char *reason)
+{
+	uint64_t size = s->size_mb << 20;
+	struct stat st;
+	int fd;
+
+	snprintf(b->name, sizeof(b->name), "%s/%s", nfs_dir, s->file);
+	set_step("open %s", b->name);
+	fd = open(b->name, O_RDWR | O_CLOEXEC);
+	if (fd < 0) {
+		reasonf(reason, "open %s (file= of the host): %s", b->name,
+			strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) ||
+	    (uint64_t)st.st_size != size ||
+	    (uint64_t)st.st_blocks * 512 < size) {
+		reasonf(reason,
+			"%s: not a regular file of size_mb=%" PRIu64
+			" without holes (size %lld, %lld blocks)", b->name,
+			s->size_mb, (long long)st.st_size,
+			(long long)st.st_blocks);
+		close(fd);
+		return -1;
+	}
+	close(fd);
+	if (strlen(b->name) < sizeof(nfs_file))
+		strcpy(nfs_file, b->name);
+	logi("info", "nfsfile %s size_mb=%" PRIu64 " (made by the host)",
+	     b->name, s->size_mb);
+	if (do_mkswap(b->name, size, reason))
+		return -1;
+	return do_swapon(b->name, s->prio, reason);
+}
+
 static int setup_nfsfile(const struct gplan_swap *s, struct backend *b,
 			 int nth, char *reason)
 {
@@ -575,6 +616,8 @@ static int setup_nfsfile(const struct gplan_swap *s, struct backend *b,
 		nfs_dir[0] = '\0';
 		return -1;
 	}
+	if (s->file[0])
+		return use_host_file(s, b, reason);
 	/* A per-boot name: guests may share the export directory. */
 	if (gu_read_file("/proc/sys/kernel/random/boot_id", id,
 			 sizeof(id)) < 8)

@@ -11,12 +11,14 @@
 
 #include "cpio.h"
 #include "domain.h"
+#include "ganesha.h"
 #include "plan.h"
 #include "util.h"
 #include "../guest/gplan.h"
 
+/* @nth_nfs: how many nfsfile backends come before @sw */
 static void swap_line(FILE *f, const struct scn_swap *sw,
-		      unsigned int nfs_port)
+		      unsigned int nfs_port, int nth_nfs)
 {
 	fprintf(f, "swap type=%s", plan_backend_name(sw->type));
 	switch (sw->type) {
@@ -34,8 +36,8 @@ static void swap_line(FILE *f, const struct scn_swap *sw,
 		fprintf(f, " dev=/dev/%s size_mb=%u", sw->dev, sw->size_mb);
 		break;
 	case SWAP_NFSFILE:
-		fprintf(f, " server=10.0.2.2 port=%u export=/export vers=%s size_mb=%u",
-			nfs_port, sw->vers, sw->size_mb);
+		fprintf(f, " server=10.0.2.2 port=%u export=/export vers=%s size_mb=%u file=" GANESHA_SWAPFILE_FMT,
+			nfs_port, sw->vers, sw->size_mb, nth_nfs);
 		break;
 	}
 	if (sw->prio >= 0)
@@ -213,7 +215,7 @@ char *plan_text(const struct scenario *s, unsigned int memory_mb,
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f;
-	int i;
+	int i, n;
 
 	f = open_memstream(&buf, &len);
 	if (!f)
@@ -245,8 +247,9 @@ char *plan_text(const struct scenario *s, unsigned int memory_mb,
 				s->zswap_max_pool_percent);
 		fputc('\n', f);
 	}
-	for (i = 0; i < s->nswap; i++)
-		swap_line(f, &s->swap[i], nfs_port);
+	for (i = 0, n = 0; i < s->nswap; i++)
+		swap_line(f, &s->swap[i], nfs_port,
+			  s->swap[i].type == SWAP_NFSFILE ? n++ : 0);
 	if (scn_has_nfs(s))
 		fprintf(f, "net addr=10.0.2.15/24 gw=10.0.2.2\n");
 	if (s->command) {

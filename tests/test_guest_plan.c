@@ -31,7 +31,7 @@ static const char full[] =
 	"swap type=blk dev=/dev/vda prio=10 nonrot=1\n"
 	"swap type=zram size_mb=512 comp=lzo-rle prio=10\n"
 	"swap type=ext4file dev=/dev/vdb size_mb=512 prio=10\n"
-	"swap type=nfsfile server=10.0.2.2 port=20490 export=/export vers=4.1 size_mb=512 prio=10\n"
+	"swap type=nfsfile server=10.0.2.2 port=20490 export=/export vers=4.1 size_mb=512 file=swapfile-0 prio=10\n"
 	"net addr=10.0.2.15/24 gw=10.0.2.2\n"
 	"workload seed=12345 size_mb=300 shmem_mb=0 thp=0 unique_words=64\n"
 	"phase fill\n"
@@ -79,6 +79,7 @@ static void test_full_example(void **state)
 	assert_int_equal(p.swap[3].port, 20490);
 	assert_string_equal(p.swap[3].export, "/export");
 	assert_string_equal(p.swap[3].vers, "4.1");
+	assert_string_equal(p.swap[3].file, "swapfile-0");
 	assert_true(p.has_net);
 	assert_int_equal(p.net_addr, 0x0a00020f);
 	assert_int_equal(p.net_prefix, 24);
@@ -128,6 +129,7 @@ static void test_defaults(void **state)
 	assert_int_equal(p.swap[0].prio, -1);
 	assert_string_equal(p.swap[0].export, "/export");
 	assert_string_equal(p.swap[0].vers, "4.1");
+	assert_string_equal(p.swap[0].file, "");
 	assert_int_equal(p.net_gw, 0);
 	/* CRLF line ends and tabs are tolerated */
 	assert_int_equal(gplan_parse("version 1\r\nworkload\tseed=1 size_mb=1\r\n",
@@ -211,6 +213,12 @@ static const struct bad bad[] = {
 	  "line 2: vers: '3' unsupported" },
 	{ "version 1\nswap type=nfsfile server=10.0.2.2 port=1 size_mb=8 export=/a,b\n" W,
 	  "line 2: export: bad path '/a,b'" },
+	{ "version 1\nswap type=nfsfile server=10.0.2.2 port=1 size_mb=8 file=../x\n" W,
+	  "line 2: file: bad name '../x'" },
+	{ "version 1\nswap type=nfsfile server=10.0.2.2 port=1 size_mb=8 file=a/b\n" W,
+	  "line 2: file: bad name 'a/b'" },
+	{ "version 1\nswap type=blk dev=/dev/vda file=x\n" W,
+	  "line 2: swap type=blk: unknown key 'file'" },
 	{ "version 1\nswap type=nfsfile server=10.0.2.2 port=1 size_mb=8\n" W,
 	  "line 4: end of plan: nfsfile backend needs a net directive" },
 	{ "version 1\n"

@@ -53,7 +53,7 @@ static void test_exact_text(void **state)
 		"swap type=ext4file dev=/dev/vda size_mb=64 prio=1\n"
 		"swap type=blk dev=/dev/vdb nonrot=1\n"
 		"swap type=zram size_mb=16 comp=lz4 prio=7\n"
-		"swap type=nfsfile server=10.0.2.2 port=2049 export=/export vers=4.1 size_mb=48 prio=0\n"
+		"swap type=nfsfile server=10.0.2.2 port=2049 export=/export vers=4.1 size_mb=48 file=swapfile-0 prio=0\n"
 		"net addr=10.0.2.15/24 gw=10.0.2.2\n"
 		"workload seed=99 size_mb=40 shmem_mb=0 thp=1 unique_words=64\n"
 		"phase fill\n"
