@@ -45,6 +45,7 @@
 #define REASON_LEN	512
 #define DEV_WAIT_MS	5000
 #define AGENT_EXIT_MS	15000
+#define ORPHAN_WAIT_MS	5000
 
 static int out_fd = -1;		/* write end of the pipe to the agent */
 static bool oom_killed;		/* the OOM killer took the workload */
@@ -797,6 +798,34 @@ static uint64_t vmstat_value(const char *name)
 	return 0;
 }
 
+/*
+ * A workload killed by a signal (the OOM killer) could not stop its fault
+ * process (guest/faults.c), now ours: stop its group and wait a moment,
+ * so that the faults send their end lines and stop allocating or swapping
+ * before the power-off.
+ */
+static void stop_orphans(pid_t pgrp)
+{
+	unsigned int waited = 0;
+	int status;
+
+	if (kill(-pgrp, SIGTERM))
+		return;
+	while (waited < ORPHAN_WAIT_MS) {
+		pid_t w = waitpid(-pgrp, &status, WNOHANG);
+
+		if (w < 0 && errno == ECHILD)
+			return;
+		if (w <= 0) {
+			gu_sleep_ms(20);
+			waited += 20;
+		}
+	}
+	kill(-pgrp, SIGKILL);
+	fprintf(stderr, "swapctl-init: the workload's processes did not exit within %d ms\n",
+		ORPHAN_WAIT_MS);
+}
+
 /* Returns true if the workload sent the result itself. */
 static bool run_workload(char *reason)
 {
@@ -816,6 +845,8 @@ static bool run_workload(char *reason)
 		char *prog = plan.has_command ? COMMAND_PATH : WORKLOAD_PATH;
 		char *argv[] = { prog, PLAN_PATH, NULL };
 
+		/* its group: what it forks (the faults) can be found */
+		setpgid(0, 0);
 		dup2(out_fd, 1);
 		execv(prog, argv);
 		fprintf(stderr, "swapctl-init: exec %s: %s\n", prog,
@@ -832,6 +863,8 @@ static bool run_workload(char *reason)
 	}
 	if (WIFEXITED(status) && WEXITSTATUS(status) <= 2)
 		return true;	/* 0 pass, 1 corrupt, 2 error: result sent */
+	if (WIFSIGNALED(status))
+		stop_orphans(pid);
 	oom_killed = WIFSIGNALED(status) && vmstat_value("oom_kill") > oom0;
 	if (WIFSIGNALED(status))
 		reasonf(reason, "workload killed by signal %d (%s)%s",
