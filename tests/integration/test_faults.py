@@ -78,7 +78,21 @@ def test_write_errors_keep_every_page(runs):
     assert run.rc == 0, run
 
 
-@pytest.mark.full
+def counter_around(guest_dir, fault, counter):
+    """@counter (a vmstat name) in the last sample before @fault's end
+    line and in the last sample of the run."""
+    at_end, last = None, None
+    with open(guest_dir / "samples.jsonl") as f:
+        for raw in f:
+            d = json.loads(raw)
+            if d.get("type") == "sample":
+                last = d.get("vmstat", {}).get(counter, last)
+            elif d.get("type") == "fault" and d.get("name") == fault and \
+                    d.get("state") == "end":
+                at_end = last
+    return at_end, last
+
+
 @pytest.mark.boot
 @pytest.mark.slow
 @pytest.mark.parametrize("name,fault", [
@@ -91,6 +105,11 @@ def test_nfs_server_faults_recover(runs, name, fault):
         assert m["pages_failed"] == 0, (k, m)
         assert m["pages_verified"] == 16384, (k, m)
         assert m["pswpin"] > 0, (k, m)
+        # the guest went on swapping in from the server after it came
+        # back (the fault hit the read phase, not a finished workload)
+        at_end, last = counter_around(Path(r["dir"]), fault, "pswpin")
+        assert at_end is not None and last > at_end, (k, at_end, last)
+        assert r["status"] == "pass", (k, r.get("reason"))
     assert run.rc == 0, run
     # no ganesha.nfsd (stopped or restarted) and no qemu left
     runs.sw.assert_no_leftovers(run.dir)
@@ -111,21 +130,26 @@ def test_swapoff_under_load_verifies_every_page(runs):
     assert run.rc == 0, run
 
 
-@pytest.mark.full
 @pytest.mark.boot
 @pytest.mark.slow
 def test_swap_churn(runs):
     run = runs.get("fault-swap-churn")
     res = check_common(run, "swap_churn")
     for k, r in res.items():
-        assert r["metrics"]["pages_failed"] == 0, (k, r["metrics"])
+        m = r["metrics"]
+        assert m["pages_failed"] == 0, (k, m)
+        assert m["pages_verified"] == 3 * 16384, (k, m)
         end = [e for e in lines(Path(r["dir"]),
                                 "fault") if e["state"] == "end"]
         assert " 0 failed" in end[0]["detail"], end
+        # "N swapoff/swapon cycles on ...": the loop ran while pages
+        # were out (swapoff brought them back in)
+        cycles = int(end[0]["detail"].split()[0])
+        assert cycles >= 3, end
+        assert m["pswpout"] > 0 and m["pswpin"] > 0, (k, m)
     assert run.rc == 0, run
 
 
-@pytest.mark.full
 @pytest.mark.boot
 @pytest.mark.slow
 def test_oom_is_the_expected_outcome(runs):
@@ -136,5 +160,10 @@ def test_oom_is_the_expected_outcome(runs):
         assert [x["status"] for x in results] == ["oom"], (k, results)
         assert r["oom_kills"] >= 1, (k, r)
         assert r["status"] == "pass", (k, r.get("reason"))
+        # pages verified before the OOM killer took the workload
+        assert r["metrics"]["pages_verified"] > 0, (k, r["metrics"])
+        end = [e for e in lines(Path(r["dir"]),
+                                "fault") if e["state"] == "end"]
+        assert "the OOM killer ran" in end[0]["detail"], end
     assert run.rc == 0, run
     runs.sw.assert_no_leftovers(run.dir)

@@ -83,11 +83,8 @@ def check_summary(d, name):
     return errs, ppio
 
 
-# Left to make check-full: default is bdev-swap under another name; the
-# NFS-server faults, OOM and swap churn depend on the host's load (they
-# timed out or hit allocation-failure reports on a loaded host).
-FULL_ONLY = {"default", "fault-nfs-stall", "fault-nfs-restart", "fault-oom",
-             "fault-swap-churn"}
+# Left to make check-full: default is bdev-swap under another name.
+FULL_ONLY = {"default"}
 
 
 @pytest.mark.boot
