@@ -45,6 +45,10 @@ def check_guest(r):
     h = g["host"]
     need(h and "cpu_ns" in h[-1] and h[-1]["cpu_ns"]["total"] > 0,
          "no host cpu_ns")
+    tot = [x["cpu_ns"]["total"] for x in h if "cpu_ns" in x]
+    # a domain that shut off reported 0 ns once: no sample may go back
+    need(all(b >= a > 0 for a, b in zip(tot, tot[1:])),
+         "host cpu_ns not increasing: %r" % tot[-3:])
     ends = [p for p in g["phase"] if p["state"] == "end"]
     out = [p for p in ends if p["name"] in ("pageout", "pressure", "rewrite")]
     need(out, "no push-out phase ended")
