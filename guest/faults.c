@@ -57,6 +57,7 @@ static volatile sig_atomic_t stop;
 static struct frun runs[GPLAN_MAX_FAULT];
 static char names[GPLAN_MAX_SWAP][GPLAN_PATH_LEN + 64];
 static pid_t workload;
+static struct gu_progress *progress;
 
 static void on_term(int sig)
 {
@@ -275,6 +276,11 @@ static int io_error_end(struct frun *fr, char *err, size_t len)
 
 /* ---- children: the parts that block; each sends its own end line ---- */
 
+/*
+ * swapoff, then swapon again after duration_ms, or (until_phase) when the
+ * workload reaches that phase: the fault loop does not acknowledge the
+ * phase, so the workload does not begin it, until this child has exited.
+ */
 static __noreturn void child_swapoff(const struct gplan_fault *f)
 {
 	const char *name = names[f->swap];
@@ -289,13 +295,15 @@ static __noreturn void child_swapoff(const struct gplan_fault *f)
 		      name, (t1 - t0) / 1000000, strerror(e));
 		_exit(1);
 	}
-	if (!f->duration_ms) {
+	if (!f->duration_ms && f->until_phase < 0) {
 		event(f, "end", "swapoff %s done in %" PRIu64
 		      " ms; it stays off", name, (t1 - t0) / 1000000);
 		_exit(0);
 	}
-	/* off for duration_ms after swapoff returned */
-	while (!stop && gj_now_ns() - t1 < f->duration_ms * 1000000)
+	/* off for duration_ms after swapoff returned, or until the phase */
+	while (!stop && (f->until_phase >= 0 ?
+			 progress->phase < f->until_phase :
+			 gj_now_ns() - t1 < f->duration_ms * 1000000))
 		gu_sleep_ms(LOOP_MS);
 	if (swapon(name, swap_flags(f->swap))) {
 		e = errno;
@@ -402,6 +410,8 @@ static void start_one(struct frun *fr)
 	}
 	if (f->kind == GFAULT_SWAPOFF)
 		event(f, "start", "swapoff %s under load%s", names[f->swap],
+		      f->until_phase >= 0 ?
+		      ", swapon again before until_phase begins" :
 		      f->duration_ms ? ", swapon again after duration_ms" : "");
 	else if (f->kind == GFAULT_SWAP_CHURN)
 		event(f, "start", "swapoff/swapon %s every %" PRIu64 " ms for %"
@@ -518,6 +528,7 @@ pid_t gfault_start(const struct gplan *p, struct gu_progress *prog,
 		return 0;
 	plan = p;
 	out = out_fd;
+	progress = prog;
 	workload = getpid();
 	pid = fork();
 	if (pid)
@@ -528,13 +539,34 @@ pid_t gfault_start(const struct gplan *p, struct gu_progress *prog,
 	run(prog);
 }
 
-void gfault_sync(struct gu_progress *prog, pid_t pid, int idx)
+/* Does a fault end at phase @idx by something that blocks (swapon)? */
+static bool blocking_end_at(const struct gplan *p, int idx)
 {
+	int i;
+
+	for (i = 0; i < p->nfault; i++)
+		if (p->fault[i].kind == GFAULT_SWAPOFF &&
+		    p->fault[i].until_phase == idx)
+			return true;
+	return false;
+}
+
+void gfault_sync(const struct gplan *p, struct gu_progress *prog, pid_t pid,
+		 int idx)
+{
+	bool wait_all = blocking_end_at(p, idx);
 	unsigned int waited = 0;
+	siginfo_t si;
 
 	if (pid <= 0)
 		return;
-	while (prog->fault_ack < idx && waited < SYNC_WAIT_MS) {
+	while (prog->fault_ack < idx && (wait_all || waited < SYNC_WAIT_MS)) {
+		/* never wait for a fault process that is gone (not reaped) */
+		memset(&si, 0, sizeof(si));
+		if (wait_all && !(waited % 100) &&
+		    !waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) &&
+		    si.si_pid == pid)
+			return;
 		gu_sleep_ms(1);
 		waited++;
 	}

@@ -816,10 +816,13 @@ static int parse_fault(struct line_ctx *c, struct gplan *p, int nw, char **w)
 		return fail(c, "fault %s: op=, slots=, probability=, times= and interval= are for io_error",
 			    fault_names[f->kind]);
 	}
-	if (f->until_phase >= 0 && (f->kind != GFAULT_IO_ERROR ||
+	if (f->until_phase >= 0 && ((f->kind != GFAULT_IO_ERROR &&
+				     f->kind != GFAULT_SWAPOFF) ||
 				    f->trig != GTRIG_PHASE ||
 				    (uint64_t)f->until_phase <= f->at))
-		return fail(c, "fault: until_phase= is for an io_error with a later phase= trigger");
+		return fail(c, "fault: until_phase= is for an io_error or a swapoff with a later phase= trigger");
+	if (f->until_phase >= 0 && f->kind == GFAULT_SWAPOFF && f->duration_ms)
+		return fail(c, "fault swapoff: until_phase= and duration_ms= are exclusive");
 	if ((f->kind == GFAULT_SWAP_CHURN) != (f->period_ms > 0))
 		return fail(c, "fault: period_ms= %s",
 			    f->period_ms ? "is for swap_churn only" :

@@ -1352,11 +1352,16 @@ static int parse_fault_one(struct pctx *c, struct scenario *s,
 		       &f->duration_s))
 		return -1;
 	if (f->until_phase >= 0 &&
-	    (f->kind != FAULT_IO_ERROR || f->trig != TRIG_PHASE ||
+	    ((f->kind != FAULT_IO_ERROR && f->kind != FAULT_SWAPOFF) ||
+	     f->trig != TRIG_PHASE ||
 	     f->until_phase <= f->at || f->until_phase >= s->nphases)) {
 		push_key(c, "until_phase");
-		return fail(c, "an io_error with a phase trigger ends at a later phase of the workload (%d phases)",
+		return fail(c, "an io_error or a swapoff with a phase trigger ends at a later phase of the workload (%d phases)",
 			    s->nphases);
+	}
+	if (f->until_phase >= 0 && f->kind == FAULT_SWAPOFF && has_dur) {
+		push_key(c, "until_phase");
+		return fail(c, "a swapoff ends at until_phase or after duration_s, not both");
 	}
 	if (f->trig == TRIG_PHASE && f->at >= s->nphases) {
 		push_key(c, "trigger");

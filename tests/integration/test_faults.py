@@ -127,6 +127,11 @@ def test_swapoff_under_load_verifies_every_page(runs):
         end = [e for e in lines(Path(r["dir"]),
                                 "fault") if e["state"] == "end"]
         assert "done in" in end[0]["detail"], end
+        assert "on again" in end[0]["detail"], end
+        # until_phase 4: swap is on again before the second pageout starts
+        ph = [p for p in lines(Path(r["dir"]), "phase")
+              if p["index"] == 4 and p["state"] == "start"]
+        assert ph and ph[0]["t_ns"] > end[0]["t_ns"], (k, end, ph)
     assert run.rc == 0, run
 
 
