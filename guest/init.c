@@ -375,26 +375,26 @@ static int setup_dm(int idx, const struct gplan_swap *s,
 	}
 	close(fd);
 	snprintf(name, sizeof(name), GFAULT_DM_FMT, idx);
-	if (f->op == GFOP_READ)
+	if (f->op == FOP_READ)
 		snprintf(params, sizeof(params), "%s 0 %d", s->dev,
 			 GFAULT_DUST_BLOCK);
 	else
 		snprintf(params, sizeof(params), "%s 0", s->dev);
 	set_step("dm create %s", name);
-	r = gdm_create(name, size >> 9, f->op == GFOP_READ ? "dust" :
+	r = gdm_create(name, size >> 9, f->op == FOP_READ ? "dust" :
 		       "linear", params, b->name, sizeof(b->name), err,
 		       sizeof(err));
 	if (r) {
 		reasonf(reason, "%s", err);
 		return -1;
 	}
-	if (f->op == GFOP_READ && f->slot + f->nslots > size / 4096) {
+	if (f->op == FOP_READ && f->slot + f->nslots > size / 4096) {
 		reasonf(reason, "fault index=%u: slots %" PRIu64 "+%" PRIu64
 			" beyond the %" PRIu64 " slots of %s", f->index,
 			f->slot, f->nslots, size / 4096, s->dev);
 		return -1;
 	}
-	for (k = 0; f->op == GFOP_READ && k < f->nslots; k++) {
+	for (k = 0; f->op == FOP_READ && k < f->nslots; k++) {
 		char msg[64];
 
 		snprintf(msg, sizeof(msg), "addbadblock %" PRIu64, f->slot + k);
@@ -403,8 +403,8 @@ static int setup_dm(int idx, const struct gplan_swap *s,
 			return -1;
 		}
 	}
-	logi("info", "%s: %s on %s%s", b->name, f->op == GFOP_READ ?
-	     "dm-dust" : "dm-linear", s->dev, f->op == GFOP_READ ?
+	logi("info", "%s: %s on %s%s", b->name, f->op == FOP_READ ?
+	     "dm-dust" : "dm-linear", s->dev, f->op == FOP_READ ?
 	     " (bad slots listed, failing from the fault's trigger)" : "");
 	return 0;
 }

@@ -67,26 +67,18 @@ static void phase_line(FILE *f, const struct scn_phase *ph)
 /* A guest fault (guest/gplan.c parse_fault); host faults are not sent. */
 static void fault_line(FILE *f, int idx, const struct scn_fault *ft)
 {
-	fprintf(f, "fault index=%d kind=%s", idx, scn_fault_name(ft->kind));
+	fprintf(f, "fault index=%d kind=%s", idx, plan_fault_name(ft->kind));
 	if (ft->swap >= 0)
 		fprintf(f, " swap=%d", ft->swap);
-	switch (ft->trig) {
-	case TRIG_PHASE:
-		fprintf(f, " phase=%.0f", ft->at);
-		break;
-	case TRIG_AFTER_S:
-		fprintf(f, " after_ms=%.0f", ft->at * 1000);
-		break;
-	case TRIG_AFTER_SWAP_IOS:
-		fprintf(f, " after_swap_ios=%.0f", ft->at);
-		break;
-	}
+	/* the scenario's after_s is the plan's after_ms */
+	fprintf(f, " %s=%.0f", plan_trigger_key(ft->trig),
+		ft->trig == TRIG_AFTER_TIME ? ft->at * 1000 : ft->at);
 	if (ft->duration_s > 0)
 		fprintf(f, " duration_ms=%.0f", ft->duration_s * 1000);
 	if (ft->until_phase >= 0)
 		fprintf(f, " until_phase=%d", ft->until_phase);
 	if (ft->kind == FAULT_IO_ERROR) {
-		fprintf(f, " op=%s", scn_fault_op_name(ft->op));
+		fprintf(f, " op=%s", plan_fault_op_name(ft->op));
 		if (ft->op == FOP_READ)
 			fprintf(f, " slots=%llu+%llu", ft->slot, ft->nslots);
 		if (ft->probability)
@@ -268,7 +260,7 @@ char *plan_text(const struct scenario *s, unsigned int memory_mb,
 		fprintf(f, "verify_seed %llu\n",
 			(unsigned long long)s->verify_seed);
 	for (i = 0; i < s->nfaults; i++)
-		if (!scn_fault_on_host(s->fault[i].kind))
+		if (!plan_fault_on_host(s->fault[i].kind))
 			fault_line(f, i, &s->fault[i]);
 out:
 	if (fclose(f)) {

@@ -291,6 +291,8 @@ static const struct bad bad[] = {
 	  "line 4: fault: needs index=, kind= and a trigger" },
 	{ "version 1\n" B W "fault index=0 kind=flood phase=0\n",
 	  "line 4: fault: unknown kind 'flood'" },
+	{ "version 1\n" B W "fault index=0 kind=nfs_stall phase=0\n",
+	  "line 4: fault: kind 'nfs_stall' is the host's" },
 	{ "version 1\n" B W "fault index=0 kind=oom phase=0 after_ms=5\n",
 	  "line 4: fault: more than one trigger" },
 	{ "version 1\n" B W "fault index=0 kind=oom swap=0 phase=0\n",
@@ -357,9 +359,9 @@ static void test_faults(void **state)
 				     "fault index=4 kind=oom phase=1\n",
 				     &p, err, sizeof(err)), 0);
 	assert_int_equal(p.nfault, 4);
-	assert_int_equal(p.fault[0].kind, GFAULT_IO_ERROR);
-	assert_int_equal(p.fault[0].op, GFOP_READ);
-	assert_int_equal(p.fault[0].trig, GTRIG_PHASE);
+	assert_int_equal(p.fault[0].kind, FAULT_IO_ERROR);
+	assert_int_equal(p.fault[0].op, FOP_READ);
+	assert_int_equal(p.fault[0].trig, TRIG_PHASE);
 	assert_int_equal(p.fault[0].at, 2);
 	assert_int_equal(p.fault[0].slot, 2000);
 	assert_int_equal(p.fault[0].nslots, 16);
@@ -368,19 +370,19 @@ static void test_faults(void **state)
 	/* op=both is fail_make_request: no device-mapper */
 	assert_null(gplan_dm_fault(&p, 1));
 	assert_int_equal(p.fault[1].index, 2);
-	assert_int_equal(p.fault[1].trig, GTRIG_AFTER_MS);
+	assert_int_equal(p.fault[1].trig, TRIG_AFTER_TIME);
 	assert_int_equal(p.fault[1].at, 1500);
 	assert_int_equal(p.fault[1].probability, 5);
 	assert_int_equal(p.fault[1].times, 10);
 	assert_int_equal(p.fault[1].interval, 2);
 	assert_int_equal(p.fault[1].duration_ms, 3000);
-	assert_int_equal(p.fault[2].trig, GTRIG_AFTER_SWAP_IOS);
+	assert_int_equal(p.fault[2].trig, TRIG_AFTER_SWAP_IOS);
 	assert_int_equal(p.fault[2].period_ms, 200);
-	assert_int_equal(p.fault[3].kind, GFAULT_OOM);
+	assert_int_equal(p.fault[3].kind, FAULT_OOM);
 	assert_int_equal(p.fault[3].swap, -1);
-	assert_string_equal(gplan_fault_name(GFAULT_SWAP_CHURN), "swap_churn");
-	assert_string_equal(gplan_fault_op_name(GFOP_BOTH), "both");
-	assert_string_equal(gplan_fault_name(99), "?");
+	assert_string_equal(plan_fault_name(FAULT_SWAP_CHURN), "swap_churn");
+	assert_string_equal(plan_fault_op_name(FOP_BOTH), "both");
+	assert_string_equal(plan_fault_name(99), "?");
 }
 
 static void test_bad_inputs(void **state)
