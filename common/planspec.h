@@ -2,8 +2,8 @@
 /*
  * The plan contract: what src/plan.c writes into /swapctl/plan and
  * guest/gplan.c reads, and what a scenario (src/scenario.c) may ask for.
- * Both sides include this one header, so that the backend and phase
- * names, the limits and the defaults cannot drift apart; swapctl-agent(7)
+ * Both sides include this one header, so that the backend, phase and
+ * fault names, the limits and the defaults cannot drift apart; swapctl-agent(7)
  * and swapctl-scenario(5) state the same numbers (tests/test_plan.c
  * checks that both sides accept the limits and refuse one more).
  *
@@ -95,6 +95,111 @@ static inline const char *plan_phase_name(enum plan_phase p)
 	};
 
 	return (unsigned int)p < PLAN_PHASES ? names[p] : "?";
+}
+
+/*
+ * Faults (swapctl-scenario(5) FAULTS): a scenario's "faults", the plan's
+ * "fault" lines. The guest injects io_error, swapoff, swap_churn and oom;
+ * the host nfs_stall and nfs_restart (plan_fault_on_host), which the plan
+ * never carries.
+ */
+#define PLAN_MAX_FAULTS		16
+#define PLAN_MAX_BAD_SLOTS	4096	/* io_error read: slots count */
+
+enum plan_fault {
+	FAULT_IO_ERROR,		/* swap I/O errors on a block backend */
+	FAULT_NFS_STALL,	/* the NFS server stops answering (host) */
+	FAULT_NFS_RESTART,	/* the NFS server killed, started again (host) */
+	FAULT_SWAPOFF,		/* swapoff under load, swapon again after */
+	FAULT_SWAP_CHURN,	/* swapoff/swapon in a loop */
+	FAULT_OOM,		/* push the workload past RAM + swap */
+};
+#define PLAN_FAULTS	(FAULT_OOM + 1)		/* the last one + 1 */
+
+/* io_error: which swap I/O fails, "op" */
+enum plan_fault_op { FOP_READ, FOP_WRITE, FOP_BOTH };
+#define PLAN_FAULT_OPS	(FOP_BOTH + 1)
+
+/*
+ * When a fault starts: a scenario's "trigger" {"phase"|"after_s"|
+ * "after_swap_ios"}, the plan's phase=, after_ms= or after_swap_ios=.
+ */
+enum plan_trigger {
+	TRIG_PHASE,		/* when workload phase @at (0-based) starts */
+	TRIG_AFTER_TIME,	/* that long after the first phase started */
+	TRIG_AFTER_SWAP_IOS,	/* after @at swap I/Os (nrswpin + nrswpout) */
+};
+#define PLAN_TRIGGERS	(TRIG_AFTER_SWAP_IOS + 1)
+
+static inline const char *plan_fault_name(enum plan_fault k)
+{
+	static const char *const names[PLAN_FAULTS] = {
+		[FAULT_IO_ERROR] = "io_error", [FAULT_NFS_STALL] = "nfs_stall",
+		[FAULT_NFS_RESTART] = "nfs_restart",
+		[FAULT_SWAPOFF] = "swapoff", [FAULT_SWAP_CHURN] = "swap_churn",
+		[FAULT_OOM] = "oom",
+	};
+
+	return (unsigned int)k < PLAN_FAULTS ? names[k] : "?";
+}
+
+static inline const char *plan_fault_op_name(enum plan_fault_op op)
+{
+	static const char *const names[PLAN_FAULT_OPS] = {
+		[FOP_READ] = "read", [FOP_WRITE] = "write", [FOP_BOTH] = "both",
+	};
+
+	return (unsigned int)op < PLAN_FAULT_OPS ? names[op] : "?";
+}
+
+/* The plan's key of a trigger (its value: phase index, ms, swap I/Os). */
+static inline const char *plan_trigger_key(enum plan_trigger t)
+{
+	static const char *const keys[PLAN_TRIGGERS] = {
+		[TRIG_PHASE] = "phase", [TRIG_AFTER_TIME] = "after_ms",
+		[TRIG_AFTER_SWAP_IOS] = "after_swap_ios",
+	};
+
+	return (unsigned int)t < PLAN_TRIGGERS ? keys[t] : "?";
+}
+
+/* Whether the host injects fault @k (on its NFS server), not the guest. */
+static inline int plan_fault_on_host(enum plan_fault k)
+{
+	return k == FAULT_NFS_STALL || k == FAULT_NFS_RESTART;
+}
+
+/* The fault called @name, or -1. */
+static inline int plan_fault_parse(const char *name)
+{
+	int k;
+
+	for (k = 0; k < PLAN_FAULTS; k++)
+		if (!strcmp(name, plan_fault_name(k)))
+			return k;
+	return -1;
+}
+
+/* The io_error op called @name, or -1. */
+static inline int plan_fault_op_parse(const char *name)
+{
+	int op;
+
+	for (op = 0; op < PLAN_FAULT_OPS; op++)
+		if (!strcmp(name, plan_fault_op_name(op)))
+			return op;
+	return -1;
+}
+
+/* The trigger whose plan key is @key, or -1. */
+static inline int plan_trigger_parse(const char *key)
+{
+	int t;
+
+	for (t = 0; t < PLAN_TRIGGERS; t++)
+		if (!strcmp(key, plan_trigger_key(t)))
+			return t;
+	return -1;
 }
 
 /* The backend called @name, or -1. */

@@ -57,6 +57,7 @@ static volatile sig_atomic_t stop;
 static struct frun runs[GPLAN_MAX_FAULT];
 static char names[GPLAN_MAX_SWAP][GPLAN_PATH_LEN + 64];
 static pid_t workload;
+static struct gu_progress *progress;
 
 static void on_term(int sig)
 {
@@ -81,7 +82,7 @@ static void event(const struct gplan_fault *f, const char *state,
 	va_end(ap);
 	gj_init(&j, line, sizeof(line));
 	gj_line_start(&j, "fault");
-	gj_str(&j, "name", gplan_fault_name(f->kind));
+	gj_str(&j, "name", plan_fault_name(f->kind));
 	gj_str(&j, "state", state);
 	gj_u64(&j, "index", f->index);
 	gj_str(&j, "detail", detail);
@@ -90,7 +91,7 @@ static void event(const struct gplan_fault *f, const char *state,
 	if (len > 0)
 		gu_emit(out, line, len);
 	fprintf(stderr, "swapctl-faults: %s %s: %s\n",
-		gplan_fault_name(f->kind), state, detail);
+		plan_fault_name(f->kind), state, detail);
 }
 
 static uint64_t vmstat(const char *name)
@@ -201,7 +202,7 @@ static int io_error_start(struct frun *fr, char *err, size_t len)
 
 	snprintf(dm, sizeof(dm), GFAULT_DM_FMT, f->swap);
 	switch (f->op) {
-	case GFOP_READ:
+	case FOP_READ:
 		r = gdm_message(dm, "enable", err, len);
 		snprintf(fr->detail, sizeof(fr->detail),
 			 "dm-dust %s on %s: reads of swap slots %" PRIu64
@@ -209,7 +210,7 @@ static int io_error_start(struct frun *fr, char *err, size_t len)
 			 names[f->swap], dev, f->slot, f->slot + f->nslots - 1,
 			 f->nslots);
 		return r;
-	case GFOP_WRITE:
+	case FOP_WRITE:
 		sectors = dev_sectors(dev);
 		/* up 0 s, down for the duration: every write fails */
 		snprintf(params, sizeof(params), "%s 0 0 %" PRIu64
@@ -221,7 +222,7 @@ static int io_error_start(struct frun *fr, char *err, size_t len)
 			 "dm-flakey %s on %s: every write fails (error_writes)",
 			 names[f->swap], dev);
 		return r;
-	case GFOP_BOTH:
+	case FOP_BOTH:
 		if (access(FMR, F_OK))
 			mount("debugfs", DEBUGFS, "debugfs", 0, NULL);
 		snprintf(num, sizeof(num), "%u", f->probability);
@@ -261,13 +262,13 @@ static int io_error_end(struct frun *fr, char *err, size_t len)
 
 	snprintf(dm, sizeof(dm), GFAULT_DM_FMT, f->swap);
 	switch (f->op) {
-	case GFOP_READ:
+	case FOP_READ:
 		return gdm_message(dm, "disable", err, len);
-	case GFOP_WRITE:
+	case FOP_WRITE:
 		snprintf(params, sizeof(params), "%s 0", dev);
 		return gdm_reload(dm, dev_sectors(dev), "linear", params, err,
 				  len);
-	case GFOP_BOTH:
+	case FOP_BOTH:
 		return make_it_fail(names[f->swap], "0", err, len);
 	}
 	return -EINVAL;
@@ -275,6 +276,11 @@ static int io_error_end(struct frun *fr, char *err, size_t len)
 
 /* ---- children: the parts that block; each sends its own end line ---- */
 
+/*
+ * swapoff, then swapon again after duration_ms, or (until_phase) when the
+ * workload reaches that phase: the fault loop does not acknowledge the
+ * phase, so the workload does not begin it, until this child has exited.
+ */
 static __noreturn void child_swapoff(const struct gplan_fault *f)
 {
 	const char *name = names[f->swap];
@@ -289,13 +295,15 @@ static __noreturn void child_swapoff(const struct gplan_fault *f)
 		      name, (t1 - t0) / 1000000, strerror(e));
 		_exit(1);
 	}
-	if (!f->duration_ms) {
+	if (!f->duration_ms && f->until_phase < 0) {
 		event(f, "end", "swapoff %s done in %" PRIu64
 		      " ms; it stays off", name, (t1 - t0) / 1000000);
 		_exit(0);
 	}
-	/* off for duration_ms after swapoff returned */
-	while (!stop && gj_now_ns() - t1 < f->duration_ms * 1000000)
+	/* off for duration_ms after swapoff returned, or until the phase */
+	while (!stop && (f->until_phase >= 0 ?
+			 progress->phase < f->until_phase :
+			 gj_now_ns() - t1 < f->duration_ms * 1000000))
 		gu_sleep_ms(LOOP_MS);
 	if (swapon(name, swap_flags(f->swap))) {
 		e = errno;
@@ -390,7 +398,7 @@ static void start_one(struct frun *fr)
 
 	fr->t_start = gj_now_ns();
 	fr->state = F_ACTIVE;
-	if (f->kind == GFAULT_IO_ERROR) {
+	if (f->kind == FAULT_IO_ERROR) {
 		if (io_error_start(fr, err, sizeof(err))) {
 			event(f, "start", "%s", fr->detail);
 			event(f, "end", "could not inject: %s", err);
@@ -400,10 +408,12 @@ static void start_one(struct frun *fr)
 		event(f, "start", "%s", fr->detail);
 		return;
 	}
-	if (f->kind == GFAULT_SWAPOFF)
+	if (f->kind == FAULT_SWAPOFF)
 		event(f, "start", "swapoff %s under load%s", names[f->swap],
+		      f->until_phase >= 0 ?
+		      ", swapon again before until_phase begins" :
 		      f->duration_ms ? ", swapon again after duration_ms" : "");
-	else if (f->kind == GFAULT_SWAP_CHURN)
+	else if (f->kind == FAULT_SWAP_CHURN)
 		event(f, "start", "swapoff/swapon %s every %" PRIu64 " ms for %"
 		      PRIu64 " ms", names[f->swap], f->period_ms,
 		      f->duration_ms);
@@ -412,9 +422,9 @@ static void start_one(struct frun *fr)
 	pid = fork();
 	if (pid == 0) {
 		switch (f->kind) {
-		case GFAULT_SWAPOFF:
+		case FAULT_SWAPOFF:
 			child_swapoff(f);
-		case GFAULT_SWAP_CHURN:
+		case FAULT_SWAP_CHURN:
 			child_churn(f);
 		default:
 			child_oom(f);
@@ -475,9 +485,9 @@ static __noreturn void run(struct gu_progress *prog)
 			bool go = false;
 
 			if (fr->state == F_WAIT) {
-				if (f->trig == GTRIG_PHASE)
+				if (f->trig == TRIG_PHASE)
 					go = ph >= (int64_t)f->at;
-				else if (f->trig == GTRIG_AFTER_MS)
+				else if (f->trig == TRIG_AFTER_TIME)
 					go = now - t0 >= f->at * 1000000;
 				else
 					go = swap_ios() - ios0 >= f->at;
@@ -518,6 +528,7 @@ pid_t gfault_start(const struct gplan *p, struct gu_progress *prog,
 		return 0;
 	plan = p;
 	out = out_fd;
+	progress = prog;
 	workload = getpid();
 	pid = fork();
 	if (pid)
@@ -528,13 +539,34 @@ pid_t gfault_start(const struct gplan *p, struct gu_progress *prog,
 	run(prog);
 }
 
-void gfault_sync(struct gu_progress *prog, pid_t pid, int idx)
+/* Does a fault end at phase @idx by something that blocks (swapon)? */
+static bool blocking_end_at(const struct gplan *p, int idx)
 {
+	int i;
+
+	for (i = 0; i < p->nfault; i++)
+		if (p->fault[i].kind == FAULT_SWAPOFF &&
+		    p->fault[i].until_phase == idx)
+			return true;
+	return false;
+}
+
+void gfault_sync(const struct gplan *p, struct gu_progress *prog, pid_t pid,
+		 int idx)
+{
+	bool wait_all = blocking_end_at(p, idx);
 	unsigned int waited = 0;
+	siginfo_t si;
 
 	if (pid <= 0)
 		return;
-	while (prog->fault_ack < idx && waited < SYNC_WAIT_MS) {
+	while (prog->fault_ack < idx && (wait_all || waited < SYNC_WAIT_MS)) {
+		/* never wait for a fault process that is gone (not reaped) */
+		memset(&si, 0, sizeof(si));
+		if (wait_all && !(waited % 100) &&
+		    !waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) &&
+		    si.si_pid == pid)
+			return;
 		gu_sleep_ms(1);
 		waited++;
 	}

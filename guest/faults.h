@@ -26,8 +26,12 @@
 pid_t gfault_start(const struct gplan *p, struct gu_progress *prog,
 		   int out_fd);
 
-/* Wait (up to 5 s) until the fault process has handled phase @idx. */
-void gfault_sync(struct gu_progress *prog, pid_t pid, int idx);
+/*
+ * Wait until the fault process has handled phase @idx: up to 5 s, or as
+ * long as it takes when a swapoff of @p ends at @idx (swapon again first).
+ */
+void gfault_sync(const struct gplan *p, struct gu_progress *prog, pid_t pid,
+		 int idx);
 
 /* End every fault (their end lines are sent), wait for the process. */
 void gfault_stop(pid_t pid);

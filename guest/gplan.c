@@ -38,40 +38,13 @@ static int fail(struct line_ctx *c, const char *fmt, ...)
 	return -1;
 }
 
-static const char * const fault_names[] = {
-	[GFAULT_IO_ERROR] = "io_error",
-	[GFAULT_SWAPOFF] = "swapoff",
-	[GFAULT_SWAP_CHURN] = "swap_churn",
-	[GFAULT_OOM] = "oom",
-};
-
-static const char * const fault_ops[] = {
-	[GFOP_READ] = "read",
-	[GFOP_WRITE] = "write",
-	[GFOP_BOTH] = "both",
-};
-
-const char *gplan_fault_name(enum gplan_fault_kind k)
-{
-	if ((unsigned int)k >= ARRAY_SIZE(fault_names))
-		return "?";
-	return fault_names[k];
-}
-
-const char *gplan_fault_op_name(enum gplan_fault_op op)
-{
-	if ((unsigned int)op >= ARRAY_SIZE(fault_ops))
-		return "?";
-	return fault_ops[op];
-}
-
 const struct gplan_fault *gplan_dm_fault(const struct gplan *p, int swap)
 {
 	int i;
 
 	for (i = 0; i < p->nfault; i++)
-		if (p->fault[i].kind == GFAULT_IO_ERROR &&
-		    p->fault[i].swap == swap && p->fault[i].op != GFOP_BOTH)
+		if (p->fault[i].kind == FAULT_IO_ERROR &&
+		    p->fault[i].swap == swap && p->fault[i].op != FOP_BOTH)
 			return &p->fault[i];
 	return NULL;
 }
@@ -327,6 +300,11 @@ static int parse_swap(struct line_ctx *c, struct gplan *p, int nw, char **w)
 			if (!safe_path(val, "/"))
 				return fail(c, "export: bad path '%s'", val);
 			if (copy_val(c, key, val, s->export, sizeof(s->export)))
+				return -1;
+		} else if (!strcmp(key, "file") && s->type == SWAP_NFSFILE) {
+			if (!safe_name(val) || val[0] == '.')
+				return fail(c, "file: bad name '%s'", val);
+			if (copy_val(c, key, val, s->file, sizeof(s->file)))
 				return -1;
 		} else if (!strcmp(key, "vers") && s->type == SWAP_NFSFILE) {
 			if (strcmp(val, "4") && strcmp(val, "4.0") &&
@@ -677,16 +655,6 @@ static int parse_group_word(struct line_ctx *c, struct gplan *p, int nw,
 	return 0;
 }
 
-static int lookup(const char *val, const char * const *names, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (!strcmp(val, names[i]))
-			return (int)i;
-	return -1;
-}
-
 /*
  * fault index=N kind=K [swap=N] phase=N|after_ms=N|after_swap_ios=N
  *       [duration_ms=N] [op=read|write|both] [slots=FIRST+COUNT]
@@ -717,25 +685,25 @@ static int parse_fault(struct line_ctx *c, struct gplan *p, int nw, char **w)
 			f->index = (unsigned int)v;
 			have_index = true;
 		} else if (!strcmp(key, "kind")) {
-			t = lookup(val, fault_names, ARRAY_SIZE(fault_names));
+			t = plan_fault_parse(val);
 			if (t < 0)
 				return fail(c, "fault: unknown kind '%s'", val);
+			if (plan_fault_on_host(t))
+				return fail(c, "fault: kind '%s' is the host's (it acts on the NFS server), not the guest's",
+					    val);
 			f->kind = t;
 			have_kind = true;
 		} else if (!strcmp(key, "swap")) {
 			if (parse_u64(c, key, val, 0, GPLAN_MAX_SWAP - 1, &v))
 				return -1;
 			f->swap = (int)v;
-		} else if (!strcmp(key, "phase") || !strcmp(key, "after_ms") ||
-			   !strcmp(key, "after_swap_ios")) {
+		} else if (plan_trigger_parse(key) >= 0) {
 			if (have_trig)
 				return fail(c, "fault: more than one trigger");
-			if (parse_u64(c, key, val, 0, key[0] == 'p' ?
+			f->trig = plan_trigger_parse(key);
+			if (parse_u64(c, key, val, 0, f->trig == TRIG_PHASE ?
 				      GPLAN_MAX_PHASE - 1 : 1ULL << 40, &f->at))
 				return -1;
-			f->trig = key[0] == 'p' ? GTRIG_PHASE :
-				  key[6] == 'm' ? GTRIG_AFTER_MS :
-				  GTRIG_AFTER_SWAP_IOS;
 			have_trig = true;
 		} else if (!strcmp(key, "duration_ms")) {
 			if (parse_u64(c, key, val, 0, 86400000, &f->duration_ms))
@@ -745,7 +713,7 @@ static int parse_fault(struct line_ctx *c, struct gplan *p, int nw, char **w)
 				return -1;
 			f->until_phase = (int)v;
 		} else if (!strcmp(key, "op")) {
-			t = lookup(val, fault_ops, ARRAY_SIZE(fault_ops));
+			t = plan_fault_op_parse(val);
 			if (t < 0)
 				return fail(c, "op: '%s' is not read, write or both",
 					    val);
@@ -780,46 +748,49 @@ static int parse_fault(struct line_ctx *c, struct gplan *p, int nw, char **w)
 	}
 	if (!have_index || !have_kind || !have_trig)
 		return fail(c, "fault: needs index=, kind= and a trigger (phase=, after_ms= or after_swap_ios=)");
-	if (f->kind == GFAULT_OOM ? f->swap >= 0 : f->swap < 0)
-		return fail(c, "fault %s: %s", fault_names[f->kind],
-			    f->kind == GFAULT_OOM ? "takes no swap=" :
+	if (f->kind == FAULT_OOM ? f->swap >= 0 : f->swap < 0)
+		return fail(c, "fault %s: %s", plan_fault_name(f->kind),
+			    f->kind == FAULT_OOM ? "takes no swap=" :
 			    "missing swap=");
 	if (f->swap >= 0 && f->swap >= p->nswap)
 		return fail(c, "fault: swap=%d but only %d swap backends before it",
 			    f->swap, p->nswap);
-	if (f->kind == GFAULT_IO_ERROR) {
+	if (f->kind == FAULT_IO_ERROR) {
 		if (!have_op)
 			return fail(c, "fault io_error: missing op=");
-		if ((f->op == GFOP_READ) != have_slots)
+		if ((f->op == FOP_READ) != have_slots)
 			return fail(c, "fault io_error: slots= %s",
 				    have_slots ? "is for op=read only" :
 				    "is required with op=read (dm-dust bad blocks)");
-		if ((f->op == GFOP_BOTH) != (f->probability > 0))
+		if ((f->op == FOP_BOTH) != (f->probability > 0))
 			return fail(c, "fault io_error: probability= %s",
 				    f->probability ? "is for op=both only" :
 				    "is required with op=both (fail_make_request)");
-		if (f->op != GFOP_BOTH && (f->times || f->interval))
+		if (f->op != FOP_BOTH && (f->times || f->interval))
 			return fail(c, "fault io_error: times= and interval= are for op=both");
-		if (f->op != GFOP_BOTH &&
+		if (f->op != FOP_BOTH &&
 		    p->swap[f->swap].type != SWAP_BLK)
 			return fail(c, "fault io_error op=%s: only on a blk backend (device-mapper)",
-				    fault_ops[f->op]);
-		if (f->op != GFOP_BOTH && gplan_dm_fault(p, f->swap))
+				    plan_fault_op_name(f->op));
+		if (f->op != FOP_BOTH && gplan_dm_fault(p, f->swap))
 			return fail(c, "fault io_error: one read or write fault per backend");
 	} else if (have_op || have_slots || f->probability || f->times ||
 		   f->interval) {
 		return fail(c, "fault %s: op=, slots=, probability=, times= and interval= are for io_error",
-			    fault_names[f->kind]);
+			    plan_fault_name(f->kind));
 	}
-	if (f->until_phase >= 0 && (f->kind != GFAULT_IO_ERROR ||
-				    f->trig != GTRIG_PHASE ||
+	if (f->until_phase >= 0 && ((f->kind != FAULT_IO_ERROR &&
+				     f->kind != FAULT_SWAPOFF) ||
+				    f->trig != TRIG_PHASE ||
 				    (uint64_t)f->until_phase <= f->at))
-		return fail(c, "fault: until_phase= is for an io_error with a later phase= trigger");
-	if ((f->kind == GFAULT_SWAP_CHURN) != (f->period_ms > 0))
+		return fail(c, "fault: until_phase= is for an io_error or a swapoff with a later phase= trigger");
+	if (f->until_phase >= 0 && f->kind == FAULT_SWAPOFF && f->duration_ms)
+		return fail(c, "fault swapoff: until_phase= and duration_ms= are exclusive");
+	if ((f->kind == FAULT_SWAP_CHURN) != (f->period_ms > 0))
 		return fail(c, "fault: period_ms= %s",
 			    f->period_ms ? "is for swap_churn only" :
 			    "is required for swap_churn");
-	if (f->kind == GFAULT_SWAP_CHURN && !f->duration_ms)
+	if (f->kind == FAULT_SWAP_CHURN && !f->duration_ms)
 		return fail(c, "fault swap_churn: missing duration_ms=");
 	p->nfault++;
 	return 0;
@@ -999,7 +970,7 @@ int gplan_parse(const char *text, struct gplan *p, char *err, size_t errlen)
 	if (!p->nphase)
 		default_phases(p);
 	for (i = 0; i < p->nfault; i++)
-		if ((p->fault[i].trig == GTRIG_PHASE &&
+		if ((p->fault[i].trig == TRIG_PHASE &&
 		     p->fault[i].at >= (uint64_t)p->nphase) ||
 		    p->fault[i].until_phase >= p->nphase)
 			return fail(&c, "end of plan: fault index=%u: phase=%llu (until %d) but the plan has %d phases",

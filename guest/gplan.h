@@ -20,8 +20,8 @@
 #define GPLAN_MAX_KV		PLAN_MAX_KV
 #define GPLAN_MAX_SWAP		PLAN_MAX_SWAP
 #define GPLAN_MAX_PHASE		PLAN_MAX_PHASES
-#define GPLAN_MAX_FAULT		16
-#define GPLAN_MAX_BAD_SLOTS	4096
+#define GPLAN_MAX_FAULT		PLAN_MAX_FAULTS
+#define GPLAN_MAX_BAD_SLOTS	PLAN_MAX_BAD_SLOTS
 #define GPLAN_KEY_LEN		64
 #define GPLAN_VAL_LEN		128
 #define GPLAN_PATH_LEN		128
@@ -50,6 +50,7 @@ struct gplan_swap {
 	char server[GPLAN_VAL_LEN];	/* nfsfile */
 	char export[GPLAN_PATH_LEN];	/* nfsfile */
 	char vers[16];			/* nfsfile */
+	char file[GPLAN_VAL_LEN];	/* nfsfile: made by the host, "" = none */
 	unsigned int port;		/* nfsfile */
 	bool nonrot;			/* blk: mark the disk non-rotational */
 };
@@ -62,32 +63,17 @@ struct gplan_phase {
 	double frac;		/* rewrite: fraction of pages */
 };
 
-/* Faults the guest injects itself (the host does the NFS ones). */
-enum gplan_fault_kind {
-	GFAULT_IO_ERROR,	/* swap I/O errors on a block backend */
-	GFAULT_SWAPOFF,		/* swapoff under load, swapon again after */
-	GFAULT_SWAP_CHURN,	/* swapoff/swapon in a loop */
-	GFAULT_OOM,		/* push the workload past RAM + swap */
-};
-
-enum gplan_fault_op { GFOP_READ, GFOP_WRITE, GFOP_BOTH };
-
-enum gplan_trigger {
-	GTRIG_PHASE,		/* when phase index @at starts */
-	GTRIG_AFTER_MS,		/* @at ms after the first phase started */
-	GTRIG_AFTER_SWAP_IOS,	/* after @at swap I/Os (nrswpin + nrswpout) */
-};
-
+/* A fault the guest injects itself (the host does the NFS ones). */
 struct gplan_fault {
-	enum gplan_fault_kind kind;
+	enum plan_fault kind;
 	unsigned int index;	/* position in the scenario's faults */
 	int swap;		/* backend index; -1: none (oom) */
-	enum gplan_trigger trig;
-	uint64_t at;
+	enum plan_trigger trig;
+	uint64_t at;		/* phase index, ms (TRIG_AFTER_TIME) or I/Os */
 	uint64_t duration_ms;	/* 0: until the workload ends */
 	int until_phase;	/* io_error: ends when this phase starts, -1 */
 	/* io_error */
-	enum gplan_fault_op op;
+	enum plan_fault_op op;
 	uint64_t slot, nslots;	/* read: bad swap slots [slot, slot+nslots) */
 	unsigned int probability;	/* both: percent of I/Os failed */
 	uint64_t times;		/* both: at most this many (0: no limit) */
@@ -172,8 +158,6 @@ struct gplan {
  */
 int gplan_parse(const char *text, struct gplan *p, char *err, size_t errlen);
 
-const char *gplan_fault_name(enum gplan_fault_kind k);
-const char *gplan_fault_op_name(enum gplan_fault_op op);
 /* The io_error fault of backend @swap with op read or write, or NULL. */
 const struct gplan_fault *gplan_dm_fault(const struct gplan *p, int swap);
 

@@ -45,6 +45,7 @@
 #define REASON_LEN	512
 #define DEV_WAIT_MS	5000
 #define AGENT_EXIT_MS	15000
+#define ORPHAN_WAIT_MS	5000
 
 static int out_fd = -1;		/* write end of the pipe to the agent */
 static bool oom_killed;		/* the OOM killer took the workload */
@@ -374,26 +375,26 @@ static int setup_dm(int idx, const struct gplan_swap *s,
 	}
 	close(fd);
 	snprintf(name, sizeof(name), GFAULT_DM_FMT, idx);
-	if (f->op == GFOP_READ)
+	if (f->op == FOP_READ)
 		snprintf(params, sizeof(params), "%s 0 %d", s->dev,
 			 GFAULT_DUST_BLOCK);
 	else
 		snprintf(params, sizeof(params), "%s 0", s->dev);
 	set_step("dm create %s", name);
-	r = gdm_create(name, size >> 9, f->op == GFOP_READ ? "dust" :
+	r = gdm_create(name, size >> 9, f->op == FOP_READ ? "dust" :
 		       "linear", params, b->name, sizeof(b->name), err,
 		       sizeof(err));
 	if (r) {
 		reasonf(reason, "%s", err);
 		return -1;
 	}
-	if (f->op == GFOP_READ && f->slot + f->nslots > size / 4096) {
+	if (f->op == FOP_READ && f->slot + f->nslots > size / 4096) {
 		reasonf(reason, "fault index=%u: slots %" PRIu64 "+%" PRIu64
 			" beyond the %" PRIu64 " slots of %s", f->index,
 			f->slot, f->nslots, size / 4096, s->dev);
 		return -1;
 	}
-	for (k = 0; f->op == GFOP_READ && k < f->nslots; k++) {
+	for (k = 0; f->op == FOP_READ && k < f->nslots; k++) {
 		char msg[64];
 
 		snprintf(msg, sizeof(msg), "addbadblock %" PRIu64, f->slot + k);
@@ -402,8 +403,8 @@ static int setup_dm(int idx, const struct gplan_swap *s,
 			return -1;
 		}
 	}
-	logi("info", "%s: %s on %s%s", b->name, f->op == GFOP_READ ?
-	     "dm-dust" : "dm-linear", s->dev, f->op == GFOP_READ ?
+	logi("info", "%s: %s on %s%s", b->name, f->op == FOP_READ ?
+	     "dm-dust" : "dm-linear", s->dev, f->op == FOP_READ ?
 	     " (bad slots listed, failing from the fault's trigger)" : "");
 	return 0;
 }
@@ -554,6 +555,47 @@ static int write_zeroes(int fd, uint64_t size, char *reason,
 	return 0;
 }
 
+/*
+ * file=: the host made the swap file in its export, allocated in full
+ * (no holes, as nfs_swap_activate() wants), before the server started.
+ * Writing it out from the guest took minutes under TCG.
+ */
+static int use_host_file(const struct gplan_swap *s, struct backend *b,
+			 char *reason)
+{
+	uint64_t size = s->size_mb << 20;
+	struct stat st;
+	int fd;
+
+	snprintf(b->name, sizeof(b->name), "%s/%s", nfs_dir, s->file);
+	set_step("open %s", b->name);
+	fd = open(b->name, O_RDWR | O_CLOEXEC);
+	if (fd < 0) {
+		reasonf(reason, "open %s (file= of the host): %s", b->name,
+			strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) ||
+	    (uint64_t)st.st_size != size ||
+	    (uint64_t)st.st_blocks * 512 < size) {
+		reasonf(reason,
+			"%s: not a regular file of size_mb=%" PRIu64
+			" without holes (size %lld, %lld blocks)", b->name,
+			s->size_mb, (long long)st.st_size,
+			(long long)st.st_blocks);
+		close(fd);
+		return -1;
+	}
+	close(fd);
+	if (strlen(b->name) < sizeof(nfs_file))
+		strcpy(nfs_file, b->name);
+	logi("info", "nfsfile %s size_mb=%" PRIu64 " (made by the host)",
+	     b->name, s->size_mb);
+	if (do_mkswap(b->name, size, reason))
+		return -1;
+	return do_swapon(b->name, s->prio, reason);
+}
+
 static int setup_nfsfile(const struct gplan_swap *s, struct backend *b,
 			 int nth, char *reason)
 {
@@ -575,6 +617,8 @@ static int setup_nfsfile(const struct gplan_swap *s, struct backend *b,
 		nfs_dir[0] = '\0';
 		return -1;
 	}
+	if (s->file[0])
+		return use_host_file(s, b, reason);
 	/* A per-boot name: guests may share the export directory. */
 	if (gu_read_file("/proc/sys/kernel/random/boot_id", id,
 			 sizeof(id)) < 8)
@@ -754,6 +798,34 @@ static uint64_t vmstat_value(const char *name)
 	return 0;
 }
 
+/*
+ * A workload killed by a signal (the OOM killer) could not stop its fault
+ * process (guest/faults.c), now ours: stop its group and wait a moment,
+ * so that the faults send their end lines and stop allocating or swapping
+ * before the power-off.
+ */
+static void stop_orphans(pid_t pgrp)
+{
+	unsigned int waited = 0;
+	int status;
+
+	if (kill(-pgrp, SIGTERM))
+		return;
+	while (waited < ORPHAN_WAIT_MS) {
+		pid_t w = waitpid(-pgrp, &status, WNOHANG);
+
+		if (w < 0 && errno == ECHILD)
+			return;
+		if (w <= 0) {
+			gu_sleep_ms(20);
+			waited += 20;
+		}
+	}
+	kill(-pgrp, SIGKILL);
+	fprintf(stderr, "swapctl-init: the workload's processes did not exit within %d ms\n",
+		ORPHAN_WAIT_MS);
+}
+
 /* Returns true if the workload sent the result itself. */
 static bool run_workload(char *reason)
 {
@@ -773,6 +845,8 @@ static bool run_workload(char *reason)
 		char *prog = plan.has_command ? COMMAND_PATH : WORKLOAD_PATH;
 		char *argv[] = { prog, PLAN_PATH, NULL };
 
+		/* its group: what it forks (the faults) can be found */
+		setpgid(0, 0);
 		dup2(out_fd, 1);
 		execv(prog, argv);
 		fprintf(stderr, "swapctl-init: exec %s: %s\n", prog,
@@ -789,6 +863,8 @@ static bool run_workload(char *reason)
 	}
 	if (WIFEXITED(status) && WEXITSTATUS(status) <= 2)
 		return true;	/* 0 pass, 1 corrupt, 2 error: result sent */
+	if (WIFSIGNALED(status))
+		stop_orphans(pid);
 	oom_killed = WIFSIGNALED(status) && vmstat_value("oom_kill") > oom0;
 	if (WIFSIGNALED(status))
 		reasonf(reason, "workload killed by signal %d (%s)%s",

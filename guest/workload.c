@@ -361,7 +361,7 @@ static void run_phase(int idx, const struct gplan_phase *ph)
 
 	prog->phase = idx;
 	/* the faults of this phase start before its work does */
-	gfault_sync(prog, faults_pid, idx);
+	gfault_sync(&plan, prog, faults_pid, idx);
 	phase_line(idx, ph, "start", NULL, 0);
 	/* outside [t0, t1]: the phase's time does not include the check */
 	if (pushes_out(ph))

@@ -151,6 +151,9 @@ static int install_kernel(struct build_ctx *c, const struct variant *v,
 	if (m && v->debug)
 		json_object_set_new(m, "debug_fragment_sha256",
 				    json_string(c->debug_fragment_sha));
+	if (m && c->set && c->set->n)
+		json_object_set_new(m, "config_set",
+				    json_string(c->set->frag));
 	if (!m) {
 		build_fail("%s: cannot make the manifest", mpath);
 		return EXIT_FAILURE_GENERIC;
@@ -488,7 +491,14 @@ struct build_opts {
 	bool baseline, all, each, clean, json, initramfs_only, dry_run;
 	bool debug;
 	int jobs;
+	struct kconfig_set set;
 };
+
+static int opt_config_set(const struct popt *opt, const char *arg, char *err,
+			  size_t errlen)
+{
+	return kconfig_set_add(opt->value, arg, err, errlen);
+}
 
 /* Parse the command line into @o; 0, or the exit code (help: -1). */
 static int parse_args(int argc, char **argv, struct build_opts *o)
@@ -502,6 +512,9 @@ static int parse_args(int argc, char **argv, struct build_opts *o)
 			 "build every series under patches/: baseline first, then each directory holding a series file, by name"),
 		OPT_BOOL(0, "debug", &o->debug,
 			 "build the debug variant of each selected kernel instead (guest/kernel.config + guest/debug.config, into kernels/<variant>-debug/)"),
+		OPT_CALLBACK(0, "config-set", &o->set, "CONFIG_X=V",
+			     "set one Kconfig symbol (y, m, n or an integer) after the fragments, repeatable; the variants become kernels/<variant>-cfg-<x>_<v>/ (the fragments' options that depend on it may drop)",
+			     opt_config_set),
 		OPT_BOOL(0, "each", &o->each,
 			 "build after every patch of the series and name the first patch that breaks the build"),
 		OPT_BOOL(0, "dry-run", &o->dry_run,
@@ -579,6 +592,7 @@ static int setup_ctx(struct build_ctx *c, const struct build_opts *o)
 		build_fail("%s: %s", c->fragment, strerror(errno));
 		return EXIT_SETUP;
 	}
+	c->set = o->set.n ? &o->set : NULL;
 	c->jobs = o->jobs >= 0 ? o->jobs : c->cfg->jobs;
 	if (c->jobs == 0)
 		c->jobs = (int)sysconf(_SC_NPROCESSORS_ONLN);
@@ -662,8 +676,9 @@ static int select_variants(struct build_ctx *c, const struct build_opts *o,
 		vs[i].debug = o->debug;
 		if (snprintf(vs[i].series, sizeof(vs[i].series), "%s",
 			     names[i]) >= (int)sizeof(vs[i].series) ||
-		    snprintf(vs[i].name, sizeof(vs[i].name), "%s%s", names[i],
-			     o->debug ? "-debug" : "") >= (int)sizeof(vs[i].name)) {
+		    snprintf(vs[i].name, sizeof(vs[i].name), "%s%s%s", names[i],
+			     o->debug ? "-debug" : "",
+			     o->set.suffix) >= (int)sizeof(vs[i].name)) {
 			build_fail("%s: series name too long", names[i]);
 			return -EXIT_USAGE;
 		}
@@ -687,6 +702,13 @@ static json_t *dry_variant(struct build_ctx *c, const struct variant *v,
 	frags = json_pack("[s]", c->fragment);
 	if (v->debug)
 		json_array_append_new(frags, json_string(c->debug_fragment));
+	if (c->set) {
+		util_path(kernel, sizeof(kernel),
+			  "%s/out/swapctl-config-set.config", tree);
+		json_array_append_new(frags, json_string(kernel));
+	}
+	util_path(kernel, sizeof(kernel), "%s/kernels/%s/bzImage",
+		  c->cfg->workdir, v->name);
 	snprintf(jobs, sizeof(jobs), "-j%d", c->jobs);
 	make = json_pack("[s,s,s,s,s,s,s]", "make", "-C", tree, "O=out",
 			 "ARCH=x86_64", jobs, "bzImage");
@@ -700,6 +722,9 @@ static json_t *dry_variant(struct build_ctx *c, const struct variant *v,
 		      "config_current", st.config_current, "make", make,
 		      "each", each && s->n, "build_current", st.manifest != NULL,
 		      "kernel", kernel);
+	if (o && c->set)
+		json_object_set_new(o, "config_set",
+				    json_string(c->set->frag));
 	json_decref(st.manifest);
 	return o;
 }
@@ -709,6 +734,7 @@ static void dry_print_variant(const json_t *v)
 	const json_t *p, *f;
 	size_t i, n = json_array_size(json_object_get(v, "patches"));
 	bool tree_ok = json_is_true(json_object_get(v, "tree_current"));
+	const char *cs, *nl;
 
 	printf("variant %s%s\n", json_string_value(json_object_get(v, "variant")),
 	       json_is_true(json_object_get(v, "debug")) ? " (debug)" : "");
@@ -729,6 +755,13 @@ static void dry_print_variant(const json_t *v)
 	printf(" + olddefconfig: %s\n",
 	       json_is_true(json_object_get(v, "config_current")) ?
 	       "up to date" : "to do");
+	for (cs = json_string_value(json_object_get(v, "config_set"));
+	     cs && *cs; cs = nl + 1) {
+		nl = strchrnul(cs, '\n');
+		printf("  config-set %.*s\n", (int)(nl - cs), cs);
+		if (!*nl)
+			break;
+	}
 	printf("  build     ");
 	json_array_foreach(json_object_get(v, "make"), i, f)
 		printf(" %s", json_string_value(f));

@@ -38,6 +38,17 @@ struct variant {
 	char series[64];	/* patches/<series>/series */
 	bool debug;		/* guest/debug.config merged after kernel.config */
 };
+
+/*
+ * --config-set CONFIG_X=VALUE, all of them: a fragment merged after the
+ * others, and the suffix it gives the variants' names ("-cfg-swap_n").
+ */
+struct kconfig_set {
+	char frag[1024];	/* fragment lines, "" when none was given */
+	char suffix[64];	/* "-cfg-<sym>_<value>..." */
+	int n;
+};
+
 #ifndef ARRAY_SIZE
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #endif
@@ -53,6 +64,7 @@ struct build_ctx {
 	char fragment_sha[65];
 	char debug_fragment[PATH_MAX];	/* guest/debug.config */
 	char debug_fragment_sha[65];	/* "" until a debug variant needs it */
+	const struct kconfig_set *set;	/* --config-set, NULL: none */
 	const struct variant *cur;	/* the variant being worked on */
 	bool dry_run;			/* read only: write no cache either */
 	int jobs;
@@ -94,6 +106,12 @@ int tree_prepare(struct build_ctx *c, const struct series *s, size_t count,
 /* kconfig.c */
 /* The inputs of @tree's .config (malloc'ed), NULL without memory. */
 char *kconfig_key(struct build_ctx *c, const char *tree);
+/*
+ * Add one --config-set @arg (CONFIG_SYM=y|m|n|integer) to @set; 0, or -1
+ * with why in @err (no option name).
+ */
+int kconfig_set_add(struct kconfig_set *set, const char *arg, char *err,
+		    size_t errlen);
 /* Make @tree/out/.config unless it was made from the same inputs. */
 int kconfig_configure(struct build_ctx *c, const char *tree);
 

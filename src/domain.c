@@ -518,7 +518,8 @@ int vm_cpustats(struct vmconn *c, struct vm_cpustats *st)
 	int n, i;
 
 	memset(st, 0, sizeof(*st));
-	if (!c->dom)
+	/* a domain that has shut off reports 0 ns: not a sample */
+	if (!c->dom || virDomainIsActive(c->dom) != 1)
 		return -1;
 	n = virDomainGetCPUStats(c->dom, p, 16, -1, 1, 0);
 	for (i = 0; i < n; i++) {
@@ -541,7 +542,8 @@ int vm_cpustats(struct vmconn *c, struct vm_cpustats *st)
 	st->has_split = user && sys;
 	if (total)
 		return 0;
-	if (virDomainGetInfo(c->dom, &info) < 0)
+	if (virDomainGetInfo(c->dom, &info) < 0 ||
+	    info.state == VIR_DOMAIN_SHUTOFF || !info.cpuTime)
 		return -1;
 	st->cpu_ns = info.cpuTime;
 	return 0;

@@ -47,7 +47,7 @@ void faults_init(struct faults *fs, const struct scenario *s,
 	fs->out = out;
 	fs->phase = -1;
 	for (i = 0; i < s->nfaults && fs->n < SCN_MAX_FAULTS; i++) {
-		if (!scn_fault_on_host(s->fault[i].kind))
+		if (!plan_fault_on_host(s->fault[i].kind))
 			continue;
 		fs->h[fs->n].f = &s->fault[i];
 		fs->h[fs->n].index = i;
@@ -86,7 +86,7 @@ static void event(struct faults *fs, struct hfault *h, const char *fmt, ...)
 	if (!fs->out)
 		return;
 	o = json_pack("{sssIsssssiss}", "type", "fault", "t_ns",
-		      (json_int_t)host_ns(), "name", scn_fault_name(h->f->kind),
+		      (json_int_t)host_ns(), "name", plan_fault_name(h->f->kind),
 		      "state", h->state == HF_DONE ? "end" : "start",
 		      "index", h->index, "detail", detail);
 	s = o ? json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
@@ -171,7 +171,7 @@ static void check(struct faults *fs, double now)
 		case TRIG_PHASE:
 			go = fs->phase >= (int64_t)f->at;
 			break;
-		case TRIG_AFTER_S:
+		case TRIG_AFTER_TIME:
 			go = now - fs->t0 >= f->at;
 			break;
 		case TRIG_AFTER_SWAP_IOS:

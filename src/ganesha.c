@@ -231,9 +231,42 @@ int ganesha_restart(struct ganesha *g, char *err, size_t errlen)
 	return spawn(g, err, errlen);
 }
 
-int ganesha_start(struct ganesha *g, const char *dir, unsigned int port,
-		  char *err, size_t errlen)
+/* @exp/GANESHA_SWAPFILE_FMT @nth, @mb MiB, every block allocated. */
+static int make_swapfile(const char *exp, int nth, unsigned int mb,
+			 char *err, size_t errlen)
 {
+	char name[64], path[4200];
+	int fd, r;
+
+	snprintf(name, sizeof(name), GANESHA_SWAPFILE_FMT, nth);
+	if (util_path(path, sizeof(path), "%s/%s", exp, name)) {
+		util_seterr(err, errlen, "%s: path too long", exp);
+		return -1;
+	}
+	fd = open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		util_seterr(err, errlen, "create %s: %s", path,
+			    strerror(errno));
+		return -1;
+	}
+	r = posix_fallocate(fd, 0, (off_t)mb << 20);
+	if (close(fd) && !r)
+		r = errno;
+	if (r) {
+		util_seterr(err, errlen, "allocate %u MiB for %s: %s", mb,
+			    path, strerror(r));
+		unlink(path);
+		return -1;
+	}
+	return 0;
+}
+
+int ganesha_start(struct ganesha *g, const char *dir, unsigned int port,
+		  const unsigned int *file_mb, int nfiles, char *err,
+		  size_t errlen)
+{
+	int i;
+
 	char exp[4200], rec[4200], conf[4200], *text;
 
 	memset(g, 0, sizeof(*g));
@@ -271,6 +304,9 @@ int ganesha_start(struct ganesha *g, const char *dir, unsigned int port,
 		return -1;
 	}
 	free(text);
+	for (i = 0; i < nfiles; i++)
+		if (make_swapfile(exp, i, file_mb[i], err, errlen))
+			return -1;
 	return spawn(g, err, errlen);
 }
 

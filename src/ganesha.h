@@ -30,12 +30,22 @@ char *ganesha_config(const char *export_dir, const char *recovery_dir,
 		     unsigned int port);
 
 /*
+ * The swap file of the @nth nfsfile backend in the export: the plan's
+ * file= (src/plan.c), made by ganesha_start().
+ */
+#define GANESHA_SWAPFILE_FMT	"swapfile-%d"
+
+/*
  * Start ganesha.nfsd in @dir (created fresh) on 127.0.0.1:@port and wait
- * until it accepts connections. -1 with a one-line message in @err (the
- * server is stopped again then).
+ * until it accepts connections. Before it starts, the export gets one
+ * swap file per entry of @file_mb (GANESHA_SWAPFILE_FMT, mode 0600, that
+ * many MiB allocated in full: the guest would take minutes to write it
+ * over NFS). -1 with a one-line message in @err (the server is stopped
+ * again then).
  */
 int ganesha_start(struct ganesha *g, const char *dir, unsigned int port,
-		  char *err, size_t errlen);
+		  const unsigned int *file_mb, int nfiles, char *err,
+		  size_t errlen);
 
 /*
  * SIGTERM, then SIGKILL after a few seconds; removes the export's

@@ -507,11 +507,16 @@ static bool guest_prepare(struct guest_env *r, struct guest *g,
 		return false;
 	}
 	if (scn_has_nfs(r->scn)) {
+		unsigned int mb[SCN_MAX_SWAP];
 		char nfsdir[4200];
+		int i, n = 0;
 
+		for (i = 0; i < r->scn->nswap; i++)
+			if (r->scn->swap[i].type == SWAP_NFSFILE)
+				mb[n++] = r->scn->swap[i].size_mb;
 		snprintf(nfsdir, sizeof(nfsdir), "%s/nfs", g->dir);
-		if (ganesha_start(&r->nfs, nfsdir, r->cfg->nfs_port, err,
-				  sizeof(err))) {
+		if (ganesha_start(&r->nfs, nfsdir, r->cfg->nfs_port, mb, n,
+				  err, sizeof(err))) {
 			set_why(g, "%s", err);
 			return false;
 		}

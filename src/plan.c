@@ -11,12 +11,14 @@
 
 #include "cpio.h"
 #include "domain.h"
+#include "ganesha.h"
 #include "plan.h"
 #include "util.h"
 #include "../guest/gplan.h"
 
+/* @nth_nfs: how many nfsfile backends come before @sw */
 static void swap_line(FILE *f, const struct scn_swap *sw,
-		      unsigned int nfs_port)
+		      unsigned int nfs_port, int nth_nfs)
 {
 	fprintf(f, "swap type=%s", plan_backend_name(sw->type));
 	switch (sw->type) {
@@ -34,8 +36,8 @@ static void swap_line(FILE *f, const struct scn_swap *sw,
 		fprintf(f, " dev=/dev/%s size_mb=%u", sw->dev, sw->size_mb);
 		break;
 	case SWAP_NFSFILE:
-		fprintf(f, " server=10.0.2.2 port=%u export=/export vers=%s size_mb=%u",
-			nfs_port, sw->vers, sw->size_mb);
+		fprintf(f, " server=10.0.2.2 port=%u export=/export vers=%s size_mb=%u file=" GANESHA_SWAPFILE_FMT,
+			nfs_port, sw->vers, sw->size_mb, nth_nfs);
 		break;
 	}
 	if (sw->prio >= 0)
@@ -65,26 +67,18 @@ static void phase_line(FILE *f, const struct scn_phase *ph)
 /* A guest fault (guest/gplan.c parse_fault); host faults are not sent. */
 static void fault_line(FILE *f, int idx, const struct scn_fault *ft)
 {
-	fprintf(f, "fault index=%d kind=%s", idx, scn_fault_name(ft->kind));
+	fprintf(f, "fault index=%d kind=%s", idx, plan_fault_name(ft->kind));
 	if (ft->swap >= 0)
 		fprintf(f, " swap=%d", ft->swap);
-	switch (ft->trig) {
-	case TRIG_PHASE:
-		fprintf(f, " phase=%.0f", ft->at);
-		break;
-	case TRIG_AFTER_S:
-		fprintf(f, " after_ms=%.0f", ft->at * 1000);
-		break;
-	case TRIG_AFTER_SWAP_IOS:
-		fprintf(f, " after_swap_ios=%.0f", ft->at);
-		break;
-	}
+	/* the scenario's after_s is the plan's after_ms */
+	fprintf(f, " %s=%.0f", plan_trigger_key(ft->trig),
+		ft->trig == TRIG_AFTER_TIME ? ft->at * 1000 : ft->at);
 	if (ft->duration_s > 0)
 		fprintf(f, " duration_ms=%.0f", ft->duration_s * 1000);
 	if (ft->until_phase >= 0)
 		fprintf(f, " until_phase=%d", ft->until_phase);
 	if (ft->kind == FAULT_IO_ERROR) {
-		fprintf(f, " op=%s", scn_fault_op_name(ft->op));
+		fprintf(f, " op=%s", plan_fault_op_name(ft->op));
 		if (ft->op == FOP_READ)
 			fprintf(f, " slots=%llu+%llu", ft->slot, ft->nslots);
 		if (ft->probability)
@@ -213,7 +207,7 @@ char *plan_text(const struct scenario *s, unsigned int memory_mb,
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f;
-	int i;
+	int i, n;
 
 	f = open_memstream(&buf, &len);
 	if (!f)
@@ -245,8 +239,9 @@ char *plan_text(const struct scenario *s, unsigned int memory_mb,
 				s->zswap_max_pool_percent);
 		fputc('\n', f);
 	}
-	for (i = 0; i < s->nswap; i++)
-		swap_line(f, &s->swap[i], nfs_port);
+	for (i = 0, n = 0; i < s->nswap; i++)
+		swap_line(f, &s->swap[i], nfs_port,
+			  s->swap[i].type == SWAP_NFSFILE ? n++ : 0);
 	if (scn_has_nfs(s))
 		fprintf(f, "net addr=10.0.2.15/24 gw=10.0.2.2\n");
 	if (s->command) {
@@ -265,7 +260,7 @@ char *plan_text(const struct scenario *s, unsigned int memory_mb,
 		fprintf(f, "verify_seed %llu\n",
 			(unsigned long long)s->verify_seed);
 	for (i = 0; i < s->nfaults; i++)
-		if (!scn_fault_on_host(s->fault[i].kind))
+		if (!plan_fault_on_host(s->fault[i].kind))
 			fault_line(f, i, &s->fault[i]);
 out:
 	if (fclose(f)) {

@@ -114,31 +114,6 @@ bool scn_has_nfs(const struct scenario *s)
 	return false;
 }
 
-static const char *const fault_names[] = {
-	[FAULT_IO_ERROR] = "io_error", [FAULT_NFS_STALL] = "nfs_stall",
-	[FAULT_NFS_RESTART] = "nfs_restart", [FAULT_SWAPOFF] = "swapoff",
-	[FAULT_SWAP_CHURN] = "swap_churn", [FAULT_OOM] = "oom", NULL,
-};
-
-static const char *const fault_ops[] = {
-	[FOP_READ] = "read", [FOP_WRITE] = "write", [FOP_BOTH] = "both", NULL,
-};
-
-const char *scn_fault_name(enum scn_fault_kind k)
-{
-	return fault_names[k];
-}
-
-const char *scn_fault_op_name(enum scn_fault_op op)
-{
-	return fault_ops[op];
-}
-
-bool scn_fault_on_host(enum scn_fault_kind k)
-{
-	return k == FAULT_NFS_STALL || k == FAULT_NFS_RESTART;
-}
-
 bool scn_expects_oom(const struct scenario *s)
 {
 	int i;
@@ -513,6 +488,41 @@ static int one_of(struct pctx *c, const char *key, const char *val,
 	fail(c, "\"%s\" is not one of: %s", val, list);
 	pop(c);
 	return -1;
+}
+
+/* @val: one of the NULL-terminated @names, its index in @out */
+static int one_of_enum(struct pctx *c, const char *key, const char *val,
+		       const char *const *names, int *out)
+{
+	int i;
+
+	if (one_of(c, key, val, names))
+		return -1;
+	for (i = 0; strcmp(names[i], val); i++)
+		;
+	*out = i;
+	return 0;
+}
+
+/* The fault kinds and io_error ops (common/planspec.h), NULL-terminated. */
+static const char *const *fault_names(const char **names)
+{
+	int i;
+
+	for (i = 0; i < PLAN_FAULTS; i++)
+		names[i] = plan_fault_name(i);
+	names[i] = NULL;
+	return names;
+}
+
+static const char *const *fault_op_names(const char **names)
+{
+	int i;
+
+	for (i = 0; i < PLAN_FAULT_OPS; i++)
+		names[i] = plan_fault_op_name(i);
+	names[i] = NULL;
+	return names;
 }
 
 /* "type": one of the plan's backends (common/planspec.h) */
@@ -1298,7 +1308,7 @@ static int parse_trigger(struct pctx *c, struct scn_fault *f, json_t *o)
 			return -1;
 		f->at = (double)v;
 	} else if (json_object_get(t, "after_s")) {
-		f->trig = TRIG_AFTER_S;
+		f->trig = TRIG_AFTER_TIME;
 		if (get_double(c, t, "after_s", 0, 86400, NULL, &f->at))
 			return -1;
 	} else {
@@ -1319,6 +1329,7 @@ static int parse_fault_one(struct pctx *c, struct scenario *s,
 		"slots", "probability", "times", "interval", "period_ms",
 		NULL };
 	static const char *const skeys[] = { "first", "count", NULL };
+	const char *knames[PLAN_FAULTS + 1], *onames[PLAN_FAULT_OPS + 1];
 	char kind[16] = "", op[8] = "";
 	unsigned long long v = 0;
 	bool has_dur = false;
@@ -1329,10 +1340,8 @@ static int parse_fault_one(struct pctx *c, struct scenario *s,
 		return fail(c, "expected an object, got %s", type_name(o));
 	if (check_keys(c, o, keys) ||
 	    get_string(c, o, "kind", kind, sizeof(kind), true, NAME_CHARS) ||
-	    one_of(c, "kind", kind, fault_names))
+	    one_of_enum(c, "kind", kind, fault_names(knames), &k))
 		return -1;
-	for (k = 0; strcmp(fault_names[k], kind); k++)
-		;
 	f->kind = k;
 	f->swap = -1;
 	f->until_phase = -1;
@@ -1352,11 +1361,16 @@ static int parse_fault_one(struct pctx *c, struct scenario *s,
 		       &f->duration_s))
 		return -1;
 	if (f->until_phase >= 0 &&
-	    (f->kind != FAULT_IO_ERROR || f->trig != TRIG_PHASE ||
+	    ((f->kind != FAULT_IO_ERROR && f->kind != FAULT_SWAPOFF) ||
+	     f->trig != TRIG_PHASE ||
 	     f->until_phase <= f->at || f->until_phase >= s->nphases)) {
 		push_key(c, "until_phase");
-		return fail(c, "an io_error with a phase trigger ends at a later phase of the workload (%d phases)",
+		return fail(c, "an io_error or a swapoff with a phase trigger ends at a later phase of the workload (%d phases)",
 			    s->nphases);
+	}
+	if (f->until_phase >= 0 && f->kind == FAULT_SWAPOFF && has_dur) {
+		push_key(c, "until_phase");
+		return fail(c, "a swapoff ends at until_phase or after duration_s, not both");
 	}
 	if (f->trig == TRIG_PHASE && f->at >= s->nphases) {
 		push_key(c, "trigger");
@@ -1365,7 +1379,7 @@ static int parse_fault_one(struct pctx *c, struct scenario *s,
 			    f->at, s->nphases);
 	}
 	/* which backend: the kinds that act on one need one */
-	if (f->kind == FAULT_OOM || scn_fault_on_host(f->kind)) {
+	if (f->kind == FAULT_OOM || plan_fault_on_host(f->kind)) {
 		if (f->swap >= 0) {
 			push_key(c, "swap");
 			return fail(c, "%s takes no \"swap\"", kind);
@@ -1378,7 +1392,7 @@ static int parse_fault_one(struct pctx *c, struct scenario *s,
 		return fail(c, "swap %d: the scenario has %d swap backends",
 			    f->swap, s->nswap);
 	}
-	if (scn_fault_on_host(f->kind) && !scn_has_nfs(s))
+	if (plan_fault_on_host(f->kind) && !scn_has_nfs(s))
 		return fail(c, "%s needs an nfsfile swap backend", kind);
 	if ((f->kind == FAULT_NFS_STALL || f->kind == FAULT_NFS_RESTART ||
 	     f->kind == FAULT_SWAP_CHURN) && f->duration_s <= 0) {
@@ -1414,10 +1428,8 @@ static int parse_fault_one(struct pctx *c, struct scenario *s,
 		return 0;
 
 	if (get_string(c, o, "op", op, sizeof(op), true, NAME_CHARS) ||
-	    one_of(c, "op", op, fault_ops))
+	    one_of_enum(c, "op", op, fault_op_names(onames), &k))
 		return -1;
-	for (k = 0; strcmp(fault_ops[k], op); k++)
-		;
 	f->op = k;
 	if (f->op != FOP_BOTH && s->swap[f->swap].type != SWAP_BLK) {
 		push_key(c, "op");

@@ -18,8 +18,8 @@
 #define SCN_MAX_PHASES	PLAN_MAX_PHASES
 #define SCN_MAX_EXPECT	16
 #define SCN_NAME_MAX	48
-#define SCN_MAX_FAULTS	16
-#define SCN_MAX_BAD_SLOTS	4096
+#define SCN_MAX_FAULTS	PLAN_MAX_FAULTS
+#define SCN_MAX_BAD_SLOTS	PLAN_MAX_BAD_SLOTS
 #define SCN_DESC_MAX	511	/* bytes of "description" */
 #define SCN_MAX_KERNELS	8
 #define SCN_KERNEL_MAX	33	/* a kernel name, with NUL */
@@ -74,29 +74,15 @@ struct scn_expect {
 	double min, max;
 };
 
-/* Faults (swapctl-scenario(5) FAULTS). */
-enum scn_fault_kind {
-	FAULT_IO_ERROR, FAULT_NFS_STALL, FAULT_NFS_RESTART, FAULT_SWAPOFF,
-	FAULT_SWAP_CHURN, FAULT_OOM,
-};
-
-enum scn_fault_op { FOP_READ, FOP_WRITE, FOP_BOTH };
-
-/* When a fault starts. */
-enum scn_trigger {
-	TRIG_PHASE,		/* when workload phase @at (0-based) starts */
-	TRIG_AFTER_S,		/* @at s after the first phase started */
-	TRIG_AFTER_SWAP_IOS,	/* after @at swap I/Os (nrswpin+nrswpout) */
-};
-
+/* Faults (swapctl-scenario(5) FAULTS): enums in common/planspec.h. */
 struct scn_fault {
-	enum scn_fault_kind kind;
+	enum plan_fault kind;
 	int swap;			/* backend index, -1: none */
-	enum scn_trigger trig;
-	double at;
+	enum plan_trigger trig;
+	double at;			/* phase index, s (TRIG_AFTER_TIME) or I/Os */
 	double duration_s;		/* 0: until the end (swapoff: stays off) */
 	int until_phase;		/* io_error: ends as it starts, -1 */
-	enum scn_fault_op op;		/* io_error */
+	enum plan_fault_op op;		/* io_error */
 	unsigned long long slot, nslots; /* io_error read: bad swap slots */
 	unsigned int probability;	/* io_error both: percent */
 	unsigned long long times, interval; /* io_error both, 0: none */
@@ -185,10 +171,7 @@ int scn_kernel_index(const struct scenario *s, const char *name);
 int scn_set_kernels(struct scenario *s, const char *list, char *err,
 		    size_t errlen);
 bool scn_has_nfs(const struct scenario *s);
-const char *scn_fault_name(enum scn_fault_kind k);
-const char *scn_fault_op_name(enum scn_fault_op op);
 /* Faults the host injects (nfs_stall, nfs_restart), not the guest. */
-bool scn_fault_on_host(enum scn_fault_kind k);
 /* Whether the scenario expects the OOM killer to take the workload. */
 bool scn_expects_oom(const struct scenario *s);
 

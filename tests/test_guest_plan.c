@@ -31,7 +31,7 @@ static const char full[] =
 	"swap type=blk dev=/dev/vda prio=10 nonrot=1\n"
 	"swap type=zram size_mb=512 comp=lzo-rle prio=10\n"
 	"swap type=ext4file dev=/dev/vdb size_mb=512 prio=10\n"
-	"swap type=nfsfile server=10.0.2.2 port=20490 export=/export vers=4.1 size_mb=512 prio=10\n"
+	"swap type=nfsfile server=10.0.2.2 port=20490 export=/export vers=4.1 size_mb=512 file=swapfile-0 prio=10\n"
 	"net addr=10.0.2.15/24 gw=10.0.2.2\n"
 	"workload seed=12345 size_mb=300 shmem_mb=0 thp=0 unique_words=64\n"
 	"phase fill\n"
@@ -79,6 +79,7 @@ static void test_full_example(void **state)
 	assert_int_equal(p.swap[3].port, 20490);
 	assert_string_equal(p.swap[3].export, "/export");
 	assert_string_equal(p.swap[3].vers, "4.1");
+	assert_string_equal(p.swap[3].file, "swapfile-0");
 	assert_true(p.has_net);
 	assert_int_equal(p.net_addr, 0x0a00020f);
 	assert_int_equal(p.net_prefix, 24);
@@ -128,6 +129,7 @@ static void test_defaults(void **state)
 	assert_int_equal(p.swap[0].prio, -1);
 	assert_string_equal(p.swap[0].export, "/export");
 	assert_string_equal(p.swap[0].vers, "4.1");
+	assert_string_equal(p.swap[0].file, "");
 	assert_int_equal(p.net_gw, 0);
 	/* CRLF line ends and tabs are tolerated */
 	assert_int_equal(gplan_parse("version 1\r\nworkload\tseed=1 size_mb=1\r\n",
@@ -211,6 +213,12 @@ static const struct bad bad[] = {
 	  "line 2: vers: '3' unsupported" },
 	{ "version 1\nswap type=nfsfile server=10.0.2.2 port=1 size_mb=8 export=/a,b\n" W,
 	  "line 2: export: bad path '/a,b'" },
+	{ "version 1\nswap type=nfsfile server=10.0.2.2 port=1 size_mb=8 file=../x\n" W,
+	  "line 2: file: bad name '../x'" },
+	{ "version 1\nswap type=nfsfile server=10.0.2.2 port=1 size_mb=8 file=a/b\n" W,
+	  "line 2: file: bad name 'a/b'" },
+	{ "version 1\nswap type=blk dev=/dev/vda file=x\n" W,
+	  "line 2: swap type=blk: unknown key 'file'" },
 	{ "version 1\nswap type=nfsfile server=10.0.2.2 port=1 size_mb=8\n" W,
 	  "line 4: end of plan: nfsfile backend needs a net directive" },
 	{ "version 1\n"
@@ -283,6 +291,8 @@ static const struct bad bad[] = {
 	  "line 4: fault: needs index=, kind= and a trigger" },
 	{ "version 1\n" B W "fault index=0 kind=flood phase=0\n",
 	  "line 4: fault: unknown kind 'flood'" },
+	{ "version 1\n" B W "fault index=0 kind=nfs_stall phase=0\n",
+	  "line 4: fault: kind 'nfs_stall' is the host's" },
 	{ "version 1\n" B W "fault index=0 kind=oom phase=0 after_ms=5\n",
 	  "line 4: fault: more than one trigger" },
 	{ "version 1\n" B W "fault index=0 kind=oom swap=0 phase=0\n",
@@ -326,9 +336,11 @@ static const struct bad bad[] = {
 	{ "version 1\n" B W "fault index=0 kind=io_error swap=0 phase=1 until_phase=4 op=write\n",
 	  "line 5: end of plan: fault index=0: phase=1 (until 4) but the plan has 4 phases" },
 	{ "version 1\n" B W "fault index=0 kind=io_error swap=0 phase=2 until_phase=2 op=write\n",
-	  "line 4: fault: until_phase= is for an io_error with a later phase= trigger" },
-	{ "version 1\n" B W "fault index=0 kind=swapoff swap=0 phase=1 until_phase=2\n",
-	  "line 4: fault: until_phase= is for an io_error with a later phase= trigger" },
+	  "line 4: fault: until_phase= is for an io_error or a swapoff with a later phase= trigger" },
+	{ "version 1\n" B W "fault index=0 kind=swap_churn swap=0 phase=1 until_phase=2 duration_ms=5000 period_ms=100\n",
+	  "line 4: fault: until_phase= is for an io_error or a swapoff with a later phase= trigger" },
+	{ "version 1\n" B W "fault index=0 kind=swapoff swap=0 phase=1 until_phase=2 duration_ms=2000\n",
+	  "line 4: fault swapoff: until_phase= and duration_ms= are exclusive" },
 	{ "version 1\n" B W "fault index=0 kind=oom phase=0 colour=red\n",
 	  "line 4: fault: unknown key 'colour'" },
 #undef B
@@ -347,9 +359,9 @@ static void test_faults(void **state)
 				     "fault index=4 kind=oom phase=1\n",
 				     &p, err, sizeof(err)), 0);
 	assert_int_equal(p.nfault, 4);
-	assert_int_equal(p.fault[0].kind, GFAULT_IO_ERROR);
-	assert_int_equal(p.fault[0].op, GFOP_READ);
-	assert_int_equal(p.fault[0].trig, GTRIG_PHASE);
+	assert_int_equal(p.fault[0].kind, FAULT_IO_ERROR);
+	assert_int_equal(p.fault[0].op, FOP_READ);
+	assert_int_equal(p.fault[0].trig, TRIG_PHASE);
 	assert_int_equal(p.fault[0].at, 2);
 	assert_int_equal(p.fault[0].slot, 2000);
 	assert_int_equal(p.fault[0].nslots, 16);
@@ -358,19 +370,19 @@ static void test_faults(void **state)
 	/* op=both is fail_make_request: no device-mapper */
 	assert_null(gplan_dm_fault(&p, 1));
 	assert_int_equal(p.fault[1].index, 2);
-	assert_int_equal(p.fault[1].trig, GTRIG_AFTER_MS);
+	assert_int_equal(p.fault[1].trig, TRIG_AFTER_TIME);
 	assert_int_equal(p.fault[1].at, 1500);
 	assert_int_equal(p.fault[1].probability, 5);
 	assert_int_equal(p.fault[1].times, 10);
 	assert_int_equal(p.fault[1].interval, 2);
 	assert_int_equal(p.fault[1].duration_ms, 3000);
-	assert_int_equal(p.fault[2].trig, GTRIG_AFTER_SWAP_IOS);
+	assert_int_equal(p.fault[2].trig, TRIG_AFTER_SWAP_IOS);
 	assert_int_equal(p.fault[2].period_ms, 200);
-	assert_int_equal(p.fault[3].kind, GFAULT_OOM);
+	assert_int_equal(p.fault[3].kind, FAULT_OOM);
 	assert_int_equal(p.fault[3].swap, -1);
-	assert_string_equal(gplan_fault_name(GFAULT_SWAP_CHURN), "swap_churn");
-	assert_string_equal(gplan_fault_op_name(GFOP_BOTH), "both");
-	assert_string_equal(gplan_fault_name(99), "?");
+	assert_string_equal(plan_fault_name(FAULT_SWAP_CHURN), "swap_churn");
+	assert_string_equal(plan_fault_op_name(FOP_BOTH), "both");
+	assert_string_equal(plan_fault_name(99), "?");
 }
 
 static void test_bad_inputs(void **state)

@@ -53,7 +53,7 @@ static void test_exact_text(void **state)
 		"swap type=ext4file dev=/dev/vda size_mb=64 prio=1\n"
 		"swap type=blk dev=/dev/vdb nonrot=1\n"
 		"swap type=zram size_mb=16 comp=lz4 prio=7\n"
-		"swap type=nfsfile server=10.0.2.2 port=2049 export=/export vers=4.1 size_mb=48 prio=0\n"
+		"swap type=nfsfile server=10.0.2.2 port=2049 export=/export vers=4.1 size_mb=48 file=swapfile-0 prio=0\n"
 		"net addr=10.0.2.15/24 gw=10.0.2.2\n"
 		"workload seed=99 size_mb=40 shmem_mb=0 thp=1 unique_words=64\n"
 		"phase fill\n"
@@ -156,20 +156,23 @@ static void test_guest_agrees(void **state)
 		for (i = 0, k = 0; i < scn.nfaults; i++) {
 			const struct scn_fault *sf = &scn.fault[i];
 
-			if (scn_fault_on_host(sf->kind))
+			if (plan_fault_on_host(sf->kind))
 				continue;
 			assert_true(k < gp->nfault);
 			assert_int_equal(gp->fault[k].index, i);
-			assert_string_equal(gplan_fault_name(gp->fault[k].kind),
-					    scn_fault_name(sf->kind));
+			/* one enum on both sides (common/planspec.h) */
+			assert_int_equal(gp->fault[k].kind, sf->kind);
+			assert_int_equal(gp->fault[k].trig, sf->trig);
 			assert_int_equal(gp->fault[k].swap, sf->swap);
 			assert_int_equal(gp->fault[k].duration_ms,
 					 (uint64_t)(sf->duration_s * 1000));
 			if (sf->trig == TRIG_PHASE)
 				assert_int_equal(gp->fault[k].at, sf->at);
+			if (sf->trig == TRIG_AFTER_TIME)	/* s -> ms */
+				assert_int_equal(gp->fault[k].at,
+						 (uint64_t)(sf->at * 1000));
 			if (sf->kind == FAULT_IO_ERROR) {
-				assert_string_equal(gplan_fault_op_name(gp->fault[k].op),
-						    scn_fault_op_name(sf->op));
+				assert_int_equal(gp->fault[k].op, sf->op);
 				assert_int_equal(gp->fault[k].slot, sf->slot);
 				assert_int_equal(gp->fault[k].nslots, sf->nslots);
 			}
@@ -421,12 +424,37 @@ static void test_limits_agree(void **state)
 	free(gp);
 }
 
+/* Fault kinds, ops and trigger keys: one table, both ways. */
+static void test_fault_names(void **state)
+{
+	int k;
+
+	(void)state;
+	for (k = 0; k < PLAN_FAULTS; k++)
+		assert_int_equal(plan_fault_parse(plan_fault_name(k)), k);
+	for (k = 0; k < PLAN_FAULT_OPS; k++)
+		assert_int_equal(plan_fault_op_parse(plan_fault_op_name(k)), k);
+	for (k = 0; k < PLAN_TRIGGERS; k++)
+		assert_int_equal(plan_trigger_parse(plan_trigger_key(k)), k);
+	assert_string_equal(plan_fault_name(FAULT_NFS_RESTART), "nfs_restart");
+	assert_string_equal(plan_fault_op_name(FOP_BOTH), "both");
+	assert_string_equal(plan_trigger_key(TRIG_AFTER_TIME), "after_ms");
+	assert_string_equal(plan_fault_name(PLAN_FAULTS), "?");
+	assert_int_equal(plan_fault_parse("flood"), -1);
+	assert_int_equal(plan_trigger_parse("after_s"), -1);
+	assert_true(plan_fault_on_host(FAULT_NFS_STALL));
+	assert_true(plan_fault_on_host(FAULT_NFS_RESTART));
+	assert_false(plan_fault_on_host(FAULT_IO_ERROR));
+	assert_false(plan_fault_on_host(FAULT_OOM));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_exact_text),
 		cmocka_unit_test(test_guest_agrees),
 		cmocka_unit_test(test_limits_agree),
+		cmocka_unit_test(test_fault_names),
 		cmocka_unit_test(test_plan_check),
 		cmocka_unit_test(test_initrd),
 		cmocka_unit_test(test_escape),

@@ -405,7 +405,13 @@ static const struct bad bads[] = {
 	  "faults[1]: swap 0 already has a read or write io_error (faults[0])" },
 	{ "{\"name\": \"x\", " MIN_SWAP ", " MIN_WL ",\n"
 	  " \"faults\": [{\"kind\": \"io_error\", \"swap\": 0, \"op\": \"write\", \"until_phase\": 1, \"trigger\": {\"phase\": 0}}]}",
-	  "faults[0].until_phase: an io_error with a phase trigger ends at a later phase of the workload (1 phases)" },
+	  "faults[0].until_phase: an io_error or a swapoff with a phase trigger ends at a later phase of the workload (1 phases)" },
+	{ "{\"name\": \"x\", " MIN_SWAP ", " MIN_WL ",\n"
+	  " \"faults\": [{\"kind\": \"swap_churn\", \"swap\": 0, \"until_phase\": 1, \"duration_s\": 1, \"period_ms\": 10, \"trigger\": {\"phase\": 0}}]}",
+	  "faults[0].until_phase: an io_error or a swapoff with a phase trigger ends at a later phase of the workload (1 phases)" },
+	{ "{\"name\": \"x\", " MIN_SWAP ", " "\"workload\": {\"size_mb\": 32, \"phases\": [\"fill\", \"pageout\", \"read\"]}" ",\n"
+	  " \"faults\": [{\"kind\": \"swapoff\", \"swap\": 0, \"until_phase\": 2, \"duration_s\": 1, \"trigger\": {\"phase\": 0}}]}",
+	  "faults[0].until_phase: a swapoff ends at until_phase or after duration_s, not both" },
 };
 
 #define CMD_WL(groups) "\"workload\": {\"command\": {\"reference\": false, \"groups\": [" groups "]}}"

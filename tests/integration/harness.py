@@ -175,7 +175,12 @@ class Swapctl:
                         if (d / "series").is_file() and
                         d.name not in ("baseline", self.series) and
                         (src / d.name / "bzImage").is_file())
-        for v in ["baseline", self.series] + others:
+        # and the debug build of each, <v>-debug, when DIR has it
+        # (test_debug.py boots those)
+        variants = ["baseline", self.series] + others
+        debug = [v + "-debug" for v in variants
+                 if (src / (v + "-debug") / "bzImage").is_file()]
+        for v in variants + debug:
             if not (src / v / "bzImage").is_file():
                 raise RuntimeError("SWAPCTL_TEST_KERNELS: %s/%s/bzImage "
                                    "does not exist" % (src, v))

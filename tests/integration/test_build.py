@@ -147,3 +147,40 @@ def test_series_named_like_a_debug_variant(sw, series_root):
 def test_dry_run_excludes_clean(sw):
     r = sw.expect(EXIT_USAGE, "build", "--dry-run", "--clean")
     assert "exclude each other" in r.err
+
+
+def test_config_set_variants(sw, series_root):
+    """--config-set: a fragment of its own, merged last, and variants of
+    their own (so a CONFIG_SWAP=n build never replaces the kernel)."""
+    j = dry(sw, "--patches", series_root, "--series", "aa-early", "--debug",
+            "--config-set", "CONFIG_MEMCG=n",
+            "--config-set", "CONFIG_BLK_CGROUP=n")
+    v, = j["variants"]
+    assert v["variant"] == "aa-early-debug-cfg-memcg_n-blk_cgroup_n"
+    assert v["config_set"] == ("# CONFIG_MEMCG is not set\n"
+                               "# CONFIG_BLK_CGROUP is not set\n")
+    assert v["fragments"][0].endswith("guest/kernel.config")
+    assert v["fragments"][1].endswith("guest/debug.config")
+    assert v["fragments"][2] == v["tree"] + "/out/swapctl-config-set.config"
+    assert v["kernel"].endswith("/kernels/%s/bzImage" % v["variant"])
+    r = sw.expect(0, "build", "--dry-run", "--patches", series_root,
+                  "--all", "--config-set", "CONFIG_SWAP=n")
+    assert "variant baseline-cfg-swap_n" in r.out
+    assert "variant zz-late-cfg-swap_n" in r.out
+    assert "  config-set # CONFIG_SWAP is not set" in r.out
+    # without it, nothing says config_set
+    assert "config_set" not in dry(sw, "--patches", series_root,
+                                   "--series", "aa-early")["variants"][0]
+
+
+@pytest.mark.parametrize("arg,why", [
+    ("SWAP=n", "give CONFIG_SYMBOL=VALUE"),
+    ("CONFIG_swap=n", "not a Kconfig symbol"),
+    ("CONFIG_SWAP=no", "must be y, m, n or an integer"),
+])
+def test_config_set_refused(sw, arg, why):
+    r = sw.expect(EXIT_USAGE, "build", "--dry-run", "--config-set", arg)
+    assert "--config-set" in r.err and why in r.err, r.err
+    r = sw.expect(EXIT_USAGE, "build", "--dry-run", "--config-set",
+                  "CONFIG_SWAP=n", "--config-set", "CONFIG_SWAP=y")
+    assert "CONFIG_SWAP: given twice" in r.err

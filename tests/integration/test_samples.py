@@ -7,8 +7,6 @@ import json
 
 import pytest
 
-from harness import REPO
-
 
 def lines(guest_dir):
     """samples.jsonl of one guest, by type."""
@@ -45,6 +43,10 @@ def check_guest(r):
     h = g["host"]
     need(h and "cpu_ns" in h[-1] and h[-1]["cpu_ns"]["total"] > 0,
          "no host cpu_ns")
+    tot = [x["cpu_ns"]["total"] for x in h if "cpu_ns" in x]
+    # a domain that shut off reported 0 ns once: no sample may go back
+    need(all(b >= a > 0 for a, b in zip(tot, tot[1:])),
+         "host cpu_ns not increasing: %r" % tot[-3:])
     ends = [p for p in g["phase"] if p["state"] == "end"]
     out = [p for p in ends if p["name"] in ("pageout", "pressure", "rewrite")]
     need(out, "no push-out phase ended")
@@ -58,16 +60,17 @@ def check_guest(r):
                        sum(p.get("asked", 0) for p in po))
 
 
-def read_phase_psi(r):
-    """PSI memory 'some' growth (us) over the samples around each read
-    phase: the swap-in (refault) stall, without the pressure phases'
-    direct reclaim."""
+def phase_psi(r, name):
+    """Over the phases named @name: (PSI memory 'some' growth in us,
+    the phases' own time in us, pages swapped in), from the samples
+    around each phase (the last before its start, the first after its
+    end)."""
     from pathlib import Path
     g = lines(Path(r["dir"]))
     s = [x for x in g["sample"] if "psi" in x]
-    start, total = {}, 0
+    start, psi, us, pswpin = {}, 0, 0, 0
     for p in g["phase"]:
-        if p["name"] != "read":
+        if p["name"] != name:
             continue
         if p["state"] == "start":
             start[p.get("index")] = p["t_ns"]
@@ -77,8 +80,11 @@ def read_phase_psi(r):
             continue
         a = [x for x in s if x["t_ns"] <= t0] or s[:1]
         b = [x for x in s if x["t_ns"] >= p["t_ns"]] or s[-1:]
-        total += b[0]["psi"]["some_us"] - a[-1]["psi"]["some_us"]
-    return total
+        psi += b[0]["psi"]["some_us"] - a[-1]["psi"]["some_us"]
+        pswpin += b[0]["vmstat"].get("pswpin", 0) - \
+            a[-1]["vmstat"].get("pswpin", 0)
+        us += p.get("ns", 0) / 1000
+    return psi, us, pswpin
 
 
 @pytest.mark.boot
@@ -96,38 +102,49 @@ def test_samples_carry_cpu_psi_residency(runs, name):
     assert not errs, "\n".join(errs)
 
 
-@pytest.mark.full
+# How far the patched kernel's PSI may be from the baseline's, either
+# way: 'some' is stalled time, which a loaded host's TCG stretches on
+# one guest and not the other (the pressure phase's 'some' total was
+# 0.28x and 1.09x in two runs), so the test compares the share of the
+# pressure phase's time that was stalled (0.81x, 0.95x in those runs)
+# and the stall per page swapped in by the read of what it evicted.
+PSI_FACTOR = 2
+
+
 @pytest.mark.boot
-def test_zram_psi_grows_on_both_kernels(runs, tmp_path):
-    """MADV_PAGEOUT is no memory stall, nor is reading back pages that
-    were never active: the shipped zram-swap shows PSI 0 on both kernels.
-    Direct reclaim and workingset refaults are: zram-swap with pressure
-    phases. The patched kernel's 'some' total must grow at least half as
-    much as the baseline's, in total and over the read phases alone
-    (where the workingset refaults stall: issue 9, defect 2, the
-    synchronous read submitted outside psi_memstall_enter())."""
-    d = json.loads((REPO / "scenarios" / "zram-swap.json").read_text())
-    d["name"] = "it-zram-psi"
-    d["workload"]["phases"] = [
-        "fill", {"name": "pressure", "mb": 120},
-        {"name": "read", "order": "random"},
-        {"name": "pressure", "mb": 120}, {"name": "read", "order": "seq"}]
-    d.pop("no_regression", None)
-    path = tmp_path / "it-zram-psi.json"
-    path.write_text(json.dumps(d))
-    run = runs.get(path)
+@pytest.mark.slow
+def test_zram_psi_grows_on_both_kernels(runs):
+    """Issue 9's PSI must-show on the shipped zram-swap: MADV_PAGEOUT and
+    the reads after it do not stall, its pressure phase (direct reclaim)
+    and the read of what that evicted (workingset refaults) do. On both
+    kernels 'some' must grow, and the patched kernel's must be within
+    PSI_FACTOR of the baseline's: over the pressure phase as a share of
+    its time, over the read phases per page swapped in (issue 9,
+    defect 2: the synchronous read submitted outside
+    psi_memstall_enter() made the refault stall vanish)."""
+    run = runs.get("zram-swap")
     assert run.json is not None, run
-    psi, rd, errs = {}, {}, []
+    psi, share, rd, errs = {}, {}, {}, []
     for r in run.json["results"]:
-        e, psi[r["kernel"]], _ = check_guest(r)
-        rd[r["kernel"]] = read_phase_psi(r)
+        k = r["kernel"]
+        e, psi[k], _ = check_guest(r)
         errs += e
-    print("PSI memory some growth (us): %r; over the read phases: %r"
-          % (psi, rd))
+        ps, us, _ = phase_psi(r, "pressure")
+        share[k] = ps / us if us else 0
+        ps, _, pin = phase_psi(r, "read")
+        rd[k] = ps / pin if pin else 0
+    print("PSI memory some growth (us): %r; stalled share of the pressure "
+          "phase: %r; over the read phases, us per page swapped in: %r"
+          % (psi, share, rd))
     assert not errs, "\n".join(errs)
-    assert psi.get("baseline", 0) > 0, psi
-    assert psi.get("patched", 0) > 0, psi
-    assert psi["patched"] >= 0.5 * psi["baseline"], psi
-    assert rd.get("baseline", 0) > 0, rd
-    assert rd.get("patched", 0) >= 0.5 * rd["baseline"], \
-        "read phases' PSI some: %r (the swap-in stall is not accounted)" % rd
+    assert sorted(psi) == ["baseline", "patched"], sorted(psi)
+    for what, v in (("some", psi), ("pressure share", share),
+                    ("read us/page", rd)):
+        assert v["baseline"] > 0 and v["patched"] > 0, \
+            "PSI %s does not grow on both kernels: %r" % (what, v)
+        if v is psi:
+            continue
+        ratio = v["patched"] / v["baseline"]
+        assert 1 / PSI_FACTOR <= ratio <= PSI_FACTOR, \
+            "PSI %s: patched %.4g vs baseline %.4g (%.2fx, not within " \
+            "%gx)" % (what, v["patched"], v["baseline"], ratio, PSI_FACTOR)
