@@ -456,6 +456,11 @@ static int parse_phase(struct line_ctx *c, struct gplan *p, int nw, char **w)
 		} else if (t == PHASE_PRESSURE && !strcmp(key, "ram")) {
 			if (parse_ram(c, key, val, &ph->ram))
 				return -1;
+		} else if (t == PHASE_PAGEOUT && !strcmp(key, "wait")) {
+			if (strcmp(val, "writeback"))
+				return fail(c, "wait: '%s' is not writeback",
+					    val);
+			ph->wait_writeback = true;
 		} else if (t == PHASE_REWRITE && !strcmp(key, "frac")) {
 			if (parse_frac(c, key, val, 0, 1, &ph->frac))
 				return -1;

@@ -61,6 +61,7 @@ struct gplan_phase {
 	uint64_t mb;		/* pressure: MiB, 0 when ram= is used */
 	double ram;		/* pressure: multiple of MemTotal */
 	double frac;		/* rewrite: fraction of pages */
+	bool wait_writeback;	/* pageout: wait=writeback */
 };
 
 /* A fault the guest injects itself (the host does the NFS ones). */

@@ -125,11 +125,29 @@ static uint64_t mem_total_bytes(void)
 	return strtoull(p + 9, NULL, 10) << 10;
 }
 
+/* nr_writeback of /proc/vmstat (pages under writeback), -1 if unread */
+static int64_t nr_writeback(void)
+{
+	char buf[16384], *p;
+
+	if (gu_read_file("/proc/vmstat", buf, sizeof(buf)) <= 0)
+		return -1;
+	p = strstr(buf, "\nnr_writeback ");
+	if (!p)
+		return -1;
+	return strtoll(p + 14, NULL, 10);
+}
+
+#define WRITEBACK_WAIT_NS (120ULL * 1000000000ULL)
+
 struct phase_stat {
 	uint64_t pages;
 	uint64_t corrupt;
 	uint64_t failed;
 	uint64_t advise_ns;
+	/* pageout wait=writeback: time waited, pages still under writeback */
+	uint64_t writeback_ns;
+	int64_t writeback_left;
 	/* push-out phases: residency of the area before and after */
 	bool has_residency;
 	uint64_t resident_before, resident_after;
@@ -189,6 +207,10 @@ static void phase_line(int idx, const struct gplan_phase *ph,
 		gj_u64(&j, "failed", st->failed);
 		if (ph->type == PHASE_WILLNEED)
 			gj_u64(&j, "advise_ns", st->advise_ns);
+		if (ph->wait_writeback) {
+			gj_u64(&j, "writeback_ns", st->writeback_ns);
+			gj_i64(&j, "writeback_left", st->writeback_left);
+		}
 		if (st->has_residency) {
 			uint64_t b = st->resident_before, a = st->resident_after;
 
@@ -352,6 +374,29 @@ static void do_rewrite(int idx, const struct gplan_phase *ph,
 	advise_all(MADV_PAGEOUT, "MADV_PAGEOUT");
 }
 
+/*
+ * pageout wait=writeback: until no page is under writeback (at most
+ * WRITEBACK_WAIT_NS), so that what the next phase finds does not depend
+ * on when the swap device (an NFS server) completed the writes.
+ */
+static void wait_writeback(struct phase_stat *st)
+{
+	uint64_t t0 = gj_now_ns();
+	int64_t n;
+
+	while ((n = nr_writeback()) > 0 &&
+	       gj_now_ns() - t0 < WRITEBACK_WAIT_NS)
+		usleep(10000);
+	st->writeback_ns = gj_now_ns() - t0;
+	st->writeback_left = n;
+	if (n < 0)
+		fatal("pageout wait=writeback: no nr_writeback in /proc/vmstat");
+	if (n > 0)
+		fprintf(stderr, "swapctl-workload: pageout: %" PRId64
+			" pages still under writeback after %llu s\n", n,
+			WRITEBACK_WAIT_NS / 1000000000ULL);
+}
+
 static void run_phase(int idx, const struct gplan_phase *ph)
 {
 	struct phase_stat st = { 0 };
@@ -378,6 +423,8 @@ static void run_phase(int idx, const struct gplan_phase *ph)
 	case PHASE_PAGEOUT:
 		advise_all(MADV_PAGEOUT, "MADV_PAGEOUT");
 		st.pages = npages;
+		if (ph->wait_writeback)
+			wait_writeback(&st);
 		break;
 	case PHASE_PRESSURE:
 		do_pressure(ph, &st);

@@ -58,6 +58,10 @@ static void phase_line(FILE *f, const struct scn_phase *ph)
 	case PHASE_REWRITE:
 		fprintf(f, " frac=%g", ph->frac);
 		break;
+	case PHASE_PAGEOUT:
+		if (ph->wait_writeback)
+			fputs(" wait=writeback", f);
+		break;
 	default:
 		break;
 	}

@@ -829,7 +829,7 @@ static int parse_swap(struct pctx *c, struct scenario *s, json_t *root)
 static int parse_phase(struct pctx *c, struct scn_phase *ph, json_t *v)
 {
 	static const char *const pkeys[] = {
-		"name", "mb", "order", "frac", NULL };
+		"name", "mb", "order", "frac", "wait_writeback", NULL };
 	static const char *const orders[] = { "seq", "random", NULL };
 	char name[16] = "", order[16] = "seq";
 	bool has_frac = false;
@@ -868,6 +868,10 @@ static int parse_phase(struct pctx *c, struct scn_phase *ph, json_t *v)
 		return fail(c, "pressure needs {\"name\": \"pressure\", \"mb\": N}");
 	if (!o)
 		return 0;
+	if (json_object_get(o, "wait_writeback") && k != PHASE_PAGEOUT) {
+		push_key(c, "wait_writeback");
+		return fail(c, "phase %s takes no \"wait_writeback\"", name);
+	}
 	if ((json_object_get(o, "mb") && k != PHASE_PRESSURE) ||
 	    (json_object_get(o, "order") && k != PHASE_READ) ||
 	    (json_object_get(o, "frac") && k != PHASE_REWRITE)) {
@@ -884,7 +888,8 @@ static int parse_phase(struct pctx *c, struct scn_phase *ph, json_t *v)
 	    get_string(c, o, "order", order, sizeof(order), false,
 		       NAME_CHARS) ||
 	    one_of(c, "order", order, orders) ||
-	    get_double(c, o, "frac", 0.0, 1.0, &has_frac, &ph->frac))
+	    get_double(c, o, "frac", 0.0, 1.0, &has_frac, &ph->frac) ||
+	    get_bool(c, o, "wait_writeback", &ph->wait_writeback))
 		return -1;
 	if (has_frac && ph->frac <= 0.0) {
 		push_key(c, "frac");

@@ -59,6 +59,7 @@ struct scn_phase {
 	unsigned int mb;	/* pressure */
 	bool random;		/* read: order=random */
 	double frac;		/* rewrite */
+	bool wait_writeback;	/* pageout: until nr_writeback is 0 */
 };
 
 /*

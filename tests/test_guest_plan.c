@@ -35,7 +35,7 @@ static const char full[] =
 	"net addr=10.0.2.15/24 gw=10.0.2.2\n"
 	"workload seed=12345 size_mb=300 shmem_mb=0 thp=0 unique_words=64\n"
 	"phase fill\n"
-	"phase pageout\n"
+	"phase pageout wait=writeback\n"
 	"phase pressure mb=200\n"
 	"phase read order=seq\n"
 	"phase read order=random\n"
@@ -90,6 +90,8 @@ static void test_full_example(void **state)
 	assert_int_equal(p.uniq_words, 64);
 	assert_int_equal(p.nphase, 7);
 	assert_int_equal(p.phase[0].type, PHASE_FILL);
+	assert_true(p.phase[1].wait_writeback);
+	assert_false(p.phase[2].wait_writeback);
 	assert_int_equal(p.phase[2].type, PHASE_PRESSURE);
 	assert_int_equal(p.phase[2].mb, 200);
 	assert_false(p.phase[3].random);
@@ -266,6 +268,10 @@ static const struct bad bad[] = {
 	  "line 4: order: 'backwards' is not seq or random" },
 	{ "version 1\n" W "phase fill\nphase read mb=3\n",
 	  "line 4: phase read: unknown key 'mb'" },
+	{ "version 1\n" W "phase fill\nphase pageout wait=io\n",
+	  "line 4: wait: 'io' is not writeback" },
+	{ "version 1\n" W "phase fill\nphase read wait=writeback\n",
+	  "line 4: phase read: unknown key 'wait'" },
 	{ "version 1\n" W "phase fill\nphase pressure\n",
 	  "line 4: phase pressure: missing mb= or ram=" },
 	{ "version 1\n" W "phase fill\nphase rewrite\n",

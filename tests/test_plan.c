@@ -38,7 +38,8 @@ static void test_exact_text(void **state)
 		"  {\"type\": \"nfsfile\", \"size_mb\": 48, \"prio\": 0}],\n"
 		" \"workload\": {\"seed\": 99, \"size_mb\": 40, \"thp\": true,\n"
 		"  \"unique_words\": 64,\n"
-		"  \"verify_seed\": 100, \"phases\": [\"fill\", \"pageout\",\n"
+		"  \"verify_seed\": 100, \"phases\": [\"fill\",\n"
+		"  {\"name\": \"pageout\", \"wait_writeback\": true},\n"
 		"  {\"name\": \"pressure\", \"mb\": 20}, {\"name\": \"read\", \"order\": \"random\"},\n"
 		"  \"willneed\", {\"name\": \"rewrite\", \"frac\": 0.5}]}}\n";
 	static const char want[] =
@@ -57,7 +58,7 @@ static void test_exact_text(void **state)
 		"net addr=10.0.2.15/24 gw=10.0.2.2\n"
 		"workload seed=99 size_mb=40 shmem_mb=0 thp=1 unique_words=64\n"
 		"phase fill\n"
-		"phase pageout\n"
+		"phase pageout wait=writeback\n"
 		"phase pressure mb=20\n"
 		"phase read order=random\n"
 		"phase willneed\n"

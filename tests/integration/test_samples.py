@@ -106,8 +106,8 @@ def test_samples_carry_cpu_psi_residency(runs, name):
 # way: 'some' is stalled time, which a loaded host's TCG stretches on
 # one guest and not the other (the pressure phase's 'some' total was
 # 0.28x and 1.09x in two runs), so the test compares the share of the
-# pressure phase's time that was stalled (0.81x, 0.95x in those runs)
-# and the stall per page swapped in by the read of what it evicted.
+# pressure phases' time that was stalled: 0.81x and 0.95x in those runs,
+# 0.96x-1.15x in five interleaved repeats (make bench, 2026-12-03).
 PSI_FACTOR = 2
 
 
@@ -115,36 +115,35 @@ PSI_FACTOR = 2
 @pytest.mark.slow
 def test_zram_psi_grows_on_both_kernels(runs):
     """Issue 9's PSI must-show on the shipped zram-swap: MADV_PAGEOUT and
-    the reads after it do not stall, its pressure phase (direct reclaim)
-    and the read of what that evicted (workingset refaults) do. On both
-    kernels 'some' must grow, and the patched kernel's must be within
-    PSI_FACTOR of the baseline's: over the pressure phase as a share of
-    its time, over the read phases per page swapped in (issue 9,
-    defect 2: the synchronous read submitted outside
-    psi_memstall_enter() made the refault stall vanish)."""
+    the reads after it do not stall, its pressure phase does (direct
+    reclaim, and kswapd, which PSI counts too). On both kernels 'some'
+    must grow, and the stalled share of the pressure phase's time on the
+    patched kernel must be within PSI_FACTOR of the baseline's.
+
+    Not covered: the workingset refault stall of a synchronous swap-in
+    (issue 9, defect 2). No page swapped in here is a workingset page
+    (workingset_restore_anon stays 0 on both kernels); what 'some' grows
+    by during the read after the pressure phase is kswapd, 0.0002 to
+    2.5 us per page swapped in, either kernel the larger."""
     run = runs.get("zram-swap")
     assert run.json is not None, run
-    psi, share, rd, errs = {}, {}, {}, []
+    psi, share, errs = {}, {}, []
     for r in run.json["results"]:
         k = r["kernel"]
         e, psi[k], _ = check_guest(r)
         errs += e
         ps, us, _ = phase_psi(r, "pressure")
         share[k] = ps / us if us else 0
-        ps, _, pin = phase_psi(r, "read")
-        rd[k] = ps / pin if pin else 0
     print("PSI memory some growth (us): %r; stalled share of the pressure "
-          "phase: %r; over the read phases, us per page swapped in: %r"
-          % (psi, share, rd))
+          "phase: %r" % (psi, share))
     assert not errs, "\n".join(errs)
     assert sorted(psi) == ["baseline", "patched"], sorted(psi)
-    for what, v in (("some", psi), ("pressure share", share),
-                    ("read us/page", rd)):
+    for what, v in (("some", psi), ("pressure share", share)):
         assert v["baseline"] > 0 and v["patched"] > 0, \
             "PSI %s does not grow on both kernels: %r" % (what, v)
-        if v is psi:
-            continue
-        ratio = v["patched"] / v["baseline"]
-        assert 1 / PSI_FACTOR <= ratio <= PSI_FACTOR, \
-            "PSI %s: patched %.4g vs baseline %.4g (%.2fx, not within " \
-            "%gx)" % (what, v["patched"], v["baseline"], ratio, PSI_FACTOR)
+    ratio = share["patched"] / share["baseline"]
+    assert 1 / PSI_FACTOR <= ratio <= PSI_FACTOR, \
+        "PSI some share of the pressure phase: patched %.3f vs baseline " \
+        "%.3f (%.2fx, not within %gx)" % (share["patched"],
+                                          share["baseline"], ratio,
+                                          PSI_FACTOR)
