@@ -136,20 +136,28 @@ check-full: all unit fuzz
 # BENCH_REPEAT (kernels interleaved), its --json object kept in
 # BENCH_DIR/<scenario>.json (whatever the run's exit code: a regression is
 # a result too) and the table of ratios, intervals and verdicts in
-# BENCH_DIR/table.md. Takes about an hour on two cores with TCG.
+# BENCH_DIR/table.md. The command workloads BENCH_WORKLOADS (the host's
+# programs: kernel-build, a reference plus a limited build per guest) run
+# with --repeat BENCH_WORKLOAD_REPEAT. Takes about an hour and a half on
+# two cores with TCG.
 BENCH_SCENARIOS ?= bdev-swap zram-swap ext4-swapfile multi-device \
 	thp-swap nfs-swap
 BENCH_REPEAT ?= 5
+BENCH_WORKLOADS ?= kernel-build kernel-build-zram
+BENCH_WORKLOAD_REPEAT ?= 3
 BENCH_DIR ?= bench
 bench: all
-	@mkdir -p $(BENCH_DIR); for s in $(BENCH_SCENARIOS); do \
-		echo "== $$s: --repeat $(BENCH_REPEAT)"; \
-		./swapctl run --json --repeat $(BENCH_REPEAT) \
+	@mkdir -p $(BENCH_DIR); for s in $(BENCH_SCENARIOS) $(BENCH_WORKLOADS); do \
+		n=$(BENCH_REPEAT); case " $(BENCH_WORKLOADS) " in \
+			*" $$s "*) n=$(BENCH_WORKLOAD_REPEAT);; esac; \
+		echo "== $$s: --repeat $$n"; \
+		./swapctl run --json --repeat $$n \
 			scenarios/$$s.json >$(BENCH_DIR)/$$s.json.tmp; \
 		echo "   exit $$?"; \
 		mv $(BENCH_DIR)/$$s.json.tmp $(BENCH_DIR)/$$s.json; \
 	done; \
-	tools/bench-table $(BENCH_SCENARIOS:%=$(BENCH_DIR)/%.json) \
+	tools/bench-table $(patsubst %,$(BENCH_DIR)/%.json,$(BENCH_SCENARIOS) \
+		$(BENCH_WORKLOADS)) \
 		>$(BENCH_DIR)/table.md.tmp && \
 		mv $(BENCH_DIR)/table.md.tmp $(BENCH_DIR)/table.md && \
 		cat $(BENCH_DIR)/table.md
