@@ -209,5 +209,8 @@ def test_oom_is_the_expected_outcome(runs):
         end = [e for e in lines(Path(r["dir"]),
                                 "fault") if e["state"] == "end"]
         assert "the OOM killer ran" in end[0]["detail"], end
+        # init stopped the fault's allocating child before the power-off:
+        # no swap write failed while the guest shut down
+        assert r["metrics"]["swap_write_errors"] == 0, (k, r["metrics"])
     assert run.rc == 0, run
     runs.sw.assert_no_leftovers(run.dir)
