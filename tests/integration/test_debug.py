@@ -53,6 +53,7 @@ def slow_copy(name, tmp_path):
     return path
 
 
+@pytest.mark.full
 @pytest.mark.boot
 @pytest.mark.slow
 @pytest.mark.parametrize("name", ["bdev-swap", "zram-swap", "nfs-swap"])
