@@ -154,6 +154,14 @@ def test_nfs_server_faults_recover(runs, name, fault):
     runs.sw.assert_no_leftovers(run.dir)
 
 
+def verified_all(k, r, pages):
+    """No page failed, @pages verified; returns the fault end lines."""
+    m = r["metrics"]
+    assert m["pages_failed"] == 0, (k, m)
+    assert m["pages_verified"] == pages, (k, m)
+    return [e for e in lines(Path(r["dir"]), "fault") if e["state"] == "end"]
+
+
 @pytest.mark.boot
 @pytest.mark.slow
 def test_swapoff_under_load_verifies_every_page(runs):
@@ -161,10 +169,7 @@ def test_swapoff_under_load_verifies_every_page(runs):
     res = check_common(run, "swapoff")
     for k, r in res.items():
         m = r["metrics"]
-        assert m["pages_failed"] == 0, (k, m)
-        assert m["pages_verified"] == 2 * 24576, (k, m)
-        end = [e for e in lines(Path(r["dir"]),
-                                "fault") if e["state"] == "end"]
+        end = verified_all(k, r, 2 * 24576)
         assert "done in" in end[0]["detail"], end
         assert "on again" in end[0]["detail"], end
         # until_phase 4: swap is on again before the second pageout starts
@@ -181,10 +186,7 @@ def test_swap_churn(runs):
     res = check_common(run, "swap_churn")
     for k, r in res.items():
         m = r["metrics"]
-        assert m["pages_failed"] == 0, (k, m)
-        assert m["pages_verified"] == 3 * 16384, (k, m)
-        end = [e for e in lines(Path(r["dir"]),
-                                "fault") if e["state"] == "end"]
+        end = verified_all(k, r, 3 * 16384)
         assert " 0 failed" in end[0]["detail"], end
         # "N swapoff/swapon cycles on ...": the loop ran while pages
         # were out (swapoff brought them back in)
