@@ -30,6 +30,39 @@ SAME_SWAP_TOL = 0.02
 BATCHED = {"zram-swap", "bdev-swap", "ext4-swapfile"}
 
 
+def check_result(r, need):
+    """The checks every kernel's result of a passing run must pass."""
+    k = r["kernel"]
+    m = r["metrics"]
+    need(r["status"] == "pass",
+         "%s: status %s (%s)" % (k, r["status"], r.get("reason")))
+    need(m["pages_corrupt"] == 0,
+         "%s: %s corrupt pages" % (k, m["pages_corrupt"]))
+    need((m["pages_verified"] or 0) > 0, "%s: no page verified" % k)
+    need((m["pswpout"] or 0) > 0, "%s: nothing swapped out" % k)
+    need(m["nrswpout"] is not None and m["nrswpout"] > 0,
+         "%s: no nrswpout counter" % k)
+    need(m["write_pages_per_io"] is not None,
+         "%s: no write pages/I/O" % k)
+    need(m["boot_seconds"] is not None and m["boot_seconds"] > 0,
+         "%s: no boot time" % k)
+    need(m["workload_seconds"] is not None, "%s: no workload time" % k)
+    need(r["console_problems"] == 0,
+         "%s: console: %s" % (k, r.get("console_first_problem")))
+    need(r["stream"]["seq_gaps"] == 0,
+         "%s: %d sequence gaps" % (k, r["stream"]["seq_gaps"]))
+
+
+def check_verdicts(d, need):
+    """No regression, every expectation met, the run passed."""
+    need(not d.get("regressions"), "regressions: %r" % d.get("regressions"))
+    need(all(e["pass"] for e in d.get("expectations", [])),
+         "expectations: %r" % [e for e in d.get("expectations", [])
+                               if not e["pass"]])
+    need(d.get("status") == "pass" and d.get("exit_code") == 0,
+         "status %r" % d.get("status"))
+
+
 def check_summary(d, name):
     """The --json object of a passing two-kernel run: a list of what is
     wrong (empty when all is well) and the write pages per I/O."""
@@ -44,36 +77,15 @@ def check_summary(d, name):
          "kernels %r" % [r.get("kernel") for r in res])
     ppio = {}
     for r in res:
-        k = r["kernel"]
-        m = r["metrics"]
-        need(r["status"] == "pass",
-             "%s: status %s (%s)" % (k, r["status"], r.get("reason")))
-        need(m["pages_corrupt"] == 0,
-             "%s: %s corrupt pages" % (k, m["pages_corrupt"]))
-        need((m["pages_verified"] or 0) > 0, "%s: no page verified" % k)
-        need((m["pswpout"] or 0) > 0, "%s: nothing swapped out" % k)
-        need(m["nrswpout"] is not None and m["nrswpout"] > 0,
-             "%s: no nrswpout counter" % k)
-        need(m["write_pages_per_io"] is not None,
-             "%s: no write pages/I/O" % k)
-        need(m["boot_seconds"] is not None and m["boot_seconds"] > 0,
-             "%s: no boot time" % k)
-        need(m["workload_seconds"] is not None, "%s: no workload time" % k)
-        need(r["console_problems"] == 0,
-             "%s: console: %s" % (k, r.get("console_first_problem")))
-        need(r["stream"]["seq_gaps"] == 0,
-             "%s: %d sequence gaps" % (k, r["stream"]["seq_gaps"]))
-        ppio[k] = m["write_pages_per_io"] or 0
+        check_result(r, need)
+        ppio[r["kernel"]] = r["metrics"]["write_pages_per_io"] or 0
     for c in d.get("comparisons", []):
         need(c["reference"] == "baseline", "reference %r" % c["reference"])
         need(c["verdict"] in ("better", "worse", "no significant change",
                               "not measured", "changed"),
              "verdict %r" % c["verdict"])
     need(d.get("comparisons"), "no comparisons")
-    need(not d.get("regressions"), "regressions: %r" % d.get("regressions"))
-    need(all(e["pass"] for e in d.get("expectations", [])),
-         "expectations: %r" % [e for e in d.get("expectations", [])
-                               if not e["pass"]])
+    check_verdicts(d, need)
     m = {r["kernel"]: r["metrics"] for r in res}
     if name in SAME_SWAP:
         # issue 9: the series reclaims and reads back what the baseline
@@ -100,8 +112,6 @@ def check_summary(d, name):
     if name == "nfs-swap":
         need(ppio.get("patched", 0) > 1.5,
              "NFS swap writes not batched: %.2f" % ppio.get("patched", 0))
-    need(d.get("status") == "pass" and d.get("exit_code") == 0,
-         "status %r" % d.get("status"))
     return errs, ppio
 
 
@@ -195,17 +205,8 @@ def check_designs(d, name):
     res = {r["kernel"]: r for r in d.get("results", [])}
     need(sorted(res) == ["baseline", "bhe-ops", "swap-ops"],
          "kernels %r" % sorted(res))
-    for k, r in res.items():
-        m = r["metrics"]
-        need(r["status"] == "pass",
-             "%s: status %s (%s)" % (k, r["status"], r.get("reason")))
-        need(m["pages_corrupt"] == 0 and (m["pages_verified"] or 0) > 0,
-             "%s: %s corrupt of %s verified"
-             % (k, m["pages_corrupt"], m["pages_verified"]))
-        need(r["console_problems"] == 0,
-             "%s: console: %s" % (k, r.get("console_first_problem")))
-        need(m["nrswpout"] and m["write_pages_per_io"] is not None,
-             "%s: no nrswpout" % k)
+    for r in res.values():
+        check_result(r, need)
     if errs:
         return errs
     base = res["baseline"]["metrics"]
@@ -229,12 +230,7 @@ def check_designs(d, name):
     cmp = {(c["metric"], c["kernel"]) for c in d.get("comparisons", [])}
     for k in ("bhe-ops", "swap-ops"):
         need(("pswpout", k) in cmp, "no pswpout comparison for %s" % k)
-    need(not d.get("regressions"), "regressions: %r" % d.get("regressions"))
-    need(all(e["pass"] for e in d.get("expectations", [])),
-         "expectations: %r" % [e for e in d.get("expectations", [])
-                               if not e["pass"]])
-    need(d.get("status") == "pass" and d.get("exit_code") == 0,
-         "status %r" % d.get("status"))
+    check_verdicts(d, need)
     return errs
 
 
