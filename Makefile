@@ -23,9 +23,14 @@ LDLIBS += $(PKG_LIBS) -lm -lpthread
 # guest would refuse is refused before it boots.
 # guest/sha256.c is the one SHA-256 of both sides.
 HOST_GUEST := guest/gplan.c guest/sha256.c
-SRCS := $(wildcard src/*.c)
+# src/ in layers, each using only those below it (doc/HACKING.md):
+# cmd/ (one cmd_* per file) over results/, over build/ and run/, over
+# model/, over core/ (tests/check-layers checks the includes).
+SRC_DIRS := core model build run results cmd
+SRCS := $(foreach d,$(SRC_DIRS),$(wildcard src/$(d)/*.c))
+INCLUDES := $(SRC_DIRS:%=-Isrc/%) -I.
 OBJS := $(SRCS:src/%.c=build/%.o) $(HOST_GUEST:guest/%.c=build/guest-%.o)
-LIBOBJS := $(filter-out build/main.o,$(OBJS))
+LIBOBJS := $(filter-out build/cmd/main.o,$(OBJS))
 
 GUEST_PROGS := init agent workload command usemem
 GUEST_BINS := $(GUEST_PROGS:%=guest/build/%)
@@ -61,7 +66,8 @@ swapctl: $(OBJS)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 build/%.o: src/%.c | build
-	$(CC) $(CFLAGS) $(PKG_CFLAGS) -c -o $@ $<
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(PKG_CFLAGS) $(INCLUDES) -c -o $@ $<
 
 build/guest-%.o: guest/%.c | build
 	$(CC) $(CFLAGS) -c -o $@ $<
@@ -79,7 +85,7 @@ guest/build:
 	mkdir -p guest/build
 
 tests/bin/%: tests/%.c $(LIBOBJS) | tests/bin
-	$(CC) $(CFLAGS) $(PKG_CFLAGS) -Isrc -Iguest -o $@ $< $(LIBOBJS) \
+	$(CC) $(CFLAGS) $(PKG_CFLAGS) $(INCLUDES) -Iguest -o $@ $< $(LIBOBJS) \
 		$(TEST_GUEST) $(LDLIBS) -lcmocka
 
 tests/bin:
@@ -87,14 +93,15 @@ tests/bin:
 
 unit: $(TESTS) swapctl
 	@set -e; for t in $(TESTS); do echo "== $$t"; $$t; done
+	@echo "== tests/check-layers"; tests/check-layers
 	@echo "== tests/check-help-man"; tests/check-help-man
 	@set -e; for d in tests/fixtures/run-*-unfixed; do \
 		echo "== tests/check-registry $$d"; tests/check-registry $$d; done
 
 build/fuzz/%.o: src/%.c
-	@mkdir -p build/fuzz
+	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link $(PKG_CFLAGS) \
-		-c -o $@ $<
+		$(INCLUDES) -c -o $@ $<
 
 build/fuzz/guest-%.o: guest/%.c
 	@mkdir -p build/fuzz
@@ -102,7 +109,7 @@ build/fuzz/guest-%.o: guest/%.c
 
 build/fuzz/bin/%: tests/%.c $(FUZZ_OBJS)
 	@mkdir -p build/fuzz/bin
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $(PKG_CFLAGS) -Isrc \
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $(PKG_CFLAGS) $(INCLUDES) \
 		-Iguest -o $@ $< $(FUZZ_OBJS) $(TEST_GUEST) $(LDLIBS)
 
 .SECONDARY: $(FUZZ_OBJS)

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The agent protocol contract (guest -> host, swapctl-agent(7)): what
- * guest/agent.c and guest/proto.c send and src/stream.c accepts, and the
- * channel src/domain.c gives the guest. Both sides include this header.
+ * guest/agent.c and guest/proto.c send and src/model/stream.c accepts, and the
+ * channel src/run/domain.c gives the guest. Both sides include this header.
  */
 #ifndef SWAPCTL_COMMON_AGENTPROTO_H
 #define SWAPCTL_COMMON_AGENTPROTO_H

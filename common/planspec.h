@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The plan contract: what src/plan.c writes into /swapctl/plan and
- * guest/gplan.c reads, and what a scenario (src/scenario.c) may ask for.
+ * The plan contract: what src/run/plan.c writes into /swapctl/plan and
+ * guest/gplan.c reads, and what a scenario (src/run/scenario.c) may ask for.
  * Both sides include this one header, so that the backend, phase and
  * fault names, the limits and the defaults cannot drift apart; swapctl-agent(7)
  * and swapctl-scenario(5) state the same numbers (tests/test_plan.c

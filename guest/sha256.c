@@ -2,7 +2,7 @@
 /*
  * SHA-256 (FIPS 180-4), the one copy of both sides: the guest programs
  * link no library but libc, and the host links this file too (HOST_GUEST
- * in the Makefile) behind src/util.c's util_sha256_*().
+ * in the Makefile) behind src/core/util.c's util_sha256_*().
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer target for src/scenario.c and src/plan.c: any bytes must give
+ * libFuzzer target for src/run/scenario.c and src/run/plan.c: any bytes must give
  * either a scenario whose plan the guest's parser accepts, or one error
  * line "t.json:LINE:COLUMN: ..." -- never a crash, a leak or a position
  * outside the input.

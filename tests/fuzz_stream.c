@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer target for src/stream.c and src/stats.c: any bytes, as one
+ * libFuzzer target for src/model/stream.c and src/model/stats.c: any bytes, as one
  * line and as a stream split at an arbitrary point, must never crash,
  * leak, or make the parser accept an over-long line.
  */

@@ -3,7 +3,7 @@
  * The agent protocol across both sides (common/agentproto.h): lines made
  * by the guest's emitters (guest/json.c, guest/gstat.c and guest/proto.c,
  * as agent.c, init.c and workload.c use them) fed to the host's parser
- * (src/stream.c) through stream_feed(), as run.c receives them. Every
+ * (src/model/stream.c) through stream_feed(), as run.c receives them. Every
  * line must be accepted with its meaning, and the longest line the guest
  * can send must be a line the host takes.
  */

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Unit tests for the swapctl.conf parser (src/config.c). */
+/* Unit tests for the swapctl.conf parser (src/core/config.c). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Unit tests for the newc cpio writer (src/cpio.c). */
+/* Unit tests for the newc cpio writer (src/core/cpio.c). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of src/faults.c: the host's fault triggers (phase start,
+ * Unit tests of src/run/faults.c: the host's fault triggers (phase start,
  * time, swap I/Os) and actions (stall, restart), with fake actions, and
  * the fault lines they write.
  */

@@ -2,7 +2,7 @@
 /*
  * Unit tests of the guest's SHA-256 (guest/sha256.c), which checksums a
  * command workload's outputs: FIPS 180-4 vectors, split updates, files,
- * and agreement with the host's src/util.c.
+ * and agreement with the host's src/core/util.c.
  */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Unit tests for the option parser (src/parse-options.c). */
+/* Unit tests for the option parser (src/core/parse-options.c). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>

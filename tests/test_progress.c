@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Unit tests for the build progress computation (src/progress.c). */
+/* Unit tests for the build progress computation (src/core/progress.c). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>

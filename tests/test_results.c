@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of src/results.c and src/metrics.c: the verdict rules, the
+ * Unit tests of src/results/results.c and src/metrics.c: the verdict rules, the
  * exit codes' precedence, the expectation evaluator, the registry.
  */
 #include <math.h>

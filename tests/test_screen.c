@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of src/screen.c (the view of swapctl top) against fixed
- * streams, and of src/source.c replaying tests/fixtures/run-demo.
+ * Unit tests of src/results/screen.c (the view of swapctl top) against fixed
+ * streams, and of src/results/source.c replaying tests/fixtures/run-demo.
  */
 #include <setjmp.h>
 #include <stdarg.h>

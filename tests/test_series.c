@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Unit tests for the quilt series reader (src/series.c). */
+/* Unit tests for the quilt series reader (src/build/series.c). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Unit tests of src/stats.c: rates, ratios, resets, missing counters. */
+/* Unit tests of src/model/stats.c: rates, ratios, resets, missing counters. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>

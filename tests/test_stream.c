@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Unit tests of src/stream.c: the agent protocol parser. */
+/* Unit tests of src/model/stream.c: the agent protocol parser. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

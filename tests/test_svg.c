@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Unit tests of src/svg.c: ticks, escaping, gaps, legend, atomic write. */
+/* Unit tests of src/results/svg.c: ticks, escaping, gaps, legend, atomic write. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>

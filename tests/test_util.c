@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Unit tests for the shared helpers (src/util.c). */
+/* Unit tests for the shared helpers (src/core/util.c). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>

@@ -19,11 +19,11 @@ REPO = Path(__file__).resolve().parents[2]
 SWAPCTL = Path(os.environ.get("SWAPCTL", REPO / "swapctl")).resolve()
 SESSION = None          # the session's Swapctl, for the terminal summary
 
-# Exit codes: EXIT_* of enum swapctl_exit, read from src/swapctl.h so
+# Exit codes: EXIT_* of enum swapctl_exit, read from src/core/swapctl.h so
 # that the tests and the code cannot disagree (swapctl(1) documents them).
 EXIT_CODES = {m.group(1): int(m.group(2)) for m in re.finditer(
     r"^\s*(EXIT_[A-Z_]+)\s*=\s*(\d+)",
-    (REPO / "src" / "swapctl.h").read_text(), re.M)}
+    (REPO / "src" / "core" / "swapctl.h").read_text(), re.M)}
 globals().update(EXIT_CODES)
 
 

@@ -18,7 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../common/agentproto.h"
+#include "common/agentproto.h"
 
 /* bytes of a line without its '\n': the protocol's limit less the '\n' */
 #define STREAM_MAX_LINE		(AGENT_LINE_MAX - 1)

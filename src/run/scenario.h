@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../common/planspec.h"
+#include "common/planspec.h"
 
 /* a scenario holds what one plan can (common/planspec.h) */
 #define SCN_MAX_SWAP	PLAN_MAX_SWAP

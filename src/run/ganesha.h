@@ -31,7 +31,7 @@ char *ganesha_config(const char *export_dir, const char *recovery_dir,
 
 /*
  * The swap file of the @nth nfsfile backend in the export: the plan's
- * file= (src/plan.c), made by ganesha_start().
+ * file= (src/run/plan.c), made by ganesha_start().
  */
 #define GANESHA_SWAPFILE_FMT	"swapfile-%d"
 

@@ -14,7 +14,7 @@
 #include "ganesha.h"
 #include "plan.h"
 #include "util.h"
-#include "../guest/gplan.h"
+#include "guest/gplan.h"
 
 /* @nth_nfs: how many nfsfile backends come before @sw */
 static void swap_line(FILE *f, const struct scn_swap *sw,

@@ -16,73 +16,6 @@
 #include "parse-options.h"
 
 
-void build_fail(const char *fmt, ...)
-{
-	va_list ap;
-
-	fflush(stdout);
-	fputs("swapctl build: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
-
-void build_info(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("swapctl build: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
-
-/* Report a child that could not run or failed; returns the exit code. */
-int build_run_failed(const char *what, const char *prog, int st)
-{
-	if (st < 0 && errno == ENOENT) {
-		build_fail("%s: '%s' not found (run 'make deps')", what, prog);
-		return EXIT_SETUP;
-	}
-	if (st < 0) {
-		build_fail("%s: cannot run '%s': %s", what, prog, strerror(errno));
-		return EXIT_SETUP;
-	}
-	if (st == 128 + 2 || st == 128 + 15)
-		return EXIT_INTERRUPTED;
-	return 0;
-}
-
-char *build_trim_nl(char *s)
-{
-	size_t n = strlen(s);
-
-	while (n && (s[n - 1] == '\n' || s[n - 1] == ' '))
-		s[--n] = '\0';
-	return s;
-}
-
-/* Does the file hold exactly @text? */
-bool build_file_equals(const char *path, const char *text)
-{
-	char *cur = util_read_file(path, NULL);
-	bool eq = cur && !strcmp(cur, text);
-
-	free(cur);
-	return eq;
-}
-
-/* Append @s to the string @buf of @len bytes if it fits. */
-void build_append(char *buf, size_t len, const char *s)
-{
-	size_t n = strlen(buf);
-
-	if (n + strlen(s) + 1 < len)
-		memcpy(buf + n, s, strlen(s) + 1);
-}
-
 /* ---- kernels/<variant>/ ---- */
 
 static char *utc_now(char *buf, size_t len)
@@ -775,8 +708,8 @@ static void dry_print_variant(const json_t *v)
 }
 
 /* --dry-run: what a build would do, from the stamps; starts nothing. */
-int build_dry_run(struct build_ctx *c, const struct variant *vs, int nvar,
-		  bool each, bool json)
+static int build_dry_run(struct build_ctx *c, const struct variant *vs,
+			 int nvar, bool each, bool json)
 {
 	char src[PATH_MAX], ird[PATH_MAX], err[1024], *text;
 	json_t *o, *arr = json_array(), *v;

@@ -100,7 +100,7 @@ struct feed_ctx {
 	FILE *samples;
 	FILE *rejected;		/* bad lines, with the reason */
 	double t_create;
-	struct faults faults;	/* the host's faults (src/faults.c) */
+	struct faults faults;	/* the host's faults (src/run/faults.c) */
 };
 
 static void on_line(void *arg, const struct stream_line *l,

@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../common/agentproto.h"
+#include "common/agentproto.h"
 #include "config.h"
 
 #define DOMAIN_MAX_DISKS 8

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The parts of `swapctl build` (see swapctl(1), doc/HACKING.md):
- *   build.c        cmd_build, the variants and kernels/<variant>/
- *   kernel-tree.c  the pristine source and the per-variant trees
- *   kconfig.c      the .config of a tree
- *   kmake.c        logs, make and its progress
- *   initramfs.c    kernels/initramfs.cpio
+ * The parts of `swapctl build` (see swapctl(1), doc/HACKING.md), in
+ * layers, each calling only those below it:
+ *   cmd/build.c          cmd_build, the variants and kernels/<variant>/
+ *   build/kernel-tree.c  the pristine source and the per-variant trees
+ *   build/kconfig.c      the .config of a tree
+ *   build/kmake.c        logs, make and its progress
+ *   build/initramfs.c    kernels/initramfs.cpio
+ *   build/ctx.c          struct build_ctx's messages and helpers
  * They share one struct build_ctx. Each function that can fail prints one
  * line (build_fail) and returns an exit code of enum swapctl_exit.
  *
@@ -78,7 +80,7 @@ struct build_ctx {
 	char logpath[PATH_MAX];
 };
 
-/* build.c: messages and small helpers */
+/* ctx.c: messages and small helpers */
 void build_fail(const char *fmt, ...) __printf(1, 2);
 void build_info(const char *fmt, ...) __printf(1, 2);
 /* A child that could not run (4) or was interrupted (130); else 0. */
@@ -86,10 +88,6 @@ int build_run_failed(const char *what, const char *prog, int st);
 char *build_trim_nl(char *s);
 bool build_file_equals(const char *path, const char *text);
 void build_append(char *buf, size_t len, const char *s);
-
-/* build.c: --dry-run, what a build of @vs would do; starts nothing */
-int build_dry_run(struct build_ctx *c, const struct variant *vs, int nvar,
-		  bool each, bool json);
 
 /* kernel-tree.c */
 /* c->tarball_sha and c->pristine_id, from a cache keyed by stat(). */

@@ -96,7 +96,7 @@ int util_copy_file(const char *src, const char *dst, mode_t mode);
 
 /* ---- SHA-256 ---- */
 
-#include "../guest/sha256.h"
+#include "guest/sha256.h"
 
 struct util_sha256 {
 	struct gsha256 g;
