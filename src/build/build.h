@@ -96,10 +96,13 @@ int tree_tarball_sha(struct build_ctx *c);
 int tree_extract(struct build_ctx *c);
 /*
  * Make @tree hold the pristine source plus the first @count patches of
- * @s (nothing changes when it already does; *@changed says).
+ * @s (nothing changes when it already does; *@changed says). A tree with
+ * no build directory yet starts from a copy of @donor's (a built tree of
+ * the same source and configuration inputs; NULL: none), so that make
+ * compiles only what differs between the two.
  */
 int tree_prepare(struct build_ctx *c, const struct series *s, size_t count,
-		 const char *tree, bool *changed);
+		 const char *tree, const char *donor, bool *changed);
 
 /* kconfig.c */
 /* The inputs of @tree's .config (malloc'ed), NULL without memory. */

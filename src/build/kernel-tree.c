@@ -6,6 +6,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -259,21 +260,24 @@ static int sync_mtime(const char *newf, const char *oldf, bool patched)
 /* The paths tree_prepare() works with, all next to @tree. */
 struct tree_paths {
 	const char *tree;
+	const char *old;		/* the tree whose out/ is reused */
 	char stamp[PATH_MAX];		/* <tree>/.swapctl-stamp */
-	char touched[PATH_MAX];		/* <tree>/.swapctl-touched */
+	char touched[PATH_MAX];		/* <old>/.swapctl-touched */
 	char newt[PATH_MAX];		/* <tree>.new, being made */
 	char oldt[PATH_MAX];		/* <tree>.old, being replaced */
 	char out[PATH_MAX];		/* <tree>/out, kept */
 	char newout[PATH_MAX];		/* <tree>.new/out */
 };
 
-static int tree_paths(struct tree_paths *tp, const char *tree)
+static int tree_paths(struct tree_paths *tp, const char *tree,
+		      const char *old)
 {
 	tp->tree = tree;
+	tp->old = old;
 	if (util_path(tp->stamp, sizeof(tp->stamp), "%s/.swapctl-stamp",
 		      tree) ||
 	    util_path(tp->touched, sizeof(tp->touched), "%s/.swapctl-touched",
-		      tree) ||
+		      old) ||
 	    util_path(tp->newt, sizeof(tp->newt), "%s.new", tree) ||
 	    util_path(tp->oldt, sizeof(tp->oldt), "%s.old", tree) ||
 	    util_path(tp->out, sizeof(tp->out), "%s/out", tree) ||
@@ -357,7 +361,8 @@ static int apply_series(struct build_ctx *c, const struct series *s,
 
 /*
  * Timestamps: make must rebuild exactly what changed since the old tree
- * was built. A file both trees have with the same content keeps the old
+ * (the tree itself, or the donor whose out/ a new tree starts from) was
+ * built. A file both trees have with the same content keeps the old
  * tree's mtime (patch gave it a new one); a file the old series changed
  * that now differs gets a new mtime even where it went back to pristine
  * (a private copy, not the shared link).
@@ -374,7 +379,7 @@ static int sync_timestamps(const struct tree_paths *tp, const char *touched)
 	for (line = all ? strtok_r(all, "\n", &save) : NULL; line;
 	     line = strtok_r(NULL, "\n", &save)) {
 		if (util_path(f, sizeof(f), "%s/%s", tp->newt, line) ||
-		    util_path(oldf, sizeof(oldf), "%s/%s", tp->tree, line) ||
+		    util_path(oldf, sizeof(oldf), "%s/%s", tp->old, line) ||
 		    sync_mtime(f, oldf, in_list(touched, line))) {
 			build_fail("%s: %s", f, strerror(errno));
 			ret = EXIT_SETUP;
@@ -383,6 +388,97 @@ static int sync_timestamps(const struct tree_paths *tp, const char *touched)
 	}
 	free(all);
 	return ret;
+}
+
+/* ---- a new tree's out/ from a donor's ---- */
+
+static struct {
+	const char *from, *to;	/* "<donor>/", "<tree>/" */
+	int err;
+} relocate;
+
+/*
+ * The objtool build (out/tools/) records absolute source paths in its
+ * .cmd and .d files; with the donor's path there make would rebuild
+ * objtool, and every object depends on objtool. Point them at the new
+ * tree, keeping their mtimes. The kernel's own .cmd files use "../"
+ * (out/ is inside the source tree) and need nothing.
+ */
+static int relocate_file(const char *path, const struct stat *st, int type,
+			 struct FTW *ftw)
+{
+	struct timespec ts[2] = { st->st_atim, st->st_mtim };
+	size_t len, nf = strlen(relocate.from), nt = strlen(relocate.to);
+	char *data, *p, *q, *out;
+
+	(void)ftw;
+	if (type != FTW_F || !S_ISREG(st->st_mode) || st->st_size > (1 << 20))
+		return 0;
+	data = util_read_file(path, &len);
+	if (!data || !memmem(data, len, relocate.from, nf)) {
+		free(data);
+		return 0;
+	}
+	out = malloc(len / nf * nt + len + 1);
+	if (!out) {
+		free(data);
+		relocate.err = ENOMEM;
+		return 1;
+	}
+	for (p = data, q = out; p < data + len;) {
+		char *hit = memmem(p, data + len - p, relocate.from, nf);
+		size_t n = hit ? (size_t)(hit - p) : (size_t)(data + len - p);
+
+		memcpy(q, p, n);
+		q += n;
+		p += n;
+		if (hit) {
+			memcpy(q, relocate.to, nt);
+			q += nt;
+			p += nf;
+		}
+	}
+	if (util_write_file_atomic(path, out, q - out, st->st_mode & 07777) ||
+	    utimensat(AT_FDCWD, path, ts, 0))
+		relocate.err = errno ? errno : EIO;
+	free(out);
+	free(data);
+	return relocate.err ? 1 : 0;
+}
+
+/* <tree>.new/out: a copy of <donor>/out, its tools/ relocated. */
+static int seed_out(struct build_ctx *c, const struct tree_paths *tp)
+{
+	char from[PATH_MAX], to[PATH_MAX], tools[PATH_MAX], donor[PATH_MAX];
+	const char *argv[] = { "cp", "-a", "--reflink=auto", donor,
+			       tp->newout, NULL };
+	struct util_run_opts quiet = { .out_fd = c->logfd };
+	int st, ret;
+
+	util_path(donor, sizeof(donor), "%s/out", tp->old);
+	st = util_run(argv, &quiet);
+	ret = build_run_failed("copying the build directory", "cp", st);
+	if (!ret && st) {
+		build_fail("%s: 'cp -a %s' failed (status %d), see %s",
+			   tp->newout, donor, st, c->logpath);
+		ret = EXIT_SETUP;
+	}
+	if (ret)
+		return ret;
+	util_path(from, sizeof(from), "%s/.swapctl-built", tp->newout);
+	unlink(from);
+	util_path(from, sizeof(from), "%s/", tp->old);
+	util_path(to, sizeof(to), "%s/", tp->tree);
+	util_path(tools, sizeof(tools), "%s/tools", tp->newout);
+	relocate.from = from;
+	relocate.to = to;
+	relocate.err = 0;
+	if (util_exists(tools) &&
+	    nftw(tools, relocate_file, 16, FTW_PHYS) && relocate.err) {
+		build_fail("%s: %s", tools, strerror(relocate.err));
+		return EXIT_SETUP;
+	}
+	return 0;
 }
 
 /*
@@ -428,20 +524,41 @@ ioerr:
 }
 
 /*
+ * Can @donor's out/ start a new tree? It must be a finished build of the
+ * same pristine source (its stamp's first line, its out/.swapctl-built).
+ */
+static bool donor_usable(struct build_ctx *c, const char *donor)
+{
+	char p[PATH_MAX], pristine[64], *stamp;
+	bool ok;
+
+	snprintf(pristine, sizeof(pristine), "pristine %s\n", c->pristine_id);
+	util_path(p, sizeof(p), "%s/.swapctl-stamp", donor);
+	stamp = util_read_file(p, NULL);
+	ok = stamp && !strncmp(stamp, pristine, strlen(pristine));
+	free(stamp);
+	util_path(p, sizeof(p), "%s/out/.swapctl-built", donor);
+	return ok && util_exists(p);
+}
+
+/*
  * Make trees/<variant> hold the pristine source plus the first @count
  * patches of @s. Nothing is changed when it already does. Otherwise a new
  * tree is made next to it and only replaces it when every patch applied,
  * keeping the build directory out/.
  */
 int tree_prepare(struct build_ctx *c, const struct series *s, size_t count,
-		 const char *tree, bool *changed)
+		 const char *tree, const char *donor, bool *changed)
 {
-	char *stamp = NULL, *patches, *touched = NULL;
+	char *stamp = NULL, *patches, *touched = NULL, out[PATH_MAX];
 	struct tree_paths tp;
+	bool seed;
 	int ret;
 
 	*changed = false;
-	ret = tree_paths(&tp, tree);
+	util_path(out, sizeof(out), "%s/out", tree);
+	seed = donor && !util_exists(out) && donor_usable(c, donor);
+	ret = tree_paths(&tp, tree, seed ? donor : tree);
 	if (ret)
 		return ret;
 	patches = series_stamp(s, count);
@@ -462,6 +579,11 @@ int tree_prepare(struct build_ctx *c, const struct series *s, size_t count,
 		ret = apply_series(c, s, count, tp.newt, &touched);
 	if (!ret)
 		ret = sync_timestamps(&tp, touched);
+	if (!ret && seed) {
+		build_info("%s: starting from %s/out (only what the series change is compiled)",
+			   s->name, donor);
+		ret = seed_out(c, &tp);
+	}
 	if (!ret)
 		ret = swap_in(c, s, &tp, stamp, touched);
 	if (ret)

@@ -223,18 +223,22 @@ static int build_step(struct build_ctx *c, const struct variant *v,
 		      const struct series *s, size_t k, bool each,
 		      json_t **manifest)
 {
-	char tree[PATH_MAX], label[PATH_MAX], p[PATH_MAX];
+	char tree[PATH_MAX], label[PATH_MAX], p[PATH_MAX], donor[PATH_MAX];
 	double secs = 0;
 	bool changed;
 	int ret;
 
 	util_path(tree, sizeof(tree), "%s/trees/%s", c->cfg->workdir, v->name);
+	/* the baseline of the same debug and --config-set suffix */
+	util_path(donor, sizeof(donor), "%s/trees/baseline%s", c->cfg->workdir,
+		  v->name + strlen(v->series));
 	if (each && s->n)
 		util_path(label, sizeof(label), "%s [%zu/%zu %s]", v->name, k,
 			  s->n, s->patches[k - 1].name);
 	else
 		util_path(label, sizeof(label), "%s", v->name);
-	ret = tree_prepare(c, s, k, tree, &changed);
+	ret = tree_prepare(c, s, k, tree, strcmp(v->series, "baseline") ?
+			   donor : NULL, &changed);
 	if (!ret)
 		ret = kconfig_configure(c, tree);
 	if (ret)

@@ -73,6 +73,7 @@ def kernels(sw):
                         % (r.rc, r.tail()))
         sw.kernels_note = "swapctl build --all: %.0f s" % (
             time.monotonic() - t0)
+        sw.build_log = r.err
     for f in sw.kernel_files():
         if not os.path.exists(f) or os.path.getsize(f) == 0:
             pytest.fail("%s is missing after the build" % f)
