@@ -33,13 +33,18 @@ enum fmt { F_TEXT, F_JSON, F_CSV, F_NONE };
 struct run {
 	struct source src;
 	struct results res;	/* res.g[i] is src.g[i] */
+	int targets[RES_MAX_METRICS];	/* power targets (--metric) */
+	unsigned int ntargets;
 };
+
+#define POWER_LIMIT	1000	/* the most repeats a "needs N" figure says */
 
 struct report_opts {
 	enum fmt fmt;
 	const char *svg;
 	const char *dir[2];
 	unsigned int ndirs;
+	struct res_power_opts pw;	/* --effect, --metric */
 };
 
 static int parse_args(int argc, char **argv, struct report_opts *o)
@@ -50,6 +55,12 @@ static int parse_args(int argc, char **argv, struct report_opts *o)
 		OPT_CMDMODE(0, "text", &mode, 1 + F_TEXT, "aligned table (default)"),
 		OPT_CMDMODE(0, "json", &mode, 1 + F_JSON, "one JSON object"),
 		OPT_CMDMODE(0, "csv", &mode, 1 + F_CSV, "one row per guest"),
+		OPT_CALLBACK(0, "effect", &o->pw, "E",
+			     "also say how many runs per kernel each comparison would need to detect a relative difference E (2% or 0.02)",
+			     results_opt_effect),
+		OPT_CALLBACK(0, "metric", &o->pw, "KEY",
+			     "a metric whose power the text table's foot shows (repeatable; default: the run's no_regression timings, workload and system CPU time, system and host CPU ms per MiB)",
+			     results_opt_metric),
 		OPT_STRING(0, "svg", &o->svg, "FILE",
 			   "also write a plot over time of pages per I/O and swap throughput for each kernel (only the plot when no table format is given)"),
 		OPT_END(),
@@ -253,6 +264,32 @@ static void text_run(const struct run *r, FILE *f)
 	fprintf(f, "\nper kernel: mean ±95%% CI; ratio to %s [95%% CI]\n",
 		r->res.nk ? r->res.kernels[0] : "?");
 	results_print_table_fit(f, &r->res, width);
+	results_print_power(f, &r->res, r->targets, r->ntargets);
+}
+
+/* The power targets of @r: --metric, else those of its scenario. */
+static void power_targets(struct run *r, const struct report_opts *o)
+{
+	struct scenario *s = calloc(1, sizeof(*s));
+	char path[PATH_MAX], err[512];
+
+	r->res.effect = o->pw.effect;
+	r->res.effect_limit = POWER_LIMIT;
+	if (o->pw.n) {
+		memcpy(r->targets, o->pw.mi, o->pw.n * sizeof(r->targets[0]));
+		r->ntargets = o->pw.n;
+		free(s);
+		return;
+	}
+	/* a scenario that no longer loads still gets the cost metrics */
+	if (s && (util_path(path, sizeof(path), "%s/scenario.json",
+			    r->src.dir) ||
+		  scenario_load(s, path, err, sizeof(err)))) {
+		free(s);
+		s = NULL;
+	}
+	r->ntargets = results_power_targets(s, r->targets, RES_MAX_METRICS);
+	free(s);
 }
 
 /* Kernel @k of run @b against the same kernel of run @a. */
@@ -665,6 +702,7 @@ int cmd_report(int argc, char **argv, struct swapctl_config *cfg)
 			return r == -2 ? EXIT_DATA : o.ndirs ? EXIT_USAGE :
 				EXIT_SETUP;
 		}
+		power_targets(&runs[i], &o);
 	}
 	switch (o.fmt) {
 	case F_TEXT:
