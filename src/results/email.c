@@ -3,6 +3,7 @@
  * email: a run's results as a plain-text table for a cover letter
  * (report --format=text-email). See email.h.
  */
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -196,7 +197,9 @@ static void fmt_mean(char *buf, size_t len, enum stats_state st,
 		snprintf(buf, len, "n/a");
 		return;
 	}
-	if (snprintf(buf, len, "%.*f", dec, d->mean) <= E_MEAN)
+	/* the metric's decimals, unless they would say 0 of a non-zero */
+	if (snprintf(buf, len, "%.*f", dec, d->mean) <= E_MEAN &&
+	    (d->mean == 0 || fabs(d->mean) >= 0.5 * pow(10, -dec)))
 		return;
 	for (prec = 4; prec > 1; prec--)
 		if (snprintf(buf, len, "%.*g", prec, d->mean) <= E_MEAN)
@@ -210,6 +213,9 @@ static bool try_ratio(char *buf, size_t len, const struct res_cmp *c,
 {
 	int n;
 
+	/* two decimals would say 0.00 of a ratio that is not 0 */
+	if (!prec && c->ratio != 0 && fabs(c->ratio) < 0.005)
+		return false;
 	if (!prec && ci)
 		n = snprintf(buf, len, "%.2f [%.2f, %.2f]", c->ratio, c->lo,
 			     c->hi);
