@@ -23,7 +23,7 @@
  *     "unit", "prefix"} with no other property; "environment"
  *     {"comment", "misc", "compatible"}; "misc" free-form.
  *
- * tests/test_kcidb.c checks the required fields and the id patterns.
+ * The unit tests check the required fields and the id patterns.
  */
 #include <math.h>
 #include <stdio.h>
