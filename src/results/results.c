@@ -294,7 +294,6 @@ int results_power_of(const struct results *r, unsigned int mi,
 	return 0;
 }
 
-static void fmt_mde(char *buf, size_t len, const struct res_cmp *c);
 
 static bool have_target(const int *mi, unsigned int n, int m)
 {
@@ -374,7 +373,7 @@ static void power_line(FILE *f, const struct results *r, unsigned int mi,
 	results_compare(r, mi, k, 0, &c);
 	if (c.verdict == V_NOT_MEASURED || !c.has_mde_noise)
 		return;
-	fmt_mde(mde, sizeof(mde), &c);
+	results_fmt_mde(mde, sizeof(mde), &c);
 	if (r->nk > 2)
 		fprintf(f, "  %s:", r->kernels[k]);
 	fprintf(f, "  %-24.24s mde %s", metric_defs[mi].label, mde);
@@ -809,8 +808,7 @@ json_t *results_phases_json(const struct results *r)
 #define T_RATIO	36
 #define T_MDE	6	/* "12.3%", ">999%", "-" */
 
-/* The minimum detectable effect of @c as a percentage, or "-". */
-static void fmt_mde(char *buf, size_t len, const struct res_cmp *c)
+void results_fmt_mde(char *buf, size_t len, const struct res_cmp *c)
 {
 	if (c->verdict == V_NOT_MEASURED || !c->has_mde)
 		snprintf(buf, len, "-");
@@ -889,7 +887,7 @@ static void print_cmp(FILE *f, const struct res_cmp *c, int width)
 	fmt_cmp(buf, sizeof(buf), c);
 	fputc(' ', f);
 	pad(f, buf, width, true);
-	fmt_mde(buf, sizeof(buf), c);
+	results_fmt_mde(buf, sizeof(buf), c);
 	fputc(' ', f);
 	pad(f, buf, T_MDE, true);
 }

@@ -133,6 +133,9 @@ enum res_power_why {
  * descriptions @a and @b) would detect a relative difference @effect,
  * the spreads kept: stats_repeats_needed(), and not below min_effect.
  */
+/* The mde of @c as a percentage ("1.5%", "62%", ">999%") or "-": 6 bytes. */
+void results_fmt_mde(char *buf, size_t len, const struct res_cmp *c);
+
 enum res_power_why results_power(const struct res_cmp *c,
 				 const struct stats_desc *a,
 				 const struct stats_desc *b, double effect,
