@@ -15,6 +15,14 @@
  * said so; the page is dropped and filled again so that later phases see
  * it) or corrupt (wrong contents, silently). Failed pages are counted, not
  * fatal; a corrupt page fails the run.
+ *
+ * Swap-in latency: the verifying phases (read, willneed) time the first
+ * touch of each page that mincore() finds neither in RAM nor in the swap
+ * cache, that is each touch that swaps the page in; the write phases
+ * (fill, rewrite) and touches of resident pages (read ahead, or never
+ * pushed out) are not timed. Their histogram (guest/ghist.c) goes out
+ * with the phase's end line, and the sum over the phases with the result
+ * (common/agentproto.h says what the members mean).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -30,6 +38,7 @@
 
 #include "compiler.h"
 #include "faults.h"
+#include "ghist.h"
 #include "json.h"
 #include "pattern.h"
 #include "gplan.h"
@@ -58,6 +67,9 @@ static volatile sig_atomic_t bus_armed;
 /* Running totals, shared with init through GU_PROGRESS_PATH. */
 static struct gu_progress *prog;
 
+/* swap-in latency of every verifying phase so far */
+static struct ghist run_lat;
+
 static char *page_at(size_t i)
 {
 	if (i < nanon)
@@ -70,6 +82,15 @@ static uint64_t expect_seed(size_t i)
 	uint64_t base = plan.has_verify_seed ? plan.verify_seed : plan.seed;
 
 	return base + gen[i];
+}
+
+/* The four swapin_* members of histogram @h. */
+static void swapin_members(struct gj *j, const struct ghist *h)
+{
+	gj_u64(j, "swapin_faults", h->n);
+	gj_u64(j, "swapin_p50_us", ghist_quantile(h, 500));
+	gj_u64(j, "swapin_p99_us", ghist_quantile(h, 990));
+	gj_u64(j, "swapin_max_us", h->max_us);
 }
 
 static void result(const char *status, const char *reason)
@@ -93,6 +114,7 @@ static void result(const char *status, const char *reason)
 	gj_u64(&j, "unique_words", plan.uniq_words);
 	if (plan.has_verify_seed)
 		gj_u64(&j, "verify_seed", plan.verify_seed);
+	swapin_members(&j, &run_lat);
 	gj_str(&j, "reason", reason);
 	gj_obj_close(&j);
 	len = gj_finish(&j);
@@ -151,6 +173,8 @@ struct phase_stat {
 	/* push-out phases: residency of the area before and after */
 	bool has_residency;
 	uint64_t resident_before, resident_after;
+	/* verifying phases: the swap-in touches' latency */
+	struct ghist lat;
 };
 
 /*
@@ -177,6 +201,25 @@ static int resident_pages(uint64_t *out)
 		n += vec[i] & 1;
 	*out = n;
 	return 0;
+}
+
+/* Does the phase verify pages (and so time its swap-ins)? */
+static bool verifies(const struct gplan_phase *ph)
+{
+	return ph->type == PHASE_READ || ph->type == PHASE_WILLNEED;
+}
+
+/*
+ * Is page @p in RAM or in the swap cache? A page mincore() cannot tell
+ * about counts as resident: it is not timed.
+ */
+static bool page_resident(char *p)
+{
+	unsigned char v;
+
+	if (mincore(p, GPAT_PAGE, &v))
+		return true;
+	return v & 1;
 }
 
 static bool pushes_out(const struct gplan_phase *ph)
@@ -207,6 +250,8 @@ static void phase_line(int idx, const struct gplan_phase *ph,
 		gj_u64(&j, "failed", st->failed);
 		if (ph->type == PHASE_WILLNEED)
 			gj_u64(&j, "advise_ns", st->advise_ns);
+		if (verifies(ph))
+			swapin_members(&j, &st->lat);
 		if (ph->wait_writeback) {
 			gj_u64(&j, "writeback_ns", st->writeback_ns);
 			gj_i64(&j, "writeback_left", st->writeback_left);
@@ -290,8 +335,21 @@ static bool fill_page(size_t i, unsigned int g, struct phase_stat *st)
 	return true;
 }
 
+/*
+ * The touch that swaps page @p in, alone on the clock. A SIGBUS leaves
+ * before the sample is added: a failed swap-in is not a latency.
+ */
+static void time_touch(char *p, struct ghist *h)
+{
+	uint64_t t0 = gj_now_ns();
+
+	(void)*(volatile char *)p;
+	ghist_add(h, (gj_now_ns() - t0) / 1000);
+}
+
 static void verify_page(size_t i, struct phase_stat *st)
 {
+	char *p = page_at(i);
 	bool ok;
 
 	st->pages++;
@@ -300,7 +358,9 @@ static void verify_page(size_t i, struct phase_stat *st)
 		return;
 	}
 	bus_armed = 1;
-	ok = gpat_check(page_at(i), expect_seed(i), i, plan.uniq_words);
+	if (!page_resident(p))
+		time_touch(p, &st->lat);
+	ok = gpat_check(p, expect_seed(i), i, plan.uniq_words);
 	bus_armed = 0;
 	prog->pages_verified++;
 	if (ok)
@@ -399,11 +459,12 @@ static void wait_writeback(struct phase_stat *st)
 
 static void run_phase(int idx, const struct gplan_phase *ph)
 {
-	struct phase_stat st = { 0 };
+	static struct phase_stat st;
 	static uint32_t *perm;
 	uint64_t t0, t1;
 	size_t i;
 
+	memset(&st, 0, sizeof(st));
 	prog->phase = idx;
 	/* the faults of this phase start before its work does */
 	gfault_sync(&plan, prog, faults_pid, idx);
@@ -458,6 +519,7 @@ static void run_phase(int idx, const struct gplan_phase *ph)
 	t1 = gj_now_ns();
 	if (st.has_residency)
 		st.has_residency = !resident_pages(&st.resident_after);
+	ghist_merge(&run_lat, &st.lat);
 	phase_line(idx, ph, "end", &st, t1 - t0);
 }
 
