@@ -91,3 +91,11 @@ uint64_t ghist_quantile(const struct ghist *h, unsigned int permille)
 	}
 	return h->max_us;
 }
+
+void ghist_members(struct gj *j, const struct ghist *h)
+{
+	gj_u64(j, "swapin_faults", h->n);
+	gj_u64(j, "swapin_p50_us", ghist_quantile(h, 500));
+	gj_u64(j, "swapin_p99_us", ghist_quantile(h, 990));
+	gj_u64(j, "swapin_max_us", h->max_us);
+}

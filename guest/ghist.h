@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "../common/agentproto.h"
+#include "json.h"
 
 #define GHIST_BUCKETS	AGENT_LAT_BUCKETS
 
@@ -38,5 +39,10 @@ uint64_t ghist_hi(unsigned int i);
  * at most max_us (max_us itself in the overflow bucket); 0 when empty.
  */
 uint64_t ghist_quantile(const struct ghist *h, unsigned int permille);
+/*
+ * The protocol's four members of @h into the open object: swapin_faults,
+ * swapin_p50_us, swapin_p99_us, swapin_max_us (common/agentproto.h).
+ */
+void ghist_members(struct gj *j, const struct ghist *h);
 
 #endif

@@ -84,15 +84,6 @@ static uint64_t expect_seed(size_t i)
 	return base + gen[i];
 }
 
-/* The four swapin_* members of histogram @h. */
-static void swapin_members(struct gj *j, const struct ghist *h)
-{
-	gj_u64(j, "swapin_faults", h->n);
-	gj_u64(j, "swapin_p50_us", ghist_quantile(h, 500));
-	gj_u64(j, "swapin_p99_us", ghist_quantile(h, 990));
-	gj_u64(j, "swapin_max_us", h->max_us);
-}
-
 static void result(const char *status, const char *reason)
 {
 	char line[GU_PIPE_LINE];
@@ -114,7 +105,7 @@ static void result(const char *status, const char *reason)
 	gj_u64(&j, "unique_words", plan.uniq_words);
 	if (plan.has_verify_seed)
 		gj_u64(&j, "verify_seed", plan.verify_seed);
-	swapin_members(&j, &run_lat);
+	ghist_members(&j, &run_lat);
 	gj_str(&j, "reason", reason);
 	gj_obj_close(&j);
 	len = gj_finish(&j);
@@ -251,7 +242,7 @@ static void phase_line(int idx, const struct gplan_phase *ph,
 		if (ph->type == PHASE_WILLNEED)
 			gj_u64(&j, "advise_ns", st->advise_ns);
 		if (verifies(ph))
-			swapin_members(&j, &st->lat);
+			ghist_members(&j, &st->lat);
 		if (ph->wait_writeback) {
 			gj_u64(&j, "writeback_ns", st->writeback_ns);
 			gj_i64(&j, "writeback_left", st->writeback_left);

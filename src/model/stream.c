@@ -519,10 +519,12 @@ static int parse_residency(struct stream_state *st, json_t *root,
 
 /*
  * swapin_faults/_p50_us/_p99_us/_max_us: all four or none, ordered, at
- * most @pages touches of at most @max_us each (common/agentproto.h).
+ * most @pages touches of at most @max_us each (common/agentproto.h);
+ * @result: of a result line (pages verified, the guest's uptime), else
+ * of a phase's end (its pages and ns).
  */
 static int parse_swapin(struct stream_state *st, json_t *root,
-			uint64_t pages, uint64_t max_us,
+			uint64_t pages, uint64_t max_us, bool result,
 			struct stream_line *out)
 {
 	int r;
@@ -539,8 +541,9 @@ static int parse_swapin(struct stream_state *st, json_t *root,
 		return -1;
 	if (out->swapin_faults > pages)
 		return fail(st, STREAM_E_ABSURD,
-			    "swapin_faults %" PRIu64 " > %" PRIu64 " pages",
-			    out->swapin_faults, pages);
+			    "swapin_faults %" PRIu64 " > %" PRIu64 " pages%s",
+			    out->swapin_faults, pages,
+			    result ? " verified" : " of the phase");
 	if (out->swapin_p50_us > out->swapin_p99_us ||
 	    out->swapin_p99_us > out->swapin_max_us)
 		return fail(st, STREAM_E_ABSURD,
@@ -550,8 +553,9 @@ static int parse_swapin(struct stream_state *st, json_t *root,
 			    out->swapin_max_us);
 	if (out->swapin_max_us > max_us)
 		return fail(st, STREAM_E_ABSURD,
-			    "swapin_max_us %" PRIu64 " > %" PRIu64
-			    " us of the phase", out->swapin_max_us, max_us);
+			    "swapin_max_us %" PRIu64 " > %" PRIu64 " us %s",
+			    out->swapin_max_us, max_us,
+			    result ? "of guest uptime" : "the phase took");
 	if (!out->swapin_faults && out->swapin_max_us)
 		return fail(st, STREAM_E_ABSURD,
 			    "swapin_max_us %" PRIu64 " without a fault",
@@ -595,7 +599,7 @@ static int parse_phase(struct stream_state *st, json_t *root,
 	if (json_object_get(root, "swapin_faults") && !out->phase_has_stats)
 		return fail(st, STREAM_E_FIELD,
 			    "swapin_faults: without pages and ns");
-	return parse_swapin(st, root, out->pages, out->ns / 1000, out);
+	return parse_swapin(st, root, out->pages, out->ns / 1000, false, out);
 }
 
 /* {"type":"fault","name":..,"state":"start|end","index":N,"detail":..} */
@@ -661,7 +665,7 @@ static int parse_result(struct stream_state *st, json_t *root,
 			     &out->pages_failed_distinct) < 0)
 		return -1;
 	out->has_pages_failed = r > 0;
-	if (parse_swapin(st, root, out->pages_verified, out->t_ns / 1000,
+	if (parse_swapin(st, root, out->pages_verified, out->t_ns / 1000, true,
 			 out) < 0)
 		return -1;
 	if (out->pages_failed_distinct > out->pages_failed)
