@@ -19,6 +19,7 @@
 #include "stream.h"
 #include "../common/agentproto.h"
 #include "../common/planspec.h"
+#include "../guest/ghist.h"
 #include "../guest/gstat.h"
 #include "../guest/json.h"
 #include "../guest/proto.h"
@@ -83,6 +84,9 @@ static void producer_line(struct gj *j)
 	add_line(out, n);
 }
 
+/* the workload's swap-in latency histogram */
+static struct ghist lat;
+
 static void make_stream(void)
 {
 	static char buf[AGENT_LINE_MAX];
@@ -140,6 +144,10 @@ static void make_stream(void)
 	gj_u64(&j, "agent_cpu_ns", 777);
 	agent_line(&j);
 
+	/* 100 swap-ins of 1..4 us (slowest 4 us: within the 5 us phase) */
+	ghist_init(&lat);
+	for (i = 0; i < 100; i++)
+		ghist_add(&lat, 1 + (i % 4));
 	for (i = 0; i < PLAN_PHASES; i++) {
 		gj_init(&j, buf, AGENT_PRODUCER_LINE_MAX);
 		gj_line_start(&j, "phase");
@@ -150,8 +158,11 @@ static void make_stream(void)
 		gj_u64(&j, "ns", 5000);
 		gj_u64(&j, "corrupt", 0);
 		gj_u64(&j, "failed", 0);
+		ghist_members(&j, &lat);
 		producer_line(&j);
 	}
+	/* the run's: a 3 s outlier beyond the top of a 1 s bucket */
+	ghist_add(&lat, 3000000);
 
 	gj_init(&j, buf, AGENT_PRODUCER_LINE_MAX);
 	gj_line_start(&j, "result");
@@ -166,6 +177,7 @@ static void make_stream(void)
 	gj_u64(&j, "pages_failed_distinct", 0);
 	gj_u64(&j, "seed", PLAN_SEED_MAX);
 	gj_u64(&j, "unique_words", PLAN_UNIQUE_WORDS_MAX);
+	ghist_members(&j, &lat);
 	gj_str(&j, "reason", "");
 	producer_line(&j);
 }
@@ -173,7 +185,7 @@ static void make_stream(void)
 struct seen {
 	unsigned int n, bad;
 	enum stream_type types[32];
-	struct stream_line last_sample, last_result, last_swap;
+	struct stream_line last_sample, last_result, last_swap, last_phase;
 	char phases[PLAN_PHASES][32];
 	unsigned int nphases;
 };
@@ -201,8 +213,10 @@ static void on_line(void *ctx, const struct stream_line *l,
 		s->last_result = *l;
 	else if (l->type == STREAM_T_SWAP)
 		s->last_swap = *l;
-	else if (l->type == STREAM_T_PHASE && s->nphases < PLAN_PHASES)
+	else if (l->type == STREAM_T_PHASE && s->nphases < PLAN_PHASES) {
+		s->last_phase = *l;
 		snprintf(s->phases[s->nphases++], 32, "%s", l->phase);
+	}
 }
 
 static struct stream_state st;
@@ -252,6 +266,17 @@ static void test_guest_lines_accepted(void **state)
 	assert_int_equal(seen.last_result.first_corrupt, -1);
 	assert_true(seen.last_result.has_agent_cpu);
 	assert_int_equal(seen.last_result.agent_cpu_ns, 4242);
+
+	/* swap-in latency: the histogram's figures, as sent */
+	assert_true(seen.last_phase.has_swapin);
+	assert_int_equal(seen.last_phase.swapin_faults, 100);
+	assert_int_equal(seen.last_phase.swapin_p50_us, 2);
+	assert_int_equal(seen.last_phase.swapin_p99_us, 4);
+	assert_int_equal(seen.last_phase.swapin_max_us, 4);
+	assert_true(seen.last_result.has_swapin);
+	assert_int_equal(seen.last_result.swapin_faults, 101);
+	assert_int_equal(seen.last_result.swapin_p99_us, 4);
+	assert_int_equal(seen.last_result.swapin_max_us, 3000000);
 }
 
 /* The longest line the agent can send is one the host accepts whole. */

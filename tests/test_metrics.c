@@ -2,7 +2,8 @@
 /*
  * Unit tests of the registry entries for what reviewers ask beyond pages
  * per I/O: guest CPU by class, system CPU per MiB, PSI, host CPU, the
- * residency check of push-out phases and the workload's time per phase.
+ * residency check of push-out phases, the workload's time per phase and
+ * its swap-in latency.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -172,6 +173,55 @@ static void test_phases(void **state)
 	assert_float_equal(val("workload_seconds", STATS_OK), 4.76, 1e-9);
 }
 
+static void result(const char *swapin)
+{
+	feed("{\"v\":1,\"seq\":%u,\"t_ns\":9000000000,\"type\":\"result\","
+	     "\"status\":\"pass\",\"pages_written\":100,"
+	     "\"pages_verified\":300,\"pages_corrupt\":0,"
+	     "\"first_corrupt\":-1%s}", seq++, swapin);
+}
+
+/* Swap-in latency: the result line's figures, n/a before it or without
+ * a timed swap-in, missing from a guest that does not time them.
+ */
+static void test_swapin(void **state)
+{
+	static const char *const keys[] = {
+		"swapin_faults", "swapin_p50_us", "swapin_p99_us",
+		"swapin_max_us",
+	};
+	unsigned int i;
+
+	(void)state;
+	sample(0, 0, 0, 0, 0, 0);
+	for (i = 0; i < 4; i++)
+		val(keys[i], STATS_NA);
+	result(",\"swapin_faults\":250,\"swapin_p50_us\":17,"
+	       "\"swapin_p99_us\":340,\"swapin_max_us\":22000");
+	assert_float_equal(val("swapin_faults", STATS_OK), 250, 0);
+	assert_float_equal(val("swapin_p50_us", STATS_OK), 17, 0);
+	assert_float_equal(val("swapin_p99_us", STATS_OK), 340, 0);
+	assert_float_equal(val("swapin_max_us", STATS_OK), 22000, 0);
+	/* nothing timed (every page was read ahead): a count, no latency */
+	result(",\"swapin_faults\":0,\"swapin_p50_us\":0,"
+	       "\"swapin_p99_us\":0,\"swapin_max_us\":0");
+	assert_float_equal(val("swapin_faults", STATS_OK), 0, 0);
+	val("swapin_p50_us", STATS_NA);
+	val("swapin_max_us", STATS_NA);
+	/* an older guest */
+	result("");
+	for (i = 0; i < 4; i++)
+		val(keys[i], STATS_MISSING);
+	/* the registry's view: lower is better, not judged on one run */
+	for (i = 1; i < 4; i++) {
+		assert_int_equal(metric_find(keys[i])->dir,
+				 METRIC_LOWER_BETTER);
+		assert_false(metric_find(keys[i])->deterministic);
+	}
+	assert_true(metric_find("swapin_max_us")->min_effect >
+		    metric_find("swapin_p99_us")->min_effect);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -180,6 +230,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_older_guest_is_missing,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_phases, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_swapin, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

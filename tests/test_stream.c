@@ -320,6 +320,102 @@ static void test_pages_failed(void **state)
 	assert_int_equal(st.ok, 3);
 }
 
+#define READ_END(rest) \
+	"{\"v\":1,\"seq\":0,\"t_ns\":9000000,\"type\":\"phase\"," \
+	"\"name\":\"read\",\"state\":\"end\",\"pages\":100," \
+	"\"ns\":5000000,\"corrupt\":0" rest "}"
+#define RESULT(rest) \
+	"{\"v\":1,\"seq\":0,\"t_ns\":9000000,\"type\":\"result\"," \
+	"\"status\":\"pass\",\"pages_written\":10," \
+	"\"pages_verified\":200,\"pages_corrupt\":0," \
+	"\"first_corrupt\":-1" rest "}"
+#define SWAPIN(n, p50, p99, max) \
+	",\"swapin_faults\":" #n ",\"swapin_p50_us\":" #p50 \
+	",\"swapin_p99_us\":" #p99 ",\"swapin_max_us\":" #max
+
+/* Swap-in latency on read phases' ends and the result (agentproto.h). */
+/* One line of a stream of its own (the lines here all have seq 0). */
+static enum stream_err parse_fresh(const char *s)
+{
+	stream_init(&st);
+	return parse(s);
+}
+
+static void test_swapin(void **state)
+{
+	(void)state;
+	assert_int_equal(parse_fresh(READ_END(SWAPIN(90, 16, 300, 5000))),
+			 STREAM_OK);
+	assert_true(l.has_swapin);
+	assert_int_equal(l.swapin_faults, 90);
+	assert_int_equal(l.swapin_p50_us, 16);
+	assert_int_equal(l.swapin_p99_us, 300);
+	assert_int_equal(l.swapin_max_us, 5000);
+	/* the limits themselves: every page, max = the phase's time */
+	assert_int_equal(parse_fresh(READ_END(SWAPIN(100, 5000, 5000, 5000))),
+			 STREAM_OK);
+	/* none timed: all zero */
+	assert_int_equal(parse_fresh(READ_END(SWAPIN(0, 0, 0, 0))), STREAM_OK);
+	assert_true(l.has_swapin);
+	assert_int_equal(l.swapin_faults, 0);
+	/* an older guest, or another phase: absent */
+	assert_int_equal(parse_fresh(READ_END("")), STREAM_OK);
+	assert_false(l.has_swapin);
+	assert_int_equal(parse_fresh(RESULT(SWAPIN(200, 1, 2, 9000))), STREAM_OK);
+	assert_true(l.has_swapin);
+	assert_int_equal(l.swapin_faults, 200);
+	assert_int_equal(l.swapin_max_us, 9000);
+	assert_int_equal(parse_fresh(RESULT("")), STREAM_OK);
+	assert_false(l.has_swapin);
+}
+
+static void test_swapin_bad(void **state)
+{
+	static const struct {
+		const char *line;
+		enum stream_err err;
+	} bad[] = {
+		/* not all four */
+		{ READ_END(",\"swapin_faults\":1,\"swapin_p50_us\":1,"
+			   "\"swapin_p99_us\":1"), STREAM_E_FIELD },
+		{ READ_END(",\"swapin_faults\":1"), STREAM_E_FIELD },
+		/* out of order */
+		{ READ_END(SWAPIN(10, 20, 10, 30)), STREAM_E_ABSURD },
+		{ READ_END(SWAPIN(10, 10, 40, 30)), STREAM_E_ABSURD },
+		/* more touches than pages, slower than the phase */
+		{ READ_END(SWAPIN(101, 1, 1, 1)), STREAM_E_ABSURD },
+		{ READ_END(SWAPIN(10, 1, 1, 5001)), STREAM_E_ABSURD },
+		/* a latency without a fault */
+		{ READ_END(SWAPIN(0, 0, 0, 7)), STREAM_E_ABSURD },
+		/* types, signs, 2^53 */
+		{ READ_END(SWAPIN(10, 1.5, 2, 3)), STREAM_E_FIELD },
+		{ READ_END(SWAPIN(10, "1", 2, 3)), STREAM_E_FIELD },
+		{ READ_END(SWAPIN(-1, 1, 2, 3)), STREAM_E_ABSURD },
+		{ READ_END(SWAPIN(10, 1, 2, 9007199254740993)),
+		  STREAM_E_ABSURD },
+		/* a phase end without pages and ns */
+		{ "{\"v\":1,\"seq\":0,\"t_ns\":9,\"type\":\"phase\","
+		  "\"name\":\"read\",\"state\":\"end\"" SWAPIN(0, 0, 0, 0)
+		  "}", STREAM_E_FIELD },
+		/* result: beyond pages_verified, beyond the guest's uptime */
+		{ RESULT(SWAPIN(201, 1, 1, 1)), STREAM_E_ABSURD },
+		{ RESULT(SWAPIN(10, 1, 1, 9001)), STREAM_E_ABSURD },
+		{ RESULT(SWAPIN(10, 3, 2, 4)), STREAM_E_ABSURD },
+		{ RESULT(",\"swapin_faults\":1,\"swapin_max_us\":1"),
+		  STREAM_E_FIELD },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		stream_init(&st);
+		if (parse(bad[i].line) != bad[i].err)
+			fail_msg("line %zu: %s: got %s (%s)", i, bad[i].line,
+				 stream_err_str(st.last_err), st.last_error);
+		assert_false(l.has_swapin && st.last_err == STREAM_OK);
+	}
+}
+
 /* Fault events: from the guest (with seq) and from the host (without). */
 static void test_fault_lines(void **state)
 {
@@ -624,6 +720,8 @@ int main(void)
 		cmocka_unit_test_setup(test_cpu_psi_residency_bad, setup),
 		cmocka_unit_test_setup(test_seq_gap_dup, setup),
 		cmocka_unit_test_setup(test_pages_failed, setup),
+		cmocka_unit_test_setup(test_swapin, setup),
+		cmocka_unit_test_setup(test_swapin_bad, setup),
 		cmocka_unit_test_setup(test_fault_lines, setup),
 		cmocka_unit_test_setup(test_reset, setup),
 		cmocka_unit_test_setup(test_bad_lines, setup),

@@ -441,6 +441,11 @@ void stats_track_feed(struct stats_track *t, const struct stream_line *l)
 		t->first_corrupt = l->first_corrupt;
 		t->pages_failed = l->pages_failed;
 		t->pages_failed_distinct = l->pages_failed_distinct;
+		t->has_swapin = l->has_swapin;
+		t->swapin_faults = l->swapin_faults;
+		t->swapin_p50_us = l->swapin_p50_us;
+		t->swapin_p99_us = l->swapin_p99_us;
+		t->swapin_max_us = l->swapin_max_us;
 		snprintf(t->reason, sizeof(t->reason), "%s", l->msg);
 		break;
 	case STREAM_T_FAULT:

@@ -158,6 +158,9 @@ struct stats_track {
 	int64_t first_corrupt;
 	uint64_t pages_failed;		/* SIGBUS: failed loudly */
 	uint64_t pages_failed_distinct;
+	/* result: swap-in latency over every verifying phase (stream.h) */
+	bool has_swapin;
+	uint64_t swapin_faults, swapin_p50_us, swapin_p99_us, swapin_max_us;
 	char reason[STREAM_MSG_MAX];
 	char last_log[STREAM_MSG_MAX];
 	/* fault events: the newest STATS_MAX_FAULTS, nfaults_seen in all */

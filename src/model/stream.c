@@ -517,6 +517,53 @@ static int parse_residency(struct stream_state *st, json_t *root,
 	return 0;
 }
 
+/*
+ * swapin_faults/_p50_us/_p99_us/_max_us: all four or none, ordered, at
+ * most @pages touches of at most @max_us each (common/agentproto.h);
+ * @result: of a result line (pages verified, the guest's uptime), else
+ * of a phase's end (its pages and ns).
+ */
+static int parse_swapin(struct stream_state *st, json_t *root,
+			uint64_t pages, uint64_t max_us, bool result,
+			struct stream_line *out)
+{
+	int r;
+
+	r = get_u64(st, root, "", "swapin_faults", false, &out->swapin_faults);
+	if (r <= 0)
+		return r < 0 ? -1 : 0;
+	if (get_u64(st, root, "", "swapin_p50_us", true,
+		    &out->swapin_p50_us) < 0 ||
+	    get_u64(st, root, "", "swapin_p99_us", true,
+		    &out->swapin_p99_us) < 0 ||
+	    get_u64(st, root, "", "swapin_max_us", true,
+		    &out->swapin_max_us) < 0)
+		return -1;
+	if (out->swapin_faults > pages)
+		return fail(st, STREAM_E_ABSURD,
+			    "swapin_faults %" PRIu64 " > %" PRIu64 " pages%s",
+			    out->swapin_faults, pages,
+			    result ? " verified" : " of the phase");
+	if (out->swapin_p50_us > out->swapin_p99_us ||
+	    out->swapin_p99_us > out->swapin_max_us)
+		return fail(st, STREAM_E_ABSURD,
+			    "swapin p50 %" PRIu64 " p99 %" PRIu64
+			    " max %" PRIu64 " us: not in order",
+			    out->swapin_p50_us, out->swapin_p99_us,
+			    out->swapin_max_us);
+	if (out->swapin_max_us > max_us)
+		return fail(st, STREAM_E_ABSURD,
+			    "swapin_max_us %" PRIu64 " > %" PRIu64 " us %s",
+			    out->swapin_max_us, max_us,
+			    result ? "of guest uptime" : "the phase took");
+	if (!out->swapin_faults && out->swapin_max_us)
+		return fail(st, STREAM_E_ABSURD,
+			    "swapin_max_us %" PRIu64 " without a fault",
+			    out->swapin_max_us);
+	out->has_swapin = true;
+	return 0;
+}
+
 static int parse_phase(struct stream_state *st, json_t *root,
 		       struct stream_line *out)
 {
@@ -549,7 +596,10 @@ static int parse_phase(struct stream_state *st, json_t *root,
 		return fail(st, STREAM_E_ABSURD,
 			    "failed %" PRIu64 " > pages %" PRIu64,
 			    out->failed, out->pages);
-	return 0;
+	if (json_object_get(root, "swapin_faults") && !out->phase_has_stats)
+		return fail(st, STREAM_E_FIELD,
+			    "swapin_faults: without pages and ns");
+	return parse_swapin(st, root, out->pages, out->ns / 1000, false, out);
 }
 
 /* {"type":"fault","name":..,"state":"start|end","index":N,"detail":..} */
@@ -615,6 +665,9 @@ static int parse_result(struct stream_state *st, json_t *root,
 			     &out->pages_failed_distinct) < 0)
 		return -1;
 	out->has_pages_failed = r > 0;
+	if (parse_swapin(st, root, out->pages_verified, out->t_ns / 1000, true,
+			 out) < 0)
+		return -1;
 	if (out->pages_failed_distinct > out->pages_failed)
 		return fail(st, STREAM_E_ABSURD,
 			    "pages_failed_distinct %" PRIu64

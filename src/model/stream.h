@@ -150,6 +150,14 @@ struct stream_line {
 	bool phase_has_residency;
 	uint64_t asked, resident_before, resident, evicted;
 	uint64_t failed;		/* phase end: pages that failed (SIGBUS) */
+	/*
+	 * end of a verifying phase (read, willneed) and result: swap-in
+	 * latency (common/agentproto.h), all four or none: faults <= pages
+	 * (result: pages_verified), p50 <= p99 <= max, max <= ns / 1000
+	 * (result: t_ns / 1000), and all 0 when faults is 0
+	 */
+	bool has_swapin;
+	uint64_t swapin_faults, swapin_p50_us, swapin_p99_us, swapin_max_us;
 	int64_t phase_index;		/* phase, fault: -1 if not given */
 	/* result */
 	enum stream_status status;
