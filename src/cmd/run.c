@@ -915,6 +915,41 @@ static int prepare_kbuild(struct run *r)
 	return 0;
 }
 
+/*
+ * --icount: TCG only, and one vCPU. -icount runs every vCPU in one TCG
+ * thread in turn: with 2 the kernel did not get past bringing up CPU 1 in
+ * a minute (with 1 it booted in 2 s). A command group that asks for more
+ * CPUs (cpuset.cpus) gets the guest's one, said once per group, so that
+ * kernel-build's memcg and global halves both run under icount. Before the
+ * plan is written; 0 or EXIT_USAGE.
+ */
+static int apply_icount(struct run *r)
+{
+	struct scn_group *g;
+	int i;
+
+	if (!r->env.icount)
+		return 0;
+	if (r->env.kvm) {
+		fprintf(stderr, "swapctl run: option '--icount': the guests run under KVM here (%s); -icount is TCG's (accel = tcg in swapctl.conf)\n",
+			r->env.accel_why);
+		return EXIT_USAGE;
+	}
+	if (r->env.cpus > 1)
+		msg("--icount: the guests get 1 vCPU instead of %u (icount runs the vCPUs in turn)",
+		    r->env.cpus);
+	r->env.cpus = 1;
+	for (i = 0; i < r->scn.ngroups; i++) {
+		g = &r->scn.group[i];
+		if (g->cpus <= 1)
+			continue;
+		msg("--icount: group %s gets the guest's 1 CPU instead of cpus %u",
+		    g->name, g->cpus);
+		g->cpus = 1;
+	}
+	return 0;
+}
+
 /* Kernels, initramfs, kbuild tree and plan; 0 or an exit code. */
 static int prepare(struct run *r, const struct overrides *ov,
 		   const char *ird, int repeat, int timeout)
@@ -927,6 +962,9 @@ static int prepare(struct run *r, const struct overrides *ov,
 	r->env.host_timeout_s = timeout ? (double)timeout :
 		(double)(r->scn.timeout_s + BOOT_MARGIN_S);
 	r->env.kvm = read_cpuinfo_kvm(r);
+	code = apply_icount(r);
+	if (code)
+		return code;
 	if (resolve_kernels(r, ov))
 		goto toolong;
 	if (ird)
@@ -1149,28 +1187,13 @@ int cmd_run(int argc, char **argv, struct swapctl_config *cfg)
 	r->dry_run = dry;
 	r->env.keep_images = keep;
 	r->env.debug = debug;
+	r->env.icount = icount >= 0;
+	r->env.icount_shift = icount >= 0 ? (unsigned int)icount : 0;
 	code = load_scenario(r, &cmd, argv[0], kernels_opt, append);
 	if (!code)
 		code = prepare(r, &ov, ird, ro.n, timeout);
 	if (!code)
 		code = setup_power(r, &ro, limit);
-	if (!code && icount >= 0 && r->env.kvm) {
-		fprintf(stderr, "swapctl run: option '--icount': the guests run under KVM here (%s); -icount is TCG's (accel = tcg in swapctl.conf)\n",
-			r->env.accel_why);
-		code = EXIT_USAGE;
-	}
-	r->env.icount = icount >= 0;
-	r->env.icount_shift = icount >= 0 ? (unsigned int)icount : 0;
-	if (!code && r->env.icount && r->env.cpus > 1) {
-		/*
-		 * -icount runs every vCPU in one TCG thread in turn: with 2
-		 * the kernel did not get past bringing up CPU 1 in a minute
-		 * (with 1 it booted in 2 s), so one vCPU.
-		 */
-		msg("--icount: the guests get 1 vCPU instead of %u (icount runs the vCPUs in turn)",
-		    r->env.cpus);
-		r->env.cpus = 1;
-	}
 	if (!code && r->dry_run)
 		code = dry_run(r);
 	else if (!code)

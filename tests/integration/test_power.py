@@ -45,6 +45,22 @@ def test_icount_dry_run_domain(sw):
     assert "<vcpu>1</vcpu>" in r.out.replace(" placement='static'", ""), r
 
 
+def test_icount_gives_groups_the_one_cpu(sw):
+    """--icount runs one vCPU: a command group asking for 2 CPUs (the
+    kernel-build pair's) gets the one, said on stderr, instead of the
+    guest refusing the group (cpus=2 but the guest has 1 CPUs)."""
+    r = sw.run("run", "--dry-run", "--icount", "3",
+               REPO / "tests" / "fixtures" / "stress-ng-short.json")
+    if r.rc == EXIT_USAGE and "KVM" in r.err:
+        pytest.skip("KVM here: --icount is refused (%s)" % r.err.strip())
+    assert r.rc == 0, r
+    assert "group name=stress memory_max_mb=48 cpus=1" in r.out, r
+    assert "group stress gets the guest's 1 CPU instead of cpus 2" in r.err, r
+    plain = sw.expect(0, "run", "--dry-run",
+                      REPO / "tests" / "fixtures" / "stress-ng-short.json")
+    assert "group name=stress memory_max_mb=48 cpus=2" in plain.out, plain
+
+
 @pytest.mark.boot
 @pytest.mark.slow
 def test_repeat_auto_with_icount(guests, tmp_path):
