@@ -480,6 +480,20 @@ void vm_close(struct vmconn *c)
 	free(c);
 }
 
+struct vmconn *vm_share(struct vmconn *c)
+{
+	struct vmconn *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		return NULL;
+	if (virConnectRef(c->conn) < 0) {
+		free(s);
+		return NULL;
+	}
+	s->conn = c->conn;
+	return s;
+}
+
 int vm_start(struct vmconn *c, const char *xml, char *err, size_t errlen)
 {
 	vm_destroy(c);

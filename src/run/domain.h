@@ -93,6 +93,14 @@ struct vmconn *vm_open(const char *uri, vm_leftover_fn fn, void *arg,
 		       char *err, size_t errlen);
 void vm_close(struct vmconn *c);
 
+/*
+ * Another handle on @c's connection, with a domain of its own: each of
+ * the guests that run at once (run --parallel) starts, samples and
+ * destroys its own domain through one. vm_close() it (the connection
+ * stays open until its last handle is closed). NULL when out of memory.
+ */
+struct vmconn *vm_share(struct vmconn *c);
+
 /* Create (start) a transient domain from @xml. -1 with @err set. */
 int vm_start(struct vmconn *c, const char *xml, char *err, size_t errlen);
 
