@@ -49,6 +49,7 @@ void config_defaults(struct swapctl_config *cfg)
 	cfg->guest_memory_mb = 256;
 	cfg->guest_cpus = 2;
 	cfg->nfs_port = 20490;
+	cfg->parallel = 1;
 	snprintf(cfg->source, sizeof(cfg->source), "%s", "built-in defaults");
 }
 
@@ -255,6 +256,14 @@ static int set_key(struct swapctl_config *cfg, const char *key,
 			return -1;
 		}
 		cfg->nfs_port = (unsigned int)u;
+	} else if (!strcmp(key, "parallel")) {
+		if (parse_uint(v, 1, CONFIG_PARALLEL_MAX, &u)) {
+			snprintf(msg, msglen,
+				 "parallel: '%s' is not a number from 1 to %d",
+				 v, CONFIG_PARALLEL_MAX);
+			return -1;
+		}
+		cfg->parallel = (unsigned int)u;
 	} else {
 		snprintf(msg, msglen, "unknown key '%s'", key);
 		return -1;

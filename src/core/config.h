@@ -10,6 +10,8 @@ enum accel { ACCEL_AUTO, ACCEL_KVM, ACCEL_TCG };
 
 /* what `append` and `run --append` may add to the guest kernel cmdline */
 #define CONFIG_APPEND_MAX	1024
+/* the most guests `parallel` and `run --parallel` may run at once */
+#define CONFIG_PARALLEL_MAX	16
 
 struct swapctl_config {
 	char tarball[PATH_MAX];		/* kernel_tarball */
@@ -22,6 +24,7 @@ struct swapctl_config {
 	unsigned int guest_memory_mb;	/* guest_memory_mb */
 	unsigned int guest_cpus;	/* guest_cpus */
 	unsigned int nfs_port;		/* nfs_port */
+	unsigned int parallel;		/* parallel: guests at once */
 	char append[CONFIG_APPEND_MAX];	/* append: guest kernel cmdline */
 	char source[PATH_MAX];		/* which file the values came from */
 };

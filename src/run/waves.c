@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: GPL-2.0
+/* waves: the waves of guests of `swapctl run --parallel`. See waves.h. */
+#include <stdio.h>
+
+#include "waves.h"
+
+unsigned int waves_size(unsigned int nkernels, unsigned int total,
+			unsigned int parallel, unsigned int first)
+{
+	unsigned int n, left;
+
+	if (!nkernels || first >= total)
+		return 0;
+	left = total - first;
+	if (parallel < 1)
+		parallel = 1;
+	if (parallel >= nkernels) {
+		/* whole repeats, from a repeat's first kernel */
+		n = parallel / nkernels * nkernels - first % nkernels;
+	} else {
+		/* a part of one repeat */
+		n = nkernels - first % nkernels;
+		if (n > parallel)
+			n = parallel;
+	}
+	return n < left ? n : left;
+}
+
+unsigned int waves_width(unsigned int nkernels, unsigned int total,
+			 unsigned int parallel)
+{
+	unsigned int first = 0, n, width = 0;
+
+	while ((n = waves_size(nkernels, total, parallel, first))) {
+		if (n > width)
+			width = n;
+		first += n;
+	}
+	return width;
+}
+
+unsigned int waves_guest_host_mb(unsigned int memory_mb, bool nfs)
+{
+	return memory_mb + WAVES_QEMU_OVERHEAD_MB + (nfs ? WAVES_GANESHA_MB : 0);
+}
+
+int waves_check_memory(unsigned int width, unsigned int guest_mb,
+		       unsigned long long avail_mb, char *msg, size_t len)
+{
+	unsigned long long need = (unsigned long long)width * guest_mb;
+
+	if (!avail_mb || need <= avail_mb)
+		return 0;
+	snprintf(msg, len, "%u guests x %u MiB = %llu MiB > %llu MiB available",
+		 width, guest_mb, need, avail_mb);
+	return -1;
+}
+
+int waves_check_cpus(unsigned int width, unsigned int cpus,
+		     unsigned int host_cpus, char *msg, size_t len)
+{
+	unsigned long long need = (unsigned long long)width * cpus;
+
+	if (!host_cpus || need <= host_cpus)
+		return 0;
+	snprintf(msg, len, "%u guests x %u vCPUs = %llu vCPUs > %u host CPUs",
+		 width, cpus, need, host_cpus);
+	return 1;
+}
+
+unsigned long long waves_mem_available_mb(void)
+{
+	unsigned long long kb = 0;
+	char line[256];
+	FILE *f;
+
+	f = fopen("/proc/meminfo", "re");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1)
+			break;
+	fclose(f);
+	return kb / 1024;
+}
