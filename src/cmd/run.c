@@ -1,17 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * swapctl run: boot the kernels of a scenario through libvirt, one guest
- * at a time (interleaved A B A B with --repeat), record each guest's
- * stream under runs/<id>/ (guest.c), and compare the kernels with the
- * first one (results.c, the same model `swapctl report` uses).
+ * at a time (interleaved A B A B with --repeat) or, with --parallel N,
+ * in waves of up to N guests that start together, each in a thread of
+ * its own (waves.h); record each guest's stream under runs/<id>/
+ * (guest.c), and compare the kernels with the first one (results.c, the
+ * same model `swapctl report` uses).
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <linux/magic.h>
+#include <sys/vfs.h>
 
 #include <jansson.h>
 
@@ -22,6 +27,7 @@
 #include "results.h"
 #include "rundir.h"
 #include "scenario.h"
+#include "waves.h"
 #include "swapctl.h"
 #include "util.h"
 
@@ -33,6 +39,8 @@ struct run {
 	struct scenario scn;
 	struct guest_env env;
 	unsigned int repeat;
+	unsigned int parallel;	/* at most this many guests at once */
+	unsigned int width;	/* the most a wave of this run holds */
 	bool json, dry_run;
 	/* per kernel of scn.kernels: the variant and its bzImage */
 	char variant[SCN_MAX_KERNELS][80];
@@ -42,23 +50,14 @@ struct run {
 	char id[SCN_NAME_MAX + 32];
 	char dir[4096];
 	char *plan;
+	/* slot i's plan: its NFS server listens on nfs_port + i */
+	char *plans[WAVES_MAX_PARALLEL];
+	struct guest_slot slot[WAVES_MAX_PARALLEL];
 	struct guest *g;
 	int ng;
+	double wall_s;		/* first boot to last guest's end */
 	struct results res;
 };
-
-static void msg(const char *fmt, ...) __printf(1, 2);
-
-static void msg(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	fprintf(stderr, "swapctl run: ");
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-	va_end(ap);
-}
 
 static int write_state(const struct run *r, const char *state)
 {
@@ -111,6 +110,30 @@ static int write_run_files(struct run *r, char *err, size_t errlen)
 }
 
 /* ---- results ---- */
+
+/*
+ * The waves of the run (--parallel), each the names of the guests that
+ * start together: [["baseline-1", "patched-1"], ...].
+ */
+static json_t *waves_json(const struct run *r)
+{
+	unsigned int nk = (unsigned int)r->scn.nkernels;
+	unsigned int total = r->repeat * nk, first = 0, n, i;
+	json_t *a = json_array(), *w;
+	char name[SCN_KERNEL_MAX + 16];
+
+	while ((n = waves_size(nk, total, r->parallel, first))) {
+		w = json_array();
+		for (i = first; i < first + n; i++) {
+			snprintf(name, sizeof(name), "%s-%u",
+				 r->scn.kernels[i % nk], i / nk + 1);
+			json_array_append_new(w, json_string(name));
+		}
+		json_array_append_new(a, w);
+		first += n;
+	}
+	return a;
+}
 
 static json_t *guest_json(const struct run *r, const struct guest *g,
 			  const struct res_guest *rg)
@@ -211,6 +234,9 @@ static json_t *summary_json(struct run *r, const struct res_expect *xr,
 	json_object_set_new(o, "guest", json_pack("{sisi}", "memory_mb",
 		(int)r->env.memory_mb, "cpus", (int)r->env.cpus));
 	json_object_set_new(o, "debug", json_boolean(r->env.debug));
+	json_object_set_new(o, "parallel", json_integer(r->width));
+	json_object_set_new(o, "waves", waves_json(r));
+	json_object_set_new(o, "wall_seconds", json_real(r->wall_s));
 	ks = json_array();
 	for (k = 0; k < r->scn.nkernels; k++)
 		json_array_append_new(ks, json_pack("{sssssb}",
@@ -248,11 +274,15 @@ static json_t *summary_json(struct run *r, const struct res_expect *xr,
 static void print_table(struct run *r, const struct res_expect *xr,
 			const char *regressions, int code)
 {
+	char at_once[32] = "one guest at a time";
 	int i;
 
-	printf("\nscenario %s: %s, %u MiB, %u CPUs, %u run%s per kernel, reference %s\n",
+	if (r->width > 1)
+		snprintf(at_once, sizeof(at_once), "%u guests at once",
+			 r->width);
+	printf("\nscenario %s: %s, %u MiB, %u CPUs, %u run%s per kernel, %s, reference %s\n",
 	       r->scn.name, r->env.kvm ? "KVM" : "TCG", r->env.memory_mb,
-	       r->env.cpus, r->repeat, r->repeat > 1 ? "s" : "",
+	       r->env.cpus, r->repeat, r->repeat > 1 ? "s" : "", at_once,
 	       r->scn.kernels[0]);
 	results_print_table(stdout, &r->res);
 	for (i = 0; i < r->ng; i++) {
@@ -322,7 +352,7 @@ static int finish(struct run *r)
 	if (results_regressions(&r->res, &r->scn, regressions,
 				sizeof(regressions))) {
 		code = results_exit_worst(code, EXIT_REGRESSION);
-		msg("REGRESSION: %s", regressions);
+		guest_msg("REGRESSION: %s", regressions);
 	}
 	if (!r->ng)
 		code = results_exit_worst(code, EXIT_SETUP);
@@ -333,7 +363,7 @@ static int finish(struct run *r)
 			  JSON_REAL_PRECISION(6));
 	snprintf(path, sizeof(path), "%s/summary.json", r->dir);
 	if (!text || util_write_file_atomic(path, text, strlen(text), 0644))
-		msg("%s: %s", path, strerror(errno));
+		guest_msg("%s: %s", path, strerror(errno));
 	if (r->json && text)
 		printf("%s\n", text);
 	else
@@ -465,6 +495,8 @@ static json_t *dry_json(struct run *r, struct guest *g)
 		return NULL;
 	}
 	json_object_set_new(o, "disks", dry_disks(r));
+	json_object_set_new(o, "parallel", json_integer(r->width));
+	json_object_set_new(o, "waves", waves_json(r));
 	json_object_set_new(o, "plan", json_string(r->plan));
 	json_object_set_new(o, "domains", doms);
 	for (k = 0; k < r->scn.nkernels; k++) {
@@ -500,11 +532,30 @@ static json_t *dry_json(struct run *r, struct guest *g)
 		return NULL;
 	}
 	snprintf(rec, sizeof(rec), "%s/ganesha.conf", nfs);
-	json_object_set_new(o, "nfs", json_pack("{sissssssss}",
-		"port", (int)r->cfg->nfs_port, "export", "/export",
-		"dir", exp, "ganesha_conf", conf, "conf_path", rec));
+	json_object_set_new(o, "nfs", json_pack("{sisissssssss}",
+		"port", (int)r->cfg->nfs_port,
+		"last_port", (int)(r->cfg->nfs_port + r->width - 1),
+		"export", "/export", "dir", exp, "ganesha_conf", conf,
+		"conf_path", rec));
 	free(conf);
 	return o;
+}
+
+/* The schedule: "# wave 1 (together): baseline-1 patched-1". */
+static void dry_waves(const struct run *r, json_t *waves)
+{
+	json_t *w, *name;
+	size_t i, j;
+
+	printf("# schedule: %u guest%s at once (--parallel %u), %zu wave%s; a wave starts when the one before has ended\n",
+	       r->width, r->width > 1 ? "s" : "", r->parallel,
+	       json_array_size(waves), json_array_size(waves) > 1 ? "s" : "");
+	json_array_foreach(waves, i, w) {
+		printf("#   wave %zu:", i + 1);
+		json_array_foreach(w, j, name)
+			printf(" %s", json_string_value(name));
+		putchar('\n');
+	}
 }
 
 /*
@@ -545,6 +596,7 @@ static int dry_run(struct run *r)
 	printf("# guest: %u MiB, %u vCPU%s; kernel command line: %s\n",
 	       r->env.memory_mb, r->env.cpus, r->env.cpus == 1 ? "" : "s",
 	       r->env.cmdline);
+	dry_waves(r, json_object_get(o, "waves"));
 	json_array_foreach(json_object_get(o, "disks"), i, d)
 		printf("# disk %s: %lld MiB sparse image for swap[%lld] (%s)\n",
 		       json_string_value(json_object_get(d, "dev")),
@@ -561,6 +613,9 @@ static int dry_run(struct run *r)
 		       ", not built yet",
 		       json_string_value(json_object_get(d, "xml")));
 	nfs = json_object_get(o, "nfs");
+	if (json_is_object(nfs) && r->width > 1)
+		printf("\n# NFS: one ganesha.nfsd per guest of a wave, the i-th on 127.0.0.1:%u + i (up to %u), each guest's plan naming its port\n",
+		       r->cfg->nfs_port, r->cfg->nfs_port + r->width - 1);
 	if (json_is_object(nfs))
 		printf("\n# NFS: ganesha.nfsd on 127.0.0.1:%u, export /export; %s:\n%s",
 		       r->cfg->nfs_port,
@@ -658,25 +713,82 @@ static int resolve_kernels(struct run *r, const struct overrides *ovs)
 	return 0;
 }
 
+/* Guest @i of the serial order (A1 B1 A2 B2 ...): its kernel and repeat. */
+static void name_guest(const struct run *r, unsigned int i, struct guest *g)
+{
+	unsigned int k = i % (unsigned int)r->scn.nkernels;
+
+	snprintf(g->kernel, sizeof(g->kernel), "%s", r->scn.kernels[k]);
+	snprintf(g->kernel_path, sizeof(g->kernel_path), "%s",
+		 r->kernel_path[k]);
+	g->rep = i / (unsigned int)r->scn.nkernels + 1;
+}
+
+struct wave_job {
+	const struct guest_env *env;
+	struct guest_slot *slot;
+	struct guest *g;
+};
+
+static void *wave_thread(void *arg)
+{
+	struct wave_job *j = arg;
+
+	guest_run(j->env, j->slot, j->g);
+	return NULL;
+}
+
+/*
+ * Guests @first .. @first + @n - 1 at once, guest i of the wave in slot
+ * i, each in a thread of its own (one: in this thread). r->g keeps the
+ * serial order, so the results do not depend on which ends first.
+ * True when a guest's setup failed (the run stops after the wave).
+ */
+static bool run_wave(struct run *r, unsigned int first, unsigned int n)
+{
+	struct wave_job job[WAVES_MAX_PARALLEL];
+	pthread_t t[WAVES_MAX_PARALLEL];
+	bool threaded[WAVES_MAX_PARALLEL] = { false };
+	bool failed = false;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		job[i] = (struct wave_job){ &r->env, &r->slot[i],
+					    &r->g[first + i] };
+		name_guest(r, first + i, job[i].g);
+	}
+	r->ng = (int)(first + n);
+	for (i = 0; n > 1 && i < n; i++)
+		threaded[i] = !pthread_create(&t[i], NULL, wave_thread,
+					      &job[i]);
+	for (i = 0; i < n; i++)
+		if (!threaded[i])
+			guest_run(job[i].env, job[i].slot, job[i].g);
+	for (i = 0; i < n; i++) {
+		if (threaded[i])
+			pthread_join(t[i], NULL);
+		failed |= job[i].g->setup_failed;
+	}
+	return failed;
+}
+
+/*
+ * Wave by wave (waves.h): with --parallel 1 one guest each, A1 B1 A2 B2
+ * in that order. Between two waves is where a run may stop early.
+ */
 static void run_all(struct run *r)
 {
-	unsigned int rep;
-	int k;
+	unsigned int total = r->repeat * (unsigned int)r->scn.nkernels;
+	unsigned int first, n;
+	double t0 = util_now();
 
-	for (rep = 1; rep <= r->repeat && !guest_interrupted; rep++) {
-		for (k = 0; k < r->scn.nkernels && !guest_interrupted; k++) {
-			struct guest *g = &r->g[r->ng++];
-
-			snprintf(g->kernel, sizeof(g->kernel), "%s",
-				 r->scn.kernels[k]);
-			snprintf(g->kernel_path, sizeof(g->kernel_path), "%s",
-				 r->kernel_path[k]);
-			g->rep = rep;
-			guest_run(&r->env, g);
-			if (g->setup_failed)
-				return;
-		}
+	for (first = 0; first < total && !guest_interrupted; first += n) {
+		n = waves_size((unsigned int)r->scn.nkernels, total,
+			       r->parallel, first);
+		if (run_wave(r, first, n))
+			break;
 	}
+	r->wall_s = util_now() - t0;
 }
 
 #define STR_(x) #x
@@ -734,15 +846,114 @@ static int prepare_kbuild(struct run *r)
 	return 0;
 }
 
-/* Kernels, initramfs, kbuild tree and plan; 0 or an exit code. */
-static int prepare(struct run *r, const struct overrides *ov,
-		   const char *ird, int repeat, int timeout)
+/*
+ * The plan of each slot: the same text but for the NFS port of its
+ * server (nfs_port + slot), so one plan for all when there is no NFS.
+ */
+static int make_plans(struct run *r)
 {
-	struct swapctl_config *cfg = r->cfg;
+	bool nfs = scn_has_nfs(&r->scn);
 	char err[8192];
-	int code;
+	unsigned int i;
+
+	for (i = 0; i < r->width; i++) {
+		if (i && !nfs) {
+			r->plans[i] = r->plans[0];
+			continue;
+		}
+		r->plans[i] = plan_text(&r->scn, r->env.memory_mb,
+					r->cfg->nfs_port + i);
+		if (!r->plans[i])
+			return EXIT_FAILURE_GENERIC;
+		if (plan_check(r->scn.file, r->plans[i], err, sizeof(err))) {
+			fprintf(stderr, "swapctl run: %s\n", err);
+			return EXIT_CONFIG;
+		}
+	}
+	r->plan = r->plans[0];
+	return 0;
+}
+
+/*
+ * The MiB a guest's swap images and NFS swap files take in the host's
+ * RAM: all of them when the work dir is on a tmpfs, else none.
+ */
+static unsigned int images_in_ram_mb(const struct run *r)
+{
+	struct statfs sf;
+	unsigned int mb = 0;
+	int i;
+
+	if (statfs(r->cfg->workdir, &sf) || sf.f_type != TMPFS_MAGIC)
+		return 0;
+	for (i = 0; i < r->scn.nswap; i++) {
+		const struct scn_swap *sw = &r->scn.swap[i];
+
+		if (sw->type == SWAP_EXT4FILE)
+			mb += sw->disk_mb;
+		else if (sw->dev[0] || sw->type == SWAP_NFSFILE)
+			mb += sw->size_mb;
+	}
+	return mb;
+}
+
+/*
+ * --parallel N (or parallel in swapctl.conf): the waves of this run,
+ * and whether they fit the host: refused (EXIT_USAGE) when the widest
+ * wave's guests need more memory than MemAvailable, a warning when their
+ * vCPUs outnumber the host's CPUs. 0 or an exit code.
+ */
+static int plan_parallel(struct run *r, int repeat, int parallel)
+{
+	const struct swapctl_config *cfg = r->cfg;
+	unsigned int total, guest_mb, ram;
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	char what[4200], why[256];
 
 	r->repeat = repeat ? (unsigned int)repeat : r->scn.repeat;
+	r->parallel = parallel ? (unsigned int)parallel : cfg->parallel;
+	if (parallel)
+		snprintf(what, sizeof(what), "--parallel %u", r->parallel);
+	else
+		snprintf(what, sizeof(what), "parallel = %u (%s)", r->parallel,
+			 cfg->source);
+	total = r->repeat * (unsigned int)r->scn.nkernels;
+	r->width = waves_width((unsigned int)r->scn.nkernels, total,
+			       r->parallel);
+	if (r->width <= 1)
+		return 0;
+	ram = images_in_ram_mb(r);
+	guest_mb = waves_guest_host_mb(r->env.memory_mb,
+				       scn_has_nfs(&r->scn)) + ram;
+	if (waves_check_memory(r->width, guest_mb, waves_mem_available_mb(),
+			       why, sizeof(why))) {
+		fprintf(stderr, "swapctl run: %s: %s (MemAvailable; a guest is %u MiB of RAM + %u MiB for QEMU%s%s)\n",
+			what, why, r->env.memory_mb, WAVES_QEMU_OVERHEAD_MB,
+			scn_has_nfs(&r->scn) ? " and its NFS server" : "",
+			ram ? " + its images on the tmpfs work dir" : "");
+		return EXIT_USAGE;
+	}
+	if (scn_has_nfs(&r->scn) && cfg->nfs_port + r->width - 1 > 65535) {
+		fprintf(stderr, "swapctl run: %s: nfs_port %u: the NFS servers need ports %u to %u, past 65535\n",
+			what, cfg->nfs_port, cfg->nfs_port,
+			cfg->nfs_port + r->width - 1);
+		return EXIT_USAGE;
+	}
+	if (waves_check_cpus(r->width, r->env.cpus,
+			     ncpu > 0 ? (unsigned int)ncpu : 0, why,
+			     sizeof(why)))
+		fprintf(stderr, "swapctl run: warning: %s: %s: the guests share the CPUs and each runs slower\n",
+			what, why);
+	return 0;
+}
+
+/* Kernels, initramfs, kbuild tree and plan; 0 or an exit code. */
+static int prepare(struct run *r, const struct overrides *ov,
+		   const char *ird, int timeout)
+{
+	struct swapctl_config *cfg = r->cfg;
+	int code;
+
 	r->env.host_timeout_s = timeout ? (double)timeout :
 		(double)(r->scn.timeout_s + BOOT_MARGIN_S);
 	r->env.kvm = read_cpuinfo_kvm(r);
@@ -757,13 +968,9 @@ static int prepare(struct run *r, const struct overrides *ov,
 	if (code)
 		return code;
 	r->env.initramfs = r->initramfs;
-	r->plan = plan_text(&r->scn, r->env.memory_mb, cfg->nfs_port);
-	if (!r->plan)
-		return EXIT_FAILURE_GENERIC;
-	if (plan_check(r->scn.file, r->plan, err, sizeof(err))) {
-		fprintf(stderr, "swapctl run: %s\n", err);
-		return EXIT_CONFIG;
-	}
+	code = make_plans(r);
+	if (code)
+		return code;
 	r->env.plan = r->plan;
 	r->env.run_id = r->id;
 	r->env.run_dir = r->dir;
@@ -795,6 +1002,39 @@ static int check_inputs(struct run *r)
 	return 0;
 }
 
+/*
+ * The slots of the guests that run at once: one libvirt handle each on
+ * the run's connection (with one slot, the connection's own), the NFS
+ * port nfs_port + i and its plan.
+ */
+static int open_slots(struct run *r)
+{
+	unsigned int i;
+
+	for (i = 0; i < r->width; i++) {
+		struct guest_slot *s = &r->slot[i];
+
+		s->vm = r->width > 1 ? vm_share(r->env.vm) : r->env.vm;
+		s->nfs_port = r->cfg->nfs_port + i;
+		s->plan = r->plans[i];
+		if (!s->vm)
+			return -1;
+	}
+	return 0;
+}
+
+static void close_slots(struct run *r)
+{
+	unsigned int i;
+
+	for (i = 0; i < r->width; i++) {
+		guest_cleanup(&r->slot[i]);
+		if (r->slot[i].vm && r->slot[i].vm != r->env.vm)
+			vm_close(r->slot[i].vm);
+		r->slot[i].vm = NULL;
+	}
+}
+
 /* Connect to libvirt, run every guest and judge them; the exit code. */
 static int run_connected(struct run *r)
 {
@@ -802,7 +1042,7 @@ static int run_connected(struct run *r)
 	int code;
 
 	config_libvirt_uri(r->cfg, r->uri, sizeof(r->uri));
-	msg("run %s: connecting to %s", r->id, r->uri);
+	guest_msg("run %s: connecting to %s", r->id, r->uri);
 	r->env.vm = vm_open(r->uri, leftover, r, err, sizeof(err));
 	/*
 	 * Opening the embedded driver resets SIGTERM to its default (a
@@ -816,18 +1056,20 @@ static int run_connected(struct run *r)
 		return guest_interrupted ? EXIT_INTERRUPTED : EXIT_SETUP;
 	}
 	r->g = calloc(r->repeat * r->scn.nkernels, sizeof(*r->g));
-	if (!r->g) {
+	if (!r->g || open_slots(r)) {
 		code = EXIT_FAILURE_GENERIC;
 	} else {
 		run_all(r);
 		code = finish(r);
 		if (guest_interrupted) {
-			msg("interrupted by signal %d: guest destroyed, NFS server stopped",
-			    (int)guest_interrupted);
+			guest_msg("interrupted by signal %d: %s destroyed, NFS server%s stopped",
+				  (int)guest_interrupted,
+				  r->width > 1 ? "guests" : "guest",
+				  r->width > 1 ? "s" : "");
 			code = EXIT_INTERRUPTED;
 		}
 	}
-	guest_cleanup(&r->env);
+	close_slots(r);
 	vm_close(r->env.vm);
 	return code;
 }
@@ -874,7 +1116,9 @@ static void free_run(struct run *r)
 		guest_free(&r->g[k]);
 	free(r->g);
 	results_free(&r->res);
-	free(r->plan);
+	for (k = 0; k < WAVES_MAX_PARALLEL; k++)
+		if (r->plans[k] && (!k || r->plans[k] != r->plans[0]))
+			free(r->plans[k]);
 	free(r);
 }
 
@@ -883,7 +1127,7 @@ int cmd_run(int argc, char **argv, struct swapctl_config *cfg)
 	static struct overrides ov;
 	const char *kernels_opt = NULL, *ird = NULL, *append = NULL;
 	bool json = false, dry = false, keep = false, debug = false;
-	int repeat = 0, timeout = 0;
+	int repeat = 0, timeout = 0, parallel = 0;
 	struct popt opts[] = {
 		OPT_BOOL(0, "json", &json, "print the results as one JSON object"),
 		OPT_BOOL(0, "dry-run", &dry,
@@ -891,6 +1135,9 @@ int cmd_run(int argc, char **argv, struct swapctl_config *cfg)
 		OPT_INT(0, "repeat", &repeat, "N",
 			"run each kernel N times, interleaved (A B A B)", 1,
 			MAX_REPEAT),
+		OPT_INT(0, "parallel", &parallel, "N",
+			"run up to N guests at once, the kernels of a repeat together (default: parallel in swapctl.conf, 1)",
+			1, WAVES_MAX_PARALLEL),
 		OPT_STRING(0, "kernels", &kernels_opt, "LIST",
 			   "the kernels to compare, comma-separated, the first the reference: baseline, patched (the configured series) or any variant built under <workdir>/kernels/ (default: the scenario's)"),
 		OPT_INT(0, "timeout", &timeout, "S",
@@ -953,7 +1200,9 @@ int cmd_run(int argc, char **argv, struct swapctl_config *cfg)
 	r->env.debug = debug;
 	code = load_scenario(r, &cmd, argv[0], kernels_opt, append);
 	if (!code)
-		code = prepare(r, &ov, ird, repeat, timeout);
+		code = plan_parallel(r, repeat, parallel);
+	if (!code)
+		code = prepare(r, &ov, ird, timeout);
 	if (!code && r->dry_run)
 		code = dry_run(r);
 	else if (!code)

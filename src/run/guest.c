@@ -53,17 +53,22 @@ void guest_catch_signals(void)
 	signal(SIGPIPE, SIG_IGN);
 }
 
-static void msg(const char *fmt, ...) __printf(1, 2);
-
-static void msg(const char *fmt, ...)
+/*
+ * The line is formatted first and written by one fputs(), which holds
+ * stderr's lock: guests running at once never mix their lines.
+ */
+void guest_msg(const char *fmt, ...)
 {
+	char line[2048];
 	va_list ap;
+	int n;
 
+	n = snprintf(line, sizeof(line), "swapctl run: ");
 	va_start(ap, fmt);
-	fprintf(stderr, "swapctl run: ");
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	vsnprintf(line + n, sizeof(line) - n - 1, fmt, ap);
 	va_end(ap);
+	strcat(line, "\n");
+	fputs(line, stderr);
 }
 
 const char *guest_name(const struct guest *g, char *buf, size_t len)
@@ -95,7 +100,8 @@ static void set_why(struct guest *g, const char *fmt, ...)
 /* ---- one guest ---- */
 
 struct feed_ctx {
-	struct guest_env *r;
+	const struct guest_env *r;
+	struct guest_slot *slot;
 	struct guest *g;
 	FILE *samples;
 	FILE *rejected;		/* bad lines, with the reason */
@@ -113,9 +119,9 @@ static void on_line(void *arg, const struct stream_line *l,
 
 	if (err != STREAM_OK) {
 		if (verbose)
-			msg("%s: bad line from the agent: %s",
-			    guest_name(g, name, sizeof(name)),
-			    fc->g->st.last_error);
+			guest_msg("%s: bad line from the agent: %s",
+				  guest_name(g, name, sizeof(name)),
+				  fc->g->st.last_error);
 		/* kept for a post-mortem, never mixed with the samples */
 		if (fc->rejected) {
 			fprintf(fc->rejected, "# line %llu: %s\n",
@@ -145,10 +151,10 @@ static void on_line(void *arg, const struct stream_line *l,
 		break;
 	case STREAM_T_PHASE:
 		if (verbose)
-			msg("%s: phase %s %s",
-			    guest_name(g, name, sizeof(name)), l->phase,
-			    l->phase_state == STREAM_PHASE_END ? "end" :
-			    "start");
+			guest_msg("%s: phase %s %s",
+				  guest_name(g, name, sizeof(name)), l->phase,
+				  l->phase_state == STREAM_PHASE_END ? "end" :
+				  "start");
 		break;
 	case STREAM_T_RESULT:
 		g->has_agent_cpu = l->has_agent_cpu;
@@ -159,16 +165,17 @@ static void on_line(void *arg, const struct stream_line *l,
 			snprintf(g->last_error_log,
 				 sizeof(g->last_error_log), "%s", l->msg);
 		if (verbose)
-			msg("%s: guest %s: %s",
-			    guest_name(g, name, sizeof(name)), l->level,
-			    l->msg);
+			guest_msg("%s: guest %s: %s",
+				  guest_name(g, name, sizeof(name)), l->level,
+				  l->msg);
 		break;
 	default:
 		break;
 	}
 }
 
-static void host_line(struct guest_env *r, struct guest *g, FILE *samples)
+static void host_line(const struct guest_env *r, struct guest_slot *slot,
+		      struct guest *g, FILE *samples)
 {
 	struct vm_blkstats bs;
 	struct vm_cpustats cs;
@@ -180,7 +187,7 @@ static void host_line(struct guest_env *r, struct guest *g, FILE *samples)
 	for (i = 0; i < r->scn->nswap; i++) {
 		const struct scn_swap *sw = &r->scn->swap[i];
 
-		if (!sw->dev[0] || vm_blkstats(r->vm, sw->dev, &bs))
+		if (!sw->dev[0] || vm_blkstats(slot->vm, sw->dev, &bs))
 			continue;
 		n++;
 		json_object_set_new(blk, sw->dev,
@@ -189,7 +196,7 @@ static void host_line(struct guest_env *r, struct guest *g, FILE *samples)
 				  "rd_bytes", (json_int_t)bs.rd_bytes,
 				  "wr_bytes", (json_int_t)bs.wr_bytes));
 	}
-	if (!vm_cpustats(r->vm, &cs)) {
+	if (!vm_cpustats(slot->vm, &cs)) {
 		cpu = json_pack("{sI}", "total", (json_int_t)cs.cpu_ns);
 		if (cpu && cs.has_split) {
 			json_object_set_new(cpu, "user",
@@ -213,13 +220,16 @@ static void host_line(struct guest_env *r, struct guest *g, FILE *samples)
 		json_decref(cpu);
 	s = o ? json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
 	if (s) {
-		static struct stream_line l;
+		/* not static: guests run at once in threads of their own */
+		struct stream_line *l = malloc(sizeof(*l));
 
 		fprintf(samples, "%s\n", s);
 		fflush(samples);
 		/* counted and measured as report counts the file */
-		if (stream_parse_line(&g->st, s, strlen(s), &l) == STREAM_OK)
-			stats_track_feed(&g->track, &l);
+		if (l && stream_parse_line(&g->st, s, strlen(s), l) ==
+		    STREAM_OK)
+			stats_track_feed(&g->track, l);
+		free(l);
 	}
 	free(s);
 	json_decref(o);
@@ -259,7 +269,7 @@ static void check_console(const char *path, struct guest *g)
 	snprintf(g->console_first, sizeof(g->console_first), "%s", cs.first);
 }
 
-static int make_disks(struct guest_env *r, struct guest *g, char *err,
+static int make_disks(const struct guest_env *r, struct guest *g, char *err,
 		      size_t errlen)
 {
 	char path[4200];
@@ -303,7 +313,7 @@ static int make_disks(struct guest_env *r, struct guest *g, char *err,
 	return 0;
 }
 
-static void remove_disks(struct guest_env *r, struct guest *g)
+static void remove_disks(const struct guest_env *r, struct guest *g)
 {
 	char path[4200];
 	int i;
@@ -319,7 +329,7 @@ static void remove_disks(struct guest_env *r, struct guest *g)
 	}
 }
 
-static void fill_spec(struct guest_env *r, struct guest *g,
+static void fill_spec(const struct guest_env *r, struct guest *g,
 		      struct domain_spec *d, char paths[][4200],
 		      char *name, size_t namelen)
 {
@@ -353,18 +363,16 @@ static void fill_spec(struct guest_env *r, struct guest *g,
 	d->net = scn_has_nfs(r->scn);
 	/* command workloads run the host's programs: its root, read-only */
 	d->host_root = r->scn->command ? "/" : NULL;
-	/* command workloads run the host's programs: its root, read-only */
-	d->host_root = r->scn->command ? "/" : NULL;
 }
 
-void guest_cleanup(struct guest_env *r)
+void guest_cleanup(struct guest_slot *s)
 {
-	if (r->vm)
-		vm_destroy(r->vm);
-	ganesha_stop(&r->nfs);
-	if (r->sock[0]) {
-		unlink(r->sock);
-		r->sock[0] = '\0';
+	if (s->vm)
+		vm_destroy(s->vm);
+	ganesha_stop(&s->nfs);
+	if (s->sock[0]) {
+		unlink(s->sock);
+		s->sock[0] = '\0';
 	}
 }
 
@@ -384,7 +392,7 @@ static bool only_alloc_failures(const struct console_scan *cs)
 	return true;
 }
 
-static void classify(struct guest_env *r, struct guest *g)
+static void classify(const struct guest_env *r, struct guest *g)
 {
 	const struct stats_track *t = &g->track;
 	char name[64];
@@ -447,8 +455,8 @@ static void classify(struct guest_env *r, struct guest *g)
 		g->pass = true;
 	}
 	if (!g->pass)
-		msg("%s: FAIL: %s", guest_name(g, name, sizeof(name)),
-		    g->why);
+		guest_msg("%s: FAIL: %s", guest_name(g, name, sizeof(name)),
+			  g->why);
 }
 
 /* rejected.txt stays only when there was something to reject */
@@ -470,7 +478,7 @@ static void close_rejected(struct feed_ctx *fc, struct guest *g)
  * Everything a guest needs before it boots: its directory, initrd, disks,
  * domain XML, NFS server and output files. False with g->why set.
  */
-static bool guest_prepare(struct guest_env *r, struct guest *g,
+static bool guest_prepare(const struct guest_env *r, struct guest *g,
 			  const char *gname, struct domain_spec *spec,
 			  char (*paths)[4200], char *dname, size_t dnamelen,
 			  char **xmlp, struct feed_ctx *fc)
@@ -492,7 +500,7 @@ static bool guest_prepare(struct guest_env *r, struct guest *g,
 			 spec->agent_socket);
 		return false;
 	}
-	if (plan_make_initrd(r->initramfs, r->plan, spec->initrd, err,
+	if (plan_make_initrd(r->initramfs, fc->slot->plan, spec->initrd, err,
 			     sizeof(err)) ||
 	    make_disks(r, g, err, sizeof(err))) {
 		set_why(g, "%s", err);
@@ -515,8 +523,8 @@ static bool guest_prepare(struct guest_env *r, struct guest *g,
 			if (r->scn->swap[i].type == SWAP_NFSFILE)
 				mb[n++] = r->scn->swap[i].size_mb;
 		snprintf(nfsdir, sizeof(nfsdir), "%s/nfs", g->dir);
-		if (ganesha_start(&r->nfs, nfsdir, r->cfg->nfs_port, mb, n,
-				  err, sizeof(err))) {
+		if (ganesha_start(&fc->slot->nfs, nfsdir, fc->slot->nfs_port,
+				  mb, n, err, sizeof(err))) {
 			set_why(g, "%s", err);
 			return false;
 		}
@@ -531,7 +539,7 @@ static bool guest_prepare(struct guest_env *r, struct guest *g,
 			 strerror(errno));
 		return false;
 	}
-	faults_init(&fc->faults, r->scn, NULL, &r->nfs, fc->samples);
+	faults_init(&fc->faults, r->scn, NULL, &fc->slot->nfs, fc->samples);
 	return true;
 }
 
@@ -540,7 +548,7 @@ static bool guest_prepare(struct guest_env *r, struct guest *g,
  * followed by no power-off, or a time limit passes; host lines and host
  * faults on the way. False when interrupted by a signal.
  */
-static bool guest_stream(struct guest_env *r, struct guest *g,
+static bool guest_stream(const struct guest_env *r, struct guest *g,
 			 struct feed_ctx *fc, int fd)
 {
 	double deadline, next_host, t_result = 0;
@@ -557,7 +565,7 @@ static bool guest_stream(struct guest_env *r, struct guest *g,
 			return false;
 		now = util_now();
 		if (now >= next_host) {
-			host_line(r, g, fc->samples);
+			host_line(r, fc->slot, g, fc->samples);
 			next_host = now + r->scn->interval_ms / 1000.0;
 		}
 		faults_tick(&fc->faults, now);
@@ -581,12 +589,13 @@ static bool guest_stream(struct guest_env *r, struct guest *g,
 	return true;
 }
 
-void guest_run(struct guest_env *r, struct guest *g)
+void guest_run(const struct guest_env *r, struct guest_slot *slot,
+	       struct guest *g)
 {
 	char paths[3 + DOMAIN_MAX_DISKS][4200], dname[256], err[1024];
 	char gname[64];
 	struct domain_spec spec;
-	struct feed_ctx fc = { .r = r, .g = g };
+	struct feed_ctx fc = { .r = r, .slot = slot, .g = g };
 	char *xml = NULL;
 	int fd = -1;
 
@@ -596,14 +605,14 @@ void guest_run(struct guest_env *r, struct guest *g)
 		goto setup_fail;
 	unlink(spec.console_log);
 	unlink(spec.agent_socket);
-	snprintf(r->sock, sizeof(r->sock), "%s", spec.agent_socket);
+	snprintf(slot->sock, sizeof(slot->sock), "%s", spec.agent_socket);
 	if (guest_interrupted)
 		goto interrupted;
-	msg("%s: booting %s (%s, %u MiB, %u CPUs)", gname,
-	    g->kernel_path, r->kvm ? "KVM" : "TCG", r->memory_mb,
-	    r->cpus);
+	guest_msg("%s: booting %s (%s, %u MiB, %u CPUs)", gname,
+		  g->kernel_path, r->kvm ? "KVM" : "TCG", r->memory_mb,
+		  r->cpus);
 	fc.t_create = util_now();
-	if (vm_start(r->vm, xml, err, sizeof(err))) {
+	if (vm_start(slot->vm, xml, err, sizeof(err))) {
 		set_why(g, "%s", err);
 		goto setup_fail;
 	}
@@ -626,15 +635,15 @@ void guest_run(struct guest_env *r, struct guest *g)
 	g->fault_failures = fc.faults.failures;
 	snprintf(g->fault_error, sizeof(g->fault_error), "%s",
 		 fc.faults.last_error);
-	guest_cleanup(r);
+	guest_cleanup(slot);
 	fclose(fc.samples);
 	close_rejected(&fc, g);
 	remove_disks(r, g);
 	check_console(spec.console_log, g);
 	free(xml);
 	classify(r, g);
-	msg("%s: %s in %.1f s (boot %.2f s)", gname,
-	    g->pass ? "pass" : "FAIL", g->run_s, g->boot_s);
+	guest_msg("%s: %s in %.1f s (boot %.2f s)", gname,
+		  g->pass ? "pass" : "FAIL", g->run_s, g->boot_s);
 	return;
 
 interrupted:
@@ -646,7 +655,7 @@ failed:
 	if (fd >= 0)
 		close(fd);
 	faults_finish(&fc.faults, util_now());
-	guest_cleanup(r);
+	guest_cleanup(slot);
 	if (fc.samples)
 		fclose(fc.samples);
 	close_rejected(&fc, g);
@@ -654,11 +663,11 @@ failed:
 	free(xml);
 	classify(r, g);
 	if (g->setup_failed)
-		msg("%s: %s", gname, g->why);
+		guest_msg("%s: %s", gname, g->why);
 }
 
 
-char *guest_domain_xml(struct guest_env *r, struct guest *g)
+char *guest_domain_xml(const struct guest_env *r, struct guest *g)
 {
 	char paths[3 + DOMAIN_MAX_DISKS][4200], name[256];
 	struct domain_spec spec;

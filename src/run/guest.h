@@ -21,6 +21,7 @@
 #include "scenario.h"
 #include "stats.h"
 #include "stream.h"
+#include "util.h"
 
 /* What every guest of a run shares. */
 struct guest_env {
@@ -35,8 +36,19 @@ struct guest_env {
 	const char *initramfs;
 	const char *plan;
 	const char *run_id, *run_dir;
-	struct vmconn *vm;
-	/* what the current guest holds, for the cleanup */
+	struct vmconn *vm;	/* the run's connection */
+};
+
+/*
+ * One running guest's own share of the host (run --parallel runs several
+ * at once, each in its own thread with its own slot): its libvirt handle
+ * and domain, its NFS server on its own port with the plan naming that
+ * port, its agent socket; everything guest_cleanup() releases.
+ */
+struct guest_slot {
+	struct vmconn *vm;	/* vm_share() of env->vm, or env->vm */
+	unsigned int nfs_port;
+	const char *plan;	/* the plan for nfs_port */
 	struct ganesha nfs;
 	char sock[4200];
 };
@@ -74,12 +86,19 @@ void guest_catch_signals(void);
 
 /* "<kernel>-<rep>", the guest's directory name */
 const char *guest_name(const struct guest *g, char *buf, size_t len);
-/* Boot guest @g, follow it to the end and classify it. */
-void guest_run(struct guest_env *env, struct guest *g);
-/* Everything a guest holds on the host: always safe to call. */
-void guest_cleanup(struct guest_env *env);
+/*
+ * Boot guest @g in @slot, follow it to the end and classify it. Guests
+ * of different slots may run at once in different threads: @env is only
+ * read, and every message is one whole line on stderr.
+ */
+void guest_run(const struct guest_env *env, struct guest_slot *slot,
+	       struct guest *g);
+/* Everything a slot's guest holds on the host: always safe to call. */
+void guest_cleanup(struct guest_slot *slot);
+/* One line "swapctl run: ..." on stderr, written whole. */
+void guest_msg(const char *fmt, ...) __printf(1, 2);
 /* The domain XML of @g (for --dry-run); NULL when out of memory. */
-char *guest_domain_xml(struct guest_env *env, struct guest *g);
+char *guest_domain_xml(const struct guest_env *env, struct guest *g);
 void guest_free(struct guest *g);
 
 #endif
