@@ -96,7 +96,8 @@ unit: $(TESTS) swapctl
 	@echo "== tests/check-layers"; tests/check-layers
 	@echo "== tests/check-help-man"; tests/check-help-man
 	@set -e; for d in tests/fixtures/run-*-unfixed; do \
-		echo "== tests/check-registry $$d"; tests/check-registry $$d; done
+		echo "== tests/check-registry --recorded $$d"; \
+		tests/check-registry --recorded $$d; done
 
 build/fuzz/%.o: src/%.c
 	@mkdir -p $(@D)

@@ -416,6 +416,85 @@ static void test_bdev_unfixed_passes(void **state)
 	source_close(&src);
 }
 
+/* @n = 5 values of mean @mean and sample stddev exactly @sd */
+static void five(double *x, double mean, double sd)
+{
+	static const double z[] = { -2, -1, 0, 1, 2 };	/* sd sqrt(2.5) */
+	unsigned int i;
+
+	for (i = 0; i < 5; i++)
+		x[i] = mean + sd * z[i] / sqrt(2.5);
+}
+
+/*
+ * Power (issue 19): a 10% difference over 5 repeats with 1% noise is a
+ * verdict, a 1% difference with 20% noise is not; the minimum detectable
+ * effect and the repeats needed follow the formula of stats.h, checked
+ * here with Student's t from the printed table (not stats_t_quantile).
+ */
+static void test_power(void **state)
+{
+	double a[5], b[5], mde;
+	struct stats_desc da, db, cv5 = { .n = 5, .mean = 100, .stddev = 5 };
+	struct res_cmp c;
+	unsigned int n;
+
+	(void)state;
+	five(a, 100, 1);
+	five(b, 110, 1.1);
+	assert_int_equal(judge("workload_seconds", a, 5, b, 5, &c), V_WORSE);
+	/* cv 1% both, n 5: df 8, t(.975) 2.306 + t(.80) 0.889 */
+	assert_true(c.has_mde && c.has_mde_noise);
+	assert_true(fabs(c.mde_noise - 3.195 * sqrt(2 * 1e-4 / 5)) < 2e-4);
+	assert_true(fabs(c.mde - c.mde_noise) < 1e-12);	/* above 1% */
+
+	five(a, 100, 20);
+	five(b, 101, 20.2);
+	assert_int_equal(judge("workload_seconds", a, 5, b, 5, &c),
+			 V_NO_CHANGE);
+	assert_true(c.mde > 0.35 && c.mde < 0.45);	/* 3.195 * 0.1265 */
+	da = desc(a, 5);
+	db = desc(b, 5);
+	/* normal approximation: 2 cv^2 (1.960 + 0.842)^2 / e^2 = 1570 */
+	assert_int_equal(results_power(&c, &da, &db, 0.02, 5000, &n),
+			 RES_POWER_OK);
+	assert_true(n >= 1570 && n <= 1572);
+	assert_true(stats_mde(&(struct stats_desc){ .n = n, .mean = 100,
+				.stddev = 20 },
+			      &(struct stats_desc){ .n = n, .mean = 101,
+				.stddev = 20.2 }, &mde) && mde <= 0.02);
+	assert_true(stats_mde(&(struct stats_desc){ .n = n - 1, .mean = 100,
+				.stddev = 20 },
+			      &(struct stats_desc){ .n = n - 1, .mean = 101,
+				.stddev = 20.2 }, &mde) && mde > 0.02);
+	assert_int_equal(results_power(&c, &da, &db, 0.02, 100, &n),
+			 RES_POWER_LIMIT);
+	assert_int_equal(n, 0);
+	assert_int_equal(results_power(&c, &da, &db, 0.005, 5000, &n),
+			 RES_POWER_THRESHOLD);
+
+	/*
+	 * cv 5% both, effect 10%: n 5 gives (2.306 + 0.889) * sqrt(2 *
+	 * 0.0025 / 5) = 0.101, n 6 (df 10: 2.228 + 0.879) 0.0897: 6.
+	 */
+	assert_int_equal(stats_repeats_needed(&cv5, &cv5, 0.10, 100), 6);
+	assert_true(stats_mde(&cv5, &cv5, &mde) && fabs(mde - 0.1010) < 5e-4);
+	/* no spread yet (one run): no figure */
+	assert_int_equal(stats_repeats_needed(&(struct stats_desc){ .n = 1,
+		.mean = 100 }, &cv5, 0.10, 100), 0);
+	assert_false(stats_mde(&(struct stats_desc){ .n = 1, .mean = 100 },
+			       &cv5, &mde));
+	/* one run of a count the workload fixes: its threshold */
+	judge("pswpout", (double[]){ 1000 }, 1, (double[]){ 1000 }, 1, &c);
+	assert_true(c.has_mde && !c.has_mde_noise && c.mde == 0.05);
+	assert_int_equal(results_power(&c, &da, &db, 0.10, 100, &n),
+			 RES_POWER_NO_SPREAD);
+	/* one run of a timing: nothing could be seen */
+	judge("workload_seconds", (double[]){ 10 }, 1, (double[]){ 10 }, 1,
+	      &c);
+	assert_false(c.has_mde);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -423,6 +502,7 @@ int main(void)
 		cmocka_unit_test(test_welch),
 		cmocka_unit_test(test_ratio_ci),
 		cmocka_unit_test(test_verdicts),
+		cmocka_unit_test(test_power),
 		cmocka_unit_test(test_exit_precedence),
 		cmocka_unit_test(test_expectations),
 		cmocka_unit_test(test_registry),

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * swapctl report: the table of a recorded run (text, JSON or CSV) and an
- * SVG plot over time of pages per I/O and swap throughput per kernel;
- * with two runs, their comparison. The numbers come from the same
- * stream/stats code as swapctl top.
+ * swapctl report: the table of a recorded run (text, JSON, CSV, the
+ * plain-text table for a cover letter, or KCIDB JSON) and an SVG plot
+ * over time of pages per I/O and swap throughput per kernel; with two
+ * runs, their comparison. The numbers come from the same stream/stats
+ * code as swapctl top.
  */
 #include <errno.h>
 #include <limits.h>
@@ -16,9 +17,12 @@
 
 #include <jansson.h>
 
+#include "email.h"
+#include "kcidb.h"
 #include "metrics.h"
 #include "parse-options.h"
 #include "results.h"
+#include "scenario.h"
 #include "source.h"
 #include "stats.h"
 #include "svg.h"
@@ -28,28 +32,72 @@
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define MAX_GUEST_COLS	6	/* per-guest columns in the text table */
 
-enum fmt { F_TEXT, F_JSON, F_CSV, F_NONE };
+enum fmt { F_TEXT, F_JSON, F_CSV, F_EMAIL, F_KCIDB, F_NONE };
+
+/* --format's names, by enum fmt; --text, --json, --csv, --kcidb alike */
+static const char *const fmt_names[] = {
+	"text", "json", "csv", "text-email", "kcidb",
+};
 
 struct run {
 	struct source src;
 	struct results res;	/* res.g[i] is src.g[i] */
+	int targets[RES_MAX_METRICS];	/* power targets (--metric) */
+	unsigned int ntargets;
 };
+
+#define POWER_LIMIT	1000	/* the most repeats a "needs N" figure says */
 
 struct report_opts {
 	enum fmt fmt;
 	const char *svg;
 	const char *dir[2];
 	unsigned int ndirs;
+	struct res_power_opts pw;	/* --effect, --metric */
 };
+
+/* --format=FMT: 1 + its enum fmt into the int; twice only the same. */
+static int format_cb(const struct popt *opt, const char *arg, char *err,
+		     size_t errlen)
+{
+	int *v = opt->value;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(fmt_names); i++)
+		if (!strcmp(arg, fmt_names[i]))
+			break;
+	if (i == ARRAY_SIZE(fmt_names)) {
+		snprintf(err, errlen, "unknown format '%s' (text, json, csv, text-email, kcidb)",
+			 arg);
+		return -1;
+	}
+	if (*v && *v != (int)i + 1) {
+		snprintf(err, errlen, "'%s' after '%s': give one format",
+			 arg, fmt_names[*v - 1]);
+		return -1;
+	}
+	*v = (int)i + 1;
+	return 0;
+}
 
 static int parse_args(int argc, char **argv, struct report_opts *o)
 {
 	/* 0: not given, else 1 + enum fmt */
-	int mode = 0, n;
+	int mode = 0, format = 0, n;
 	struct popt opts[] = {
-		OPT_CMDMODE(0, "text", &mode, 1 + F_TEXT, "aligned table (default)"),
-		OPT_CMDMODE(0, "json", &mode, 1 + F_JSON, "one JSON object"),
-		OPT_CMDMODE(0, "csv", &mode, 1 + F_CSV, "one row per guest"),
+		OPT_CALLBACK(0, "format", &format, "FMT",
+			     "text (the default), json, csv, text-email (a table for a cover letter, at most 78 columns) or kcidb (KCIDB v5 JSON)",
+			     format_cb),
+		OPT_CMDMODE(0, "text", &mode, 1 + F_TEXT, "aligned table (--format=text)"),
+		OPT_CMDMODE(0, "json", &mode, 1 + F_JSON, "one JSON object (--format=json)"),
+		OPT_CMDMODE(0, "csv", &mode, 1 + F_CSV, "one row per guest (--format=csv)"),
+		OPT_CMDMODE(0, "kcidb", &mode, 1 + F_KCIDB, "KCIDB I/O schema v5.3 JSON (--format=kcidb)"),
+		OPT_CALLBACK(0, "effect", &o->pw, "E",
+			     "also say how many runs per kernel each comparison would need to detect a relative difference E (2% or 0.02)",
+			     results_opt_effect),
+		OPT_CALLBACK(0, "metric", &o->pw, "KEY",
+			     "a metric whose power the text table's foot shows (repeatable; default: the run's no_regression timings, workload and system CPU time, system and host CPU ms per MiB)",
+			     results_opt_metric),
 		OPT_STRING(0, "svg", &o->svg, "FILE",
 			   "also write a plot over time of pages per I/O and swap throughput for each kernel (only the plot when no table format is given)"),
 		OPT_END(),
@@ -65,7 +113,8 @@ static int parse_args(int argc, char **argv, struct report_opts *o)
 		"kernel the ratio to the run's first kernel (the reference) with\n"
 		"its 95% interval, Welch's p-value and a verdict: better, worse,\n"
 		"no significant change, not measured (the same as swapctl run).\n"
-		"With two runs, compare them kernel by kernel (B/A).\n",
+		"With two runs, compare them kernel by kernel (B/A; text, json\n"
+		"and csv).\n",
 		.epilog =
 		"A value that cannot be computed is \"n/a\" (nothing to divide:\n"
 		"no I/O) or \"missing\" (the kernel lacks the counter, e.g. no\n"
@@ -78,9 +127,17 @@ static int parse_args(int argc, char **argv, struct report_opts *o)
 		return n == PARSE_OPT_HELP ? -1 : EXIT_USAGE;
 	for (o->ndirs = 0; o->ndirs < (unsigned int)n; o->ndirs++)
 		o->dir[o->ndirs] = argv[o->ndirs];
+	if (mode && format && mode != format)
+		return popt_error(&cmd, "'--format=%s' and '--%s' exclude each other",
+				  fmt_names[format - 1], fmt_names[mode - 1]);
+	if (format)
+		mode = format;
 	o->fmt = mode ? (enum fmt)(mode - 1) : o->svg ? F_NONE : F_TEXT;
+	if ((o->fmt == F_EMAIL || o->fmt == F_KCIDB) && o->ndirs > 1)
+		return popt_error(&cmd, "--format=%s: one run directory, not two (compare runs with text, json or csv)",
+				  fmt_names[o->fmt]);
 	if (o->svg && !strcmp(o->svg, "-") && o->fmt != F_NONE) {
-		fprintf(stderr, "swapctl report: --svg -: standard output already has the table (drop --text/--json/--csv or name a file)\n");
+		fprintf(stderr, "swapctl report: --svg -: standard output already has the table (drop --text/--json/--csv/--format or name a file)\n");
 		return EXIT_USAGE;
 	}
 	if (o->svg && strcmp(o->svg, "-")) {
@@ -253,6 +310,32 @@ static void text_run(const struct run *r, FILE *f)
 	fprintf(f, "\nper kernel: mean ±95%% CI; ratio to %s [95%% CI]\n",
 		r->res.nk ? r->res.kernels[0] : "?");
 	results_print_table_fit(f, &r->res, width);
+	results_print_power(f, &r->res, r->targets, r->ntargets);
+}
+
+/* The power targets of @r: --metric, else those of its scenario. */
+static void power_targets(struct run *r, const struct report_opts *o)
+{
+	struct scenario *s = calloc(1, sizeof(*s));
+	char path[PATH_MAX], err[512];
+
+	r->res.effect = o->pw.effect;
+	r->res.effect_limit = POWER_LIMIT;
+	if (o->pw.n) {
+		memcpy(r->targets, o->pw.mi, o->pw.n * sizeof(r->targets[0]));
+		r->ntargets = o->pw.n;
+		free(s);
+		return;
+	}
+	/* a scenario that no longer loads still gets the cost metrics */
+	if (s && (util_path(path, sizeof(path), "%s/scenario.json",
+			    r->src.dir) ||
+		  scenario_load(s, path, err, sizeof(err)))) {
+		free(s);
+		s = NULL;
+	}
+	r->ntargets = results_power_targets(s, r->targets, RES_MAX_METRICS);
+	free(s);
 }
 
 /* Kernel @k of run @b against the same kernel of run @a. */
@@ -476,6 +559,129 @@ static void csv_out(const struct run *a, const struct run *b, FILE *f)
 	}
 }
 
+/* ---- text-email ---- */
+
+static int email_out(const struct run *r, FILE *f)
+{
+	const char **status = calloc(r->src.ng ? r->src.ng : 1,
+				     sizeof(*status));
+	struct email_run e = {
+		.res = &r->res, .scenario = r->src.scenario, .run = r->src.id,
+		.status = status,
+	};
+	unsigned int i;
+
+	if (!status)
+		return -1;
+	for (i = 0; i < r->src.ng; i++)
+		status[i] = status_str(r->src.g[i]);
+	email_print(f, &e);
+	free(status);
+	return 0;
+}
+
+/* ---- KCIDB ---- */
+
+/*
+ * What the run directory records of the kernels and guests beside the
+ * samples: summary.json's kernel_images (variant, bzImage), debug,
+ * accel and guest; the scenario's oom fault from scenario.json. Both
+ * are optional (a run that was interrupted, or a fixture, has none).
+ */
+struct kcidb_facts {
+	json_t *summary;
+	struct kcidb_kernel k[RES_MAX_KERNELS];
+	struct kcidb_guest *g;
+};
+
+static void summary_facts(const struct run *r, struct kcidb_facts *x,
+			  struct kcidb_run *k)
+{
+	json_t *imgs, *img, *gu;
+	unsigned int i;
+	size_t j;
+
+	imgs = json_object_get(x->summary, "kernel_images");
+	json_array_foreach(imgs, j, img) {
+		int ki = results_kernel_index(&r->res, json_string_value(
+			json_object_get(img, "name")) ?: "");
+
+		if (ki < 0)
+			continue;
+		x->k[ki].variant = json_string_value(json_object_get(img,
+								     "variant"));
+		if (json_is_boolean(json_object_get(img, "bzImage")))
+			x->k[ki].built = json_is_true(json_object_get(img,
+								      "bzImage"));
+	}
+	for (i = 0; i < r->res.nk; i++)
+		x->k[i].debug = json_is_true(json_object_get(x->summary,
+							     "debug"));
+	k->accel = json_string_value(json_object_get(x->summary, "accel"));
+	gu = json_object_get(x->summary, "guest");
+	k->memory_mb = (unsigned int)json_integer_value(
+		json_object_get(gu, "memory_mb"));
+	k->cpus = (unsigned int)json_integer_value(json_object_get(gu,
+								   "cpus"));
+}
+
+static bool run_expects_oom(const struct run *r)
+{
+	struct scenario *s = calloc(1, sizeof(*s));
+	char path[PATH_MAX + 16], err[PATH_MAX + 256];
+	bool oom = false;
+
+	if (!s)
+		return false;
+	snprintf(path, sizeof(path), "%s/scenario.json", r->src.dir);
+	if (!scenario_load(s, path, err, sizeof(err)))
+		oom = scn_expects_oom(s);
+	free(s);
+	return oom;
+}
+
+static int kcidb_out(const struct run *r, FILE *f)
+{
+	struct kcidb_facts x = { 0 };
+	struct kcidb_run k = {
+		.res = &r->res, .run = r->src.id, .scenario = r->src.scenario,
+		.kernels = x.k,
+	};
+	char path[PATH_MAX + 16];
+	unsigned int i;
+	json_t *o;
+	int rc;
+
+	x.g = calloc(r->src.ng ? r->src.ng : 1, sizeof(*x.g));
+	if (!x.g)
+		return -1;
+	for (i = 0; i < RES_MAX_KERNELS; i++)
+		x.k[i].built = -1;
+	for (i = 0; i < r->src.ng; i++) {
+		const struct source_guest *g = r->src.g[i];
+		int ki = results_kernel_index(&r->res, g->kernel);
+
+		x.g[i].name = g->name;
+		x.g[i].status = status_str(g);
+		if (ki >= 0 && !x.k[ki].release && g->track.kernel[0])
+			x.k[ki].release = g->track.kernel;
+	}
+	k.guests = x.g;
+	snprintf(path, sizeof(path), "%s/summary.json", r->src.dir);
+	x.summary = json_load_file(path, 0, NULL);
+	if (x.summary)
+		summary_facts(r, &x, &k);
+	k.expects_oom = run_expects_oom(r);
+	o = kcidb_json(&k);
+	rc = o ? json_dumpf(o, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
+			    JSON_REAL_PRECISION(6)) : -1;
+	fputc('\n', f);
+	json_decref(o);
+	json_decref(x.summary);
+	free(x.g);
+	return rc;
+}
+
 /* ---- SVG ---- */
 
 #define SVG_MAX_SERIES	(2 * SOURCE_MAX_GUESTS)
@@ -665,6 +871,7 @@ int cmd_report(int argc, char **argv, struct swapctl_config *cfg)
 			return r == -2 ? EXIT_DATA : o.ndirs ? EXIT_USAGE :
 				EXIT_SETUP;
 		}
+		power_targets(&runs[i], &o);
 	}
 	switch (o.fmt) {
 	case F_TEXT:
@@ -678,6 +885,12 @@ int cmd_report(int argc, char **argv, struct swapctl_config *cfg)
 		break;
 	case F_CSV:
 		csv_out(&runs[0], n > 1 ? &runs[1] : NULL, stdout);
+		break;
+	case F_EMAIL:
+		r = email_out(&runs[0], stdout);
+		break;
+	case F_KCIDB:
+		r = kcidb_out(&runs[0], stdout);
 		break;
 	case F_NONE:
 		break;

@@ -8,6 +8,7 @@
  * same model `swapctl report` uses).
  */
 #include <errno.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -32,6 +33,10 @@
 #include "util.h"
 
 #define MAX_REPEAT	100
+#define AUTO_MIN_REPEAT	3	/* --repeat auto: spreads from 3 runs on */
+#define AUTO_LIMIT	10	/* --repeat auto's default --repeat-limit */
+#define AUTO_EFFECT	0.05	/* --repeat auto's default --effect */
+#define POWER_LIMIT	1000	/* the most repeats a "needs N" figure says */
 #define BOOT_MARGIN_S	60	/* host limit = timeout_s + this */
 
 struct run {
@@ -41,6 +46,17 @@ struct run {
 	unsigned int repeat;
 	unsigned int parallel;	/* at most this many guests at once */
 	unsigned int width;	/* the most a wave of this run holds */
+	/*
+	 * --repeat auto: repeat until every power target's minimum
+	 * detectable effect is at most pw.effect, or repeat_limit repeats.
+	 */
+	bool repeat_auto, power_reached;
+	unsigned int repeat_limit;
+	double power_worst;		/* the largest target mde at the end */
+	int power_worst_mi;
+	struct res_power_opts pw;	/* --effect, --metric */
+	int targets[RES_MAX_METRICS];	/* pw.mi, or results_power_targets */
+	unsigned int ntargets;
 	bool json, dry_run;
 	/* per kernel of scn.kernels: the variant and its bzImage */
 	char variant[SCN_MAX_KERNELS][80];
@@ -221,6 +237,36 @@ static json_t *expect_json(const struct scn_expect *e,
 	return j;
 }
 
+/*
+ * {"effect", "targets": [keys], "repeat_auto": {"limit", "repeats",
+ * "reached", "worst_mde", "worst_metric"} or null}
+ */
+static json_t *power_json(const struct run *r)
+{
+	json_t *o = json_object(), *t = json_array();
+	unsigned int i;
+
+	json_object_set_new(o, "effect", r->pw.effect > 0 ?
+			    json_real(r->pw.effect) : json_null());
+	for (i = 0; i < r->ntargets; i++)
+		json_array_append_new(t,
+			json_string(metric_defs[r->targets[i]].key));
+	json_object_set_new(o, "targets", t);
+	if (!r->repeat_auto) {
+		json_object_set_new(o, "repeat_auto", json_null());
+		return o;
+	}
+	json_object_set_new(o, "repeat_auto", json_pack("{sIsIsbsoss}",
+		"limit", (json_int_t)r->repeat_limit,
+		"repeats", (json_int_t)r->repeat,
+		"reached", r->power_reached,
+		"worst_mde", isfinite(r->power_worst) ?
+			json_real(r->power_worst) : json_null(),
+		"worst_metric", r->power_worst_mi >= 0 ?
+			metric_defs[r->power_worst_mi].key : ""));
+	return o;
+}
+
 static json_t *summary_json(struct run *r, const struct res_expect *xr,
 			    const char *regressions, int code)
 {
@@ -231,6 +277,8 @@ static json_t *summary_json(struct run *r, const struct res_expect *xr,
 		      "dir", r->dir, "repeat", (int)r->repeat);
 	json_object_set_new(o, "accel", json_string(r->env.kvm ? "kvm" :
 						    "tcg"));
+	json_object_set_new(o, "icount_shift", r->env.icount ?
+			    json_integer(r->env.icount_shift) : json_null());
 	json_object_set_new(o, "guest", json_pack("{sisi}", "memory_mb",
 		(int)r->env.memory_mb, "cpus", (int)r->env.cpus));
 	json_object_set_new(o, "debug", json_boolean(r->env.debug));
@@ -252,6 +300,7 @@ static json_t *summary_json(struct run *r, const struct res_expect *xr,
 	json_object_set_new(o, "comparisons",
 			    results_comparisons_json(&r->res));
 	json_object_set_new(o, "phases", results_phases_json(&r->res));
+	json_object_set_new(o, "power", power_json(r));
 	ex = json_array();
 	for (i = 0; i < r->scn.nexpect; i++)
 		json_array_append_new(ex, expect_json(&r->scn.expect[i],
@@ -285,6 +334,16 @@ static void print_table(struct run *r, const struct res_expect *xr,
 	       r->env.cpus, r->repeat, r->repeat > 1 ? "s" : "", at_once,
 	       r->scn.kernels[0]);
 	results_print_table(stdout, &r->res);
+	results_print_power(stdout, &r->res, r->targets, r->ntargets);
+	if (r->repeat_auto)
+		printf("repeat auto: %u runs per kernel, %s %.3g%% (largest mde %.1f%%, %s)\n",
+		       r->repeat, r->power_reached ?
+		       "every target's mde within" :
+		       "the limit reached before every mde was within",
+		       r->pw.effect * 100,
+		       isfinite(r->power_worst) ? r->power_worst * 100 : 100,
+		       r->power_worst_mi >= 0 ?
+		       metric_defs[r->power_worst_mi].key : "-");
 	for (i = 0; i < r->ng; i++) {
 		const struct guest *g = &r->g[i];
 
@@ -329,19 +388,31 @@ static void print_table(struct run *r, const struct res_expect *xr,
 	       "PASS", code, r->dir);
 }
 
+/* The results of the guests run so far (@res initialised); -1: no memory */
+static int guests_results(const struct run *r, struct results *res)
+{
+	int i, k, bad = 0;
+
+	for (k = 0; k < r->scn.nkernels; k++)
+		results_kernel(res, r->scn.kernels[k]);
+	for (i = 0; i < r->ng; i++)
+		if (results_add(res, r->g[i].kernel, r->g[i].rep,
+				&r->g[i].track))
+			bad = -1;
+	return bad;
+}
+
 static int finish(struct run *r)
 {
 	struct res_expect xr[SCN_MAX_EXPECT];
 	char path[4200], *text, regressions[2048];
-	int code = EXIT_OK, i, k;
+	int code = EXIT_OK, i;
 	json_t *sum;
 
-	for (k = 0; k < r->scn.nkernels; k++)
-		results_kernel(&r->res, r->scn.kernels[k]);
-	for (i = 0; i < r->ng; i++)
-		if (results_add(&r->res, r->g[i].kernel, r->g[i].rep,
-				&r->g[i].track))
-			code = EXIT_FAILURE_GENERIC;
+	r->res.effect = r->pw.effect;
+	r->res.effect_limit = POWER_LIMIT;
+	if (guests_results(r, &r->res))
+		code = EXIT_FAILURE_GENERIC;
 	for (i = 0; i < r->ng; i++)
 		code = results_exit_worst(code, r->g[i].exit_class);
 	for (i = 0; i < r->scn.nexpect; i++) {
@@ -593,6 +664,12 @@ static int dry_run(struct run *r)
 	printf("# accelerator: %s (%s)\n", r->env.kvm ? "KVM" : "TCG",
 	       r->env.accel_why);
 	printf("# libvirt URI: %s\n", r->uri);
+	if (r->repeat_auto)
+		printf("# repeats: auto, %u to %u runs per kernel, until every power target's mde <= %.3g%%\n",
+		       AUTO_MIN_REPEAT, r->repeat_limit, r->pw.effect * 100);
+	else
+		printf("# repeats: %u run%s per kernel, interleaved\n",
+		       r->repeat, r->repeat == 1 ? "" : "s");
 	printf("# guest: %u MiB, %u vCPU%s; kernel command line: %s\n",
 	       r->env.memory_mb, r->env.cpus, r->env.cpus == 1 ? "" : "s",
 	       r->env.cmdline);
@@ -652,6 +729,74 @@ static int add_override(struct overrides *ov, const char *name,
 	snprintf(ov->o[ov->n].name, sizeof(ov->o[0].name), "%.*s",
 		 (int)namelen, name);
 	ov->o[ov->n++].file = file;
+	return 0;
+}
+
+/* --repeat N or auto */
+struct repeat_opt {
+	int n;		/* 0: the scenario's */
+	bool autom;
+};
+
+static int opt_repeat(const struct popt *opt, const char *arg, char *err,
+		      size_t errlen)
+{
+	struct repeat_opt *o = opt->value;
+	char *end;
+	long v;
+
+	if (!strcmp(arg, "auto")) {
+		o->autom = true;
+		o->n = 0;
+		return 0;
+	}
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (end == arg || *end || errno || v < 1 || v > MAX_REPEAT) {
+		snprintf(err, errlen, "'%s': give auto or a whole number from 1 to %d",
+			 arg, MAX_REPEAT);
+		return -1;
+	}
+	o->n = (int)v;
+	o->autom = false;
+	return 0;
+}
+
+/*
+ * The power targets (--metric, else the scenario's), and for --repeat
+ * auto its effect and limit; 0 or EXIT_USAGE.
+ */
+static int setup_power(struct run *r, const struct repeat_opt *ro,
+		       int limit)
+{
+	unsigned int i;
+
+	if (r->pw.n) {
+		memcpy(r->targets, r->pw.mi, r->pw.n * sizeof(r->targets[0]));
+		r->ntargets = r->pw.n;
+	} else {
+		r->ntargets = results_power_targets(&r->scn, r->targets,
+						    RES_MAX_METRICS);
+	}
+	r->power_worst_mi = -1;
+	if (limit && !ro->autom) {
+		fprintf(stderr, "swapctl run: option '--repeat-limit' is for '--repeat auto'\n");
+		return EXIT_USAGE;
+	}
+	if (!ro->autom)
+		return 0;
+	r->repeat_auto = true;
+	r->repeat_limit = limit ? (unsigned int)limit : AUTO_LIMIT;
+	if (!(r->pw.effect > 0))
+		r->pw.effect = AUTO_EFFECT;
+	for (i = 0; i < r->ntargets; i++) {
+		const struct metric_def *m = &metric_defs[r->targets[i]];
+
+		if (r->pw.effect < m->min_effect)
+			guest_msg("repeat auto: %s changes below %.3g%% are noise by its definition (swapctl metrics): its goal is %.3g%%",
+			    m->key, m->min_effect * 100, m->min_effect * 100);
+	}
+	r->repeat = r->repeat_limit;
 	return 0;
 }
 
@@ -773,21 +918,57 @@ static bool run_wave(struct run *r, unsigned int first, unsigned int n)
 }
 
 /*
+ * --repeat auto, after a repeat: are the power targets' minimum
+ * detectable effects within the effect asked for? Says so either way.
+ */
+static bool enough_repeats(struct run *r, unsigned int done)
+{
+	struct results res;
+
+	if (!r->repeat_auto)
+		return false;
+	if (done < AUTO_MIN_REPEAT)
+		return false;
+	results_init(&res);
+	if (guests_results(r, &res)) {
+		results_free(&res);
+		return false;
+	}
+	r->power_reached = results_power_reached(&res, r->targets,
+						 r->ntargets, r->pw.effect,
+						 &r->power_worst,
+						 &r->power_worst_mi);
+	results_free(&res);
+	guest_msg("repeat auto: after %u runs a kernel the largest mde is %.1f%% (%s)%s%.3g%%",
+	    done, isfinite(r->power_worst) ? r->power_worst * 100 : 100,
+	    r->power_worst_mi >= 0 ? metric_defs[r->power_worst_mi].key : "-",
+	    r->power_reached ? " <= " : " > ", r->pw.effect * 100);
+	return r->power_reached;
+}
+
+/*
  * Wave by wave (waves.h): with --parallel 1 one guest each, A1 B1 A2 B2
- * in that order. Between two waves is where a run may stop early.
+ * in that order. Between two waves that end a repeat is where --repeat
+ * auto may stop (with --parallel, a wave holds whole repeats).
  */
 static void run_all(struct run *r)
 {
-	unsigned int total = r->repeat * (unsigned int)r->scn.nkernels;
-	unsigned int first, n;
+	unsigned int nk = (unsigned int)r->scn.nkernels;
+	unsigned int total = r->repeat * nk, first, n, done = 0;
 	double t0 = util_now();
 
 	for (first = 0; first < total && !guest_interrupted; first += n) {
-		n = waves_size((unsigned int)r->scn.nkernels, total,
-			       r->parallel, first);
+		n = waves_size(nk, total, r->parallel, first);
 		if (run_wave(r, first, n))
 			break;
+		if (guest_interrupted || (first + n) % nk)
+			continue;
+		done = (first + n) / nk;
+		if (enough_repeats(r, done))
+			break;
 	}
+	if (r->repeat_auto)
+		r->repeat = done ? done : 1;
 	r->wall_s = util_now() - t0;
 }
 
@@ -871,6 +1052,7 @@ static int make_plans(struct run *r)
 		}
 	}
 	r->plan = r->plans[0];
+	r->env.plan = r->plan;
 	return 0;
 }
 
@@ -903,14 +1085,13 @@ static unsigned int images_in_ram_mb(const struct run *r)
  * wave's guests need more memory than MemAvailable, a warning when their
  * vCPUs outnumber the host's CPUs. 0 or an exit code.
  */
-static int plan_parallel(struct run *r, int repeat, int parallel)
+static int plan_parallel(struct run *r, int parallel)
 {
 	const struct swapctl_config *cfg = r->cfg;
 	unsigned int total, guest_mb, ram;
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	char what[4200], why[256];
 
-	r->repeat = repeat ? (unsigned int)repeat : r->scn.repeat;
 	r->parallel = parallel ? (unsigned int)parallel : cfg->parallel;
 	if (parallel)
 		snprintf(what, sizeof(what), "--parallel %u", r->parallel);
@@ -947,13 +1128,14 @@ static int plan_parallel(struct run *r, int repeat, int parallel)
 	return 0;
 }
 
-/* Kernels, initramfs, kbuild tree and plan; 0 or an exit code. */
+/* Kernels, initramfs and kbuild tree; 0 or an exit code. */
 static int prepare(struct run *r, const struct overrides *ov,
-		   const char *ird, int timeout)
+		   const char *ird, int repeat, int timeout)
 {
 	struct swapctl_config *cfg = r->cfg;
 	int code;
 
+	r->repeat = repeat ? (unsigned int)repeat : r->scn.repeat;
 	r->env.host_timeout_s = timeout ? (double)timeout :
 		(double)(r->scn.timeout_s + BOOT_MARGIN_S);
 	r->env.kvm = read_cpuinfo_kvm(r);
@@ -968,10 +1150,6 @@ static int prepare(struct run *r, const struct overrides *ov,
 	if (code)
 		return code;
 	r->env.initramfs = r->initramfs;
-	code = make_plans(r);
-	if (code)
-		return code;
-	r->env.plan = r->plan;
 	r->env.run_id = r->id;
 	r->env.run_dir = r->dir;
 	return 0;
@@ -1127,14 +1305,27 @@ int cmd_run(int argc, char **argv, struct swapctl_config *cfg)
 	static struct overrides ov;
 	const char *kernels_opt = NULL, *ird = NULL, *append = NULL;
 	bool json = false, dry = false, keep = false, debug = false;
-	int repeat = 0, timeout = 0, parallel = 0;
+	struct repeat_opt ro = { 0, false };
+	int timeout = 0, limit = 0, icount = -1, parallel = 0;
+	static struct res_power_opts pw;
+	struct run *r;
 	struct popt opts[] = {
 		OPT_BOOL(0, "json", &json, "print the results as one JSON object"),
 		OPT_BOOL(0, "dry-run", &dry,
 			 "print what would start (accelerator and why, URI, disks, plan, domain XML, ganesha.conf), start nothing"),
-		OPT_INT(0, "repeat", &repeat, "N",
-			"run each kernel N times, interleaved (A B A B)", 1,
-			MAX_REPEAT),
+		OPT_CALLBACK(0, "repeat", &ro, "N|auto",
+			     "run each kernel N times, interleaved (A B A B); auto: until the power targets' minimum detectable effect is within --effect, at least "
+			     STR(AUTO_MIN_REPEAT) " and at most --repeat-limit times",
+			     opt_repeat),
+		OPT_INT(0, "repeat-limit", &limit, "N",
+			"the most runs per kernel of --repeat auto (default "
+			STR(AUTO_LIMIT) ")", AUTO_MIN_REPEAT, MAX_REPEAT),
+		OPT_CALLBACK(0, "effect", &pw, "E",
+			     "the relative difference to detect (2% or 0.02): --repeat auto's goal (default 5%), and the runs each comparison would need to see it",
+			     results_opt_effect),
+		OPT_CALLBACK(0, "metric", &pw, "KEY",
+			     "a power target (repeatable; default: the scenario's no_regression timings, workload and system CPU time, system and host CPU ms per MiB)",
+			     results_opt_metric),
 		OPT_INT(0, "parallel", &parallel, "N",
 			"run up to N guests at once, the kernels of a repeat together (default: parallel in swapctl.conf, 1)",
 			1, WAVES_MAX_PARALLEL),
@@ -1155,6 +1346,9 @@ int cmd_run(int argc, char **argv, struct swapctl_config *cfg)
 			   "use this initramfs instead of the built one"),
 		OPT_STRING(0, "append", &append, "ARGS",
 			   "add ARGS to the guest kernel command line (after swapctl.conf's append)"),
+		OPT_INT(0, "icount", &icount, "SHIFT",
+			"TCG only: run the guests with QEMU's -icount shift=SHIFT,sleep=off: guest time counts the guest's instructions (2^SHIFT ns each), not the host's clock",
+			0, 10),
 		OPT_BOOL(0, "keep-images", &keep,
 			 "keep the swap disk images of each guest"),
 		OPT_BOOL(0, "debug", &debug,
@@ -1179,11 +1373,11 @@ int cmd_run(int argc, char **argv, struct swapctl_config *cfg)
 		"worse, 130 interrupted. See swapctl(1) and\n"
 		"swapctl-scenario(5).\n",
 	};
-	struct run *r;
 	char err[8192];
 	int n, code;
 
 	memset(&ov, 0, sizeof(ov));
+	memset(&pw, 0, sizeof(pw));
 	n = parse_options(&cmd, argc, argv);
 	if (n < 0)
 		return parse_options_exit(n);
@@ -1192,6 +1386,7 @@ int cmd_run(int argc, char **argv, struct swapctl_config *cfg)
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		return EXIT_FAILURE_GENERIC;
+	r->pw = pw;
 	r->cfg = cfg;
 	results_init(&r->res);
 	r->json = json;
@@ -1200,9 +1395,30 @@ int cmd_run(int argc, char **argv, struct swapctl_config *cfg)
 	r->env.debug = debug;
 	code = load_scenario(r, &cmd, argv[0], kernels_opt, append);
 	if (!code)
-		code = plan_parallel(r, repeat, parallel);
+		code = prepare(r, &ov, ird, ro.n, timeout);
 	if (!code)
-		code = prepare(r, &ov, ird, timeout);
+		code = setup_power(r, &ro, limit);
+	if (!code && icount >= 0 && r->env.kvm) {
+		fprintf(stderr, "swapctl run: option '--icount': the guests run under KVM here (%s); -icount is TCG's (accel = tcg in swapctl.conf)\n",
+			r->env.accel_why);
+		code = EXIT_USAGE;
+	}
+	r->env.icount = icount >= 0;
+	r->env.icount_shift = icount >= 0 ? (unsigned int)icount : 0;
+	if (!code && r->env.icount && r->env.cpus > 1) {
+		/*
+		 * -icount runs every vCPU in one TCG thread in turn: with 2
+		 * the kernel did not get past bringing up CPU 1 in a minute
+		 * (with 1 it booted in 2 s), so one vCPU.
+		 */
+		guest_msg("--icount: the guests get 1 vCPU instead of %u (icount runs the vCPUs in turn)",
+		    r->env.cpus);
+		r->env.cpus = 1;
+	}
+	if (!code)
+		code = plan_parallel(r, parallel);
+	if (!code)
+		code = make_plans(r);
 	if (!code && r->dry_run)
 		code = dry_run(r);
 	else if (!code)

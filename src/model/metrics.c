@@ -245,6 +245,21 @@ static struct stats_val host_cpu_s(const struct metric_in *in)
 	return in->total.host_cpu;
 }
 
+/* 4 KiB pages: 256 per MiB, as stats.c's sys_ms_per_mib */
+static struct stats_val host_ms_per_mib(const struct metric_in *in)
+{
+	struct stats_val ms = in->total.host_cpu, mib = in->total.pswpout;
+	struct stats_val in_pages = in->total.pswpin;
+
+	if (in_pages.state != STATS_OK)
+		mib = in_pages;		/* n/a or missing */
+	else if (mib.state == STATS_OK)
+		mib.v = (mib.v + in_pages.v) / 256;
+	if (ms.state == STATS_OK)
+		ms.v *= 1e3;
+	return stats_ratio(ms, mib);
+}
+
 /*
  * Over the ended phases named @name: the pages the workload's mincore()
  * check found freed (evicted) per page asked. Missing if such a phase
@@ -534,6 +549,12 @@ const struct metric_def metric_defs[] = {
 		.label = "host CPU s (QEMU)", .unit = "s", .eval = host_cpu_s,
 		.how = "the last host line's cpu_ns.total: CPU time of the guest's QEMU process on the host since it started (virDomainGetCPUStats or virDomainGetInfo)",
 		.dir = METRIC_LOWER_BETTER, .decimals = 2, .min_effect = 0.01,
+	}, {
+		.key = "host_cpu_ms_per_mib",
+		.label = "host CPU ms/MiB (QEMU)", .unit = "ms/MiB",
+		.eval = host_ms_per_mib,
+		.how = "host_cpu_seconds in ms / MiB swapped out and in ((pswpout + pswpin) / 256): the whole guest's cost on the host, boot included, per MiB it swapped",
+		.dir = METRIC_LOWER_BETTER, .decimals = 1, .min_effect = 0.01,
 	},
 };
 

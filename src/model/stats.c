@@ -1025,3 +1025,54 @@ bool stats_ratio_ci(const struct stats_desc *a, const struct stats_desc *b,
 	*has_ci = true;
 	return true;
 }
+
+/* The relative variances of @a and @b as if each had @na, @nb repeats. */
+static bool mde_at(const struct stats_desc *a, const struct stats_desc *b,
+		   double na, double nb, double *mde)
+{
+	double cva, cvb, va, vb, se2, df;
+
+	if (na < 2 || nb < 2 || a->mean == 0 || b->mean == 0)
+		return false;
+	cva = a->stddev / fabs(a->mean);
+	cvb = b->stddev / fabs(b->mean);
+	va = cva * cva / na;
+	vb = cvb * cvb / nb;
+	se2 = va + vb;
+	if (!isfinite(se2))
+		return false;
+	if (se2 <= 0) {
+		*mde = 0;
+		return true;
+	}
+	df = se2 * se2 / (va * va / (na - 1) + vb * vb / (nb - 1));
+	*mde = (stats_t_quantile(0.975, df) + stats_t_quantile(0.80, df)) *
+	       sqrt(se2);
+	return true;
+}
+
+bool stats_mde(const struct stats_desc *a, const struct stats_desc *b,
+	       double *mde)
+{
+	return mde_at(a, b, (double)a->n, (double)b->n, mde);
+}
+
+unsigned int stats_repeats_needed(const struct stats_desc *a,
+				  const struct stats_desc *b, double effect,
+				  unsigned int limit)
+{
+	unsigned int lo = 2, hi = limit, mid;
+	double m;
+
+	/* the mde only falls as n grows: bisect for the first n it fits */
+	if (a->n < 2 || b->n < 2 || limit < 2 || !mde_at(a, b, limit, limit, &m) || m > effect)
+		return 0;
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (mde_at(a, b, mid, mid, &m) && m <= effect)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo;
+}

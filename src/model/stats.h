@@ -320,4 +320,27 @@ bool stats_welch(const struct stats_desc *a, const struct stats_desc *b,
 bool stats_ratio_ci(const struct stats_desc *a, const struct stats_desc *b,
 		    double *ratio, double *lo, double *hi, bool *has_ci);
 
+/*
+ * Power (doc/HACKING.md "Verdicts"). The minimum detectable effect of a
+ * comparison of @b against @a: the smallest relative difference
+ * |mean(b) / mean(a) - 1| that Welch's two-sided test at 5% finds with
+ * 80% power, given their coefficients of variation and repeats:
+ *
+ *   mde = (t(.975, df) + t(.80, df)) * sqrt(cv_a^2 / n_a + cv_b^2 / n_b)
+ *
+ * with cv = stddev / |mean| of each side, and df the Welch-Satterthwaite
+ * degrees of freedom of the two relative terms. 0 when neither side
+ * varies. False (no figure) when either n < 2 or a mean is 0.
+ */
+bool stats_mde(const struct stats_desc *a, const struct stats_desc *b,
+	       double *mde);
+/*
+ * The repeats per side (n_a = n_b = n, the spreads of @a and @b kept)
+ * at which stats_mde() first is at most @effect: 2 to @limit, or 0 when
+ * even @limit repeats would not see it (or there is no figure).
+ */
+unsigned int stats_repeats_needed(const struct stats_desc *a,
+				  const struct stats_desc *b, double effect,
+				  unsigned int limit);
+
 #endif

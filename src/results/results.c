@@ -3,6 +3,7 @@
  * results: metric values, comparisons, verdicts, expectations, the table
  * and the JSON shared by run and report. See results.h.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -174,6 +175,20 @@ const char *results_verdict_name(enum verdict v)
 	return "?";
 }
 
+/* The minimum detectable effect of @c (results.h, struct res_cmp). */
+static void set_mde(const struct metric_def *m, const struct stats_desc *a,
+		    const struct stats_desc *b, struct res_cmp *c)
+{
+	if (a->n >= 2 && b->n >= 2 && stats_mde(a, b, &c->mde_noise)) {
+		c->has_mde = c->has_mde_noise = true;
+		c->mde = fmax(c->mde_noise, m->min_effect);
+	} else if (m->deterministic) {
+		/* judged on the difference alone (see below) */
+		c->has_mde = true;
+		c->mde = m->min_effect;
+	}
+}
+
 void results_judge(const struct metric_def *m, enum stats_state sa,
 		   const struct stats_desc *a, enum stats_state sb,
 		   const struct stats_desc *b, struct res_cmp *c)
@@ -183,7 +198,8 @@ void results_judge(const struct metric_def *m, enum stats_state sa,
 
 	c->m = m;
 	c->has_ratio = c->has_ci = c->has_p = false;
-	c->ratio = c->lo = c->hi = c->p = 0;
+	c->has_mde = c->has_mde_noise = false;
+	c->ratio = c->lo = c->hi = c->p = c->mde = c->mde_noise = 0;
 	if (sa != STATS_OK || sb != STATS_OK || !a->n || !b->n) {
 		c->verdict = V_NOT_MEASURED;
 		return;
@@ -209,6 +225,7 @@ void results_judge(const struct metric_def *m, enum stats_state sa,
 		 */
 		significant = m->deterministic && fabs(rel) > m->min_effect;
 	}
+	set_mde(m, a, b, c);
 	if (!significant)
 		c->verdict = V_NO_CHANGE;
 	else if (m->dir == METRIC_NEUTRAL)
@@ -230,6 +247,228 @@ void results_compare(const struct results *r, unsigned int mi,
 	results_judge(&metric_defs[mi], sa, &a, sb, &b, c);
 	c->kernel = k;
 	c->ref = ref;
+}
+
+enum res_power_why results_power(const struct res_cmp *c,
+				 const struct stats_desc *a,
+				 const struct stats_desc *b, double effect,
+				 unsigned int limit, unsigned int *repeats)
+{
+	*repeats = 0;
+	if (effect < c->m->min_effect)
+		return RES_POWER_THRESHOLD;
+	if (!c->has_mde_noise)
+		return RES_POWER_NO_SPREAD;
+	*repeats = stats_repeats_needed(a, b, effect, limit);
+	return *repeats ? RES_POWER_OK : RES_POWER_LIMIT;
+}
+
+const char *results_power_why(enum res_power_why w)
+{
+	switch (w) {
+	case RES_POWER_OK:
+		return "ok";
+	case RES_POWER_NO_SPREAD:
+		return "no spread measured (fewer than 2 repeats or a mean of 0)";
+	case RES_POWER_THRESHOLD:
+		return "below the metric's minimum effect";
+	case RES_POWER_LIMIT:
+		return "more repeats than the limit";
+	}
+	return "?";
+}
+
+int results_power_of(const struct results *r, unsigned int mi,
+		     unsigned int k, unsigned int ref, double effect,
+		     unsigned int limit, unsigned int *repeats,
+		     enum res_power_why *why)
+{
+	struct stats_desc a, b;
+	struct res_cmp c;
+
+	if (results_desc(r, ref, mi, &a) != STATS_OK ||
+	    results_desc(r, k, mi, &b) != STATS_OK)
+		return -1;
+	results_judge(&metric_defs[mi], STATS_OK, &a, STATS_OK, &b, &c);
+	*why = results_power(&c, &a, &b, effect, limit, repeats);
+	return 0;
+}
+
+
+static bool have_target(const int *mi, unsigned int n, int m)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (mi[i] == m)
+			return true;
+	return false;
+}
+
+unsigned int results_power_targets(const struct scenario *s, int *mi,
+				   unsigned int max)
+{
+	static const char *const cost[] = {
+		"workload_seconds", "cpu_system_seconds",
+		"system_ms_per_mib", "host_cpu_ms_per_mib",
+	};
+	unsigned int n = 0, i;
+	int m;
+
+	for (i = 0; s && i < (unsigned int)s->nnoreg && n < max; i++) {
+		m = metric_index(s->no_regression[i]);
+		if (m >= 0 && !metric_defs[m].deterministic &&
+		    !have_target(mi, n, m))
+			mi[n++] = m;
+	}
+	for (i = 0; i < sizeof(cost) / sizeof(cost[0]) && n < max; i++) {
+		m = metric_index(cost[i]);
+		if (m >= 0 && !have_target(mi, n, m))
+			mi[n++] = m;
+	}
+	return n;
+}
+
+bool results_power_reached(const struct results *r, const int *mi,
+			   unsigned int n, double effect, double *worst,
+			   int *worst_mi)
+{
+	bool reached = true;
+	unsigned int i, k;
+	struct res_cmp c;
+
+	*worst = 0;
+	*worst_mi = n ? mi[0] : -1;
+	for (i = 0; i < n; i++)
+		for (k = 1; k < r->nk; k++) {
+			double m;
+
+			results_compare(r, (unsigned int)mi[i], k, 0, &c);
+			if (c.verdict == V_NOT_MEASURED)
+				continue;
+			m = c.has_mde_noise ? c.mde : INFINITY;
+			if (m > *worst) {
+				*worst = m;
+				*worst_mi = mi[i];
+			}
+			/* c.mde is never below min_effect: nor is the goal */
+			if (m > fmax(effect, c.m->min_effect))
+				reached = false;
+		}
+	return reached;
+}
+
+/*
+ * "  workload s               mde 8.3%; 2%: 34 runs" (the kernel's name
+ * first with more than two kernels): short enough for 60 columns.
+ */
+static void power_line(FILE *f, const struct results *r, unsigned int mi,
+		       unsigned int k)
+{
+	enum res_power_why why;
+	struct res_cmp c;
+	unsigned int n;
+	char mde[16];
+
+	results_compare(r, mi, k, 0, &c);
+	if (c.verdict == V_NOT_MEASURED || !c.has_mde_noise)
+		return;
+	results_fmt_mde(mde, sizeof(mde), &c);
+	if (r->nk > 2)
+		fprintf(f, "  %s:", r->kernels[k]);
+	fprintf(f, "  %-24.24s mde %s", metric_defs[mi].label, mde);
+	if (r->effect > 0 &&
+	    !results_power_of(r, mi, k, 0, r->effect, r->effect_limit, &n,
+			      &why)) {
+		fprintf(f, "; %.3g%%: ", r->effect * 100);
+		if (why == RES_POWER_OK)
+			fprintf(f, "%u runs", n);
+		else if (why == RES_POWER_LIMIT)
+			fprintf(f, ">%u runs", r->effect_limit);
+		else
+			fprintf(f, "below its %.3g%%",
+				metric_defs[mi].min_effect * 100);
+	}
+	fputc('\n', f);
+}
+
+void results_print_power(FILE *f, const struct results *r, const int *mi,
+			 unsigned int n)
+{
+	unsigned int i, k, have = 0;
+	struct res_cmp c;
+
+	if (r->nk < 2 || !n)
+		return;
+	for (i = 0; i < n; i++)
+		for (k = 1; k < r->nk; k++) {
+			results_compare(r, (unsigned int)mi[i], k, 0, &c);
+			have += c.verdict != V_NOT_MEASURED && c.has_mde_noise;
+		}
+	if (!have) {
+		fprintf(f, "power: one run per kernel, no spread: no mde\n");
+		return;
+	}
+	fprintf(f, "power: mde = the smallest change these runs could call\n");
+	if (r->effect > 0)
+		fprintf(f, "(Welch 5%%, 80%%); %.3g%%: the runs per kernel to see it\n",
+			r->effect * 100);
+	else
+		fprintf(f, "(Welch's test at 5%%, 80%% power; see --effect)\n");
+	for (i = 0; i < n; i++)
+		for (k = 1; k < r->nk; k++)
+			power_line(f, r, (unsigned int)mi[i], k);
+}
+
+int results_opt_effect(const struct popt *opt, const char *arg, char *err,
+		       size_t errlen)
+{
+	struct res_power_opts *o = opt->value;
+	size_t len = strlen(arg);
+	bool pct = len && arg[len - 1] == '%';
+	char num[32], *end;
+	double v;
+
+	if (!len || len >= sizeof(num)) {
+		snprintf(err, errlen, "'%s': give a percentage (2%%) or a fraction (0.02)",
+			 arg);
+		return -1;
+	}
+	memcpy(num, arg, len + 1);
+	if (pct)
+		num[len - 1] = 0;
+	errno = 0;
+	v = strtod(num, &end);
+	if (pct)
+		v /= 100;
+	if (end == num || *end || errno || !(v > 0 && v < 1)) {
+		snprintf(err, errlen, "'%s': give a percentage (2%%) or a fraction (0.02) above 0 and below 100%%",
+			 arg);
+		return -1;
+	}
+	o->effect = v;
+	return 0;
+}
+
+int results_opt_metric(const struct popt *opt, const char *arg, char *err,
+		       size_t errlen)
+{
+	struct res_power_opts *o = opt->value;
+	int m = metric_index(arg);
+
+	if (m < 0) {
+		snprintf(err, errlen, "'%s': no such metric (swapctl metrics lists them)",
+			 arg);
+		return -1;
+	}
+	if (have_target(o->mi, o->n, m))
+		return 0;
+	if (o->n >= RES_MAX_METRICS) {
+		snprintf(err, errlen, "'%s': too many metrics", arg);
+		return -1;
+	}
+	o->mi[o->n++] = m;
+	return 0;
 }
 
 /* ---- expectations and regressions ---- */
@@ -465,7 +704,27 @@ static json_t *cmp_json(const struct res_cmp *c, const char *metric,
 			    json_null());
 	json_object_set_new(o, "verdict",
 			    json_string(results_verdict_name(c->verdict)));
+	json_object_set_new(o, "mde", c->has_mde ? json_real(c->mde) :
+			    json_null());
+	json_object_set_new(o, "mde_noise", c->has_mde_noise ?
+			    json_real(c->mde_noise) : json_null());
 	return o;
+}
+
+/* {"effect", "limit", "repeats" (null: none within it), "why"} */
+static json_t *power_json(const struct results *r, unsigned int mi,
+			  unsigned int k)
+{
+	enum res_power_why why;
+	unsigned int n;
+
+	if (results_power_of(r, mi, k, 0, r->effect, r->effect_limit, &n,
+			     &why))
+		return json_null();
+	return json_pack("{sfsIsoss}", "effect", r->effect,
+			 "limit", (json_int_t)r->effect_limit,
+			 "repeats", n ? json_integer(n) : json_null(),
+			 "why", results_power_why(why));
 }
 
 json_t *results_comparisons_json(const struct results *r)
@@ -477,10 +736,15 @@ json_t *results_comparisons_json(const struct results *r)
 		for (k = 1; k < r->nk; k++) {
 			struct res_cmp c;
 
+			json_t *o;
+
 			results_compare(r, mi, k, 0, &c);
-			json_array_append_new(a, cmp_json(&c,
-				metric_defs[mi].key, r->kernels[k],
-				r->kernels[0]));
+			o = cmp_json(&c, metric_defs[mi].key, r->kernels[k],
+				     r->kernels[0]);
+			if (r->effect > 0)
+				json_object_set_new(o, "repeats_needed",
+						    power_json(r, mi, k));
+			json_array_append_new(a, o);
 		}
 	return a;
 }
@@ -542,6 +806,22 @@ json_t *results_phases_json(const struct results *r)
 #define T_LABEL	24
 #define T_COL	18
 #define T_RATIO	36
+#define T_MDE	6	/* "12.3%", ">999%", "-" */
+
+void results_fmt_mde(char *buf, size_t len, const struct res_cmp *c)
+{
+	if (c->verdict == V_NOT_MEASURED || !c->has_mde)
+		snprintf(buf, len, "-");
+	else if (c->mde >= 9.995)
+		snprintf(buf, len, ">999%%");
+	else if (c->mde >= 0.0995)
+		snprintf(buf, len, "%.0f%%", c->mde * 100);
+	else
+		snprintf(buf, len, "%.1f%%", c->mde * 100);
+}
+
+/* One comparison's two columns: the ratio and verdict, and the mde. */
+static void print_cmp(FILE *f, const struct res_cmp *c, int width);
 
 static void fmt_desc(char *buf, size_t len, enum stats_state st,
 		     const struct stats_desc *d, int dec)
@@ -600,6 +880,18 @@ static void pad(FILE *f, const char *s, int w, bool right)
 		fprintf(f, "%s%*s", s, w > n ? w - n : 0, "");
 }
 
+static void print_cmp(FILE *f, const struct res_cmp *c, int width)
+{
+	char buf[96];
+
+	fmt_cmp(buf, sizeof(buf), c);
+	fputc(' ', f);
+	pad(f, buf, width, true);
+	results_fmt_mde(buf, sizeof(buf), c);
+	fputc(' ', f);
+	pad(f, buf, T_MDE, true);
+}
+
 /* The widths of the table's label, value and ratio columns. */
 struct tw {
 	int label, col, ratio;
@@ -621,6 +913,8 @@ static void print_block(FILE *f, const struct results *r, bool means,
 			 r->kernels[0]);
 		fputc(' ', f);
 		pad(f, buf, w->ratio, true);
+		fputc(' ', f);
+		pad(f, "mde", T_MDE, true);
 	}
 	fputc('\n', f);
 	for (mi = 0; mi < metric_count; mi++) {
@@ -639,9 +933,7 @@ static void print_block(FILE *f, const struct results *r, bool means,
 			struct res_cmp c;
 
 			results_compare(r, mi, k, 0, &c);
-			fmt_cmp(buf, sizeof(buf), &c);
-			fputc(' ', f);
-			pad(f, buf, w->ratio, true);
+			print_cmp(f, &c, w->ratio);
 		}
 		fputc('\n', f);
 	}
@@ -670,9 +962,7 @@ static void print_block(FILE *f, const struct results *r, bool means,
 			struct res_cmp c;
 
 			phase_cmp(r, idx, k, &c);
-			fmt_cmp(buf, sizeof(buf), &c);
-			fputc(' ', f);
-			pad(f, buf, w->ratio, true);
+			print_cmp(f, &c, w->ratio);
 		}
 		fputc('\n', f);
 	}
@@ -683,7 +973,7 @@ void results_print_table_fit(FILE *f, const struct results *r,
 {
 	struct tw w = { T_LABEL, T_COL, T_RATIO };
 	int nk = (int)r->nk, nr = nk ? nk - 1 : 0;
-	int full = T_LABEL + nk * (T_COL + 1) + nr * (T_RATIO + 1);
+	int full = T_LABEL + nk * (T_COL + 1) + nr * (T_RATIO + T_MDE + 2);
 
 	if (!width || full <= (int)width || nk < 2) {
 		print_block(f, r, true, true, &w);
@@ -698,9 +988,9 @@ void results_print_table_fit(FILE *f, const struct results *r,
 		w.col--;
 	while (w.label + nk * (w.col + 1) > (int)width && w.label > 16)
 		w.label--;
-	while (w.label + w.ratio + 1 > (int)width && w.ratio > 30)
+	while (w.label + w.ratio + T_MDE + 2 > (int)width && w.ratio > 30)
 		w.ratio--;
-	while (w.label + w.ratio + 1 > (int)width && w.label > 16)
+	while (w.label + w.ratio + T_MDE + 2 > (int)width && w.label > 16)
 		w.label--;
 	print_block(f, r, true, false, &w);
 	fputc('\n', f);

@@ -20,6 +20,7 @@
 #include <jansson.h>
 
 #include "metrics.h"
+#include "parse-options.h"
 #include "scenario.h"
 #include "stats.h"
 
@@ -51,6 +52,13 @@ struct results {
 	unsigned int nk;
 	struct res_guest *g;
 	unsigned int ng, capg;
+	/*
+	 * The effect asked for (--effect, a relative difference; 0: none)
+	 * and the most repeats to consider: the JSON then gives, per
+	 * comparison, the repeats that would see it (results_power).
+	 */
+	double effect;
+	unsigned int effect_limit;
 };
 
 struct res_cmp {
@@ -62,6 +70,15 @@ struct res_cmp {
 	bool has_p;
 	double p;
 	enum verdict verdict;
+	/*
+	 * The minimum detectable effect (stats_mde): mde_noise from the
+	 * spread of the repeats (has_mde_noise), mde the smallest relative
+	 * difference this comparison could call a change: the larger of
+	 * mde_noise and the metric's min_effect (a count the workload fixes,
+	 * with one run: min_effect). No has_mde: no change could be seen.
+	 */
+	bool has_mde, has_mde_noise;
+	double mde, mde_noise;
 };
 
 void results_init(struct results *r);
@@ -102,6 +119,81 @@ void results_judge(const struct metric_def *m, enum stats_state sa,
 void results_compare(const struct results *r, unsigned int mi,
 		     unsigned int k, unsigned int ref, struct res_cmp *c);
 const char *results_verdict_name(enum verdict v);
+
+/* Why a comparison cannot reach an effect (results_power). */
+enum res_power_why {
+	RES_POWER_OK,		/* *repeats is the answer */
+	RES_POWER_NO_SPREAD,	/* fewer than 2 repeats of a side, or a mean 0 */
+	RES_POWER_THRESHOLD,	/* @effect is below the metric's min_effect */
+	RES_POWER_LIMIT,	/* more than @limit repeats */
+};
+
+/*
+ * The repeats per kernel at which comparison @c (of metric @c->m, from
+ * descriptions @a and @b) would detect a relative difference @effect,
+ * the spreads kept: stats_repeats_needed(), and not below min_effect.
+ */
+/* The mde of @c as a percentage ("1.5%", "62%", ">999%") or "-": 6 bytes. */
+void results_fmt_mde(char *buf, size_t len, const struct res_cmp *c);
+
+enum res_power_why results_power(const struct res_cmp *c,
+				 const struct stats_desc *a,
+				 const struct stats_desc *b, double effect,
+				 unsigned int limit, unsigned int *repeats);
+const char *results_power_why(enum res_power_why w);
+/*
+ * Metric @mi of kernel @k against @ref, with its descriptions: the
+ * results_power() of results_compare(). -1 when a side has no value.
+ */
+int results_power_of(const struct results *r, unsigned int mi,
+		     unsigned int k, unsigned int ref, double effect,
+		     unsigned int limit, unsigned int *repeats,
+		     enum res_power_why *why);
+
+/*
+ * The metrics whose power a run reports (and `--repeat auto` waits for)
+ * when none are named: the scenario's no_regression metrics that are not
+ * fixed counts, then workload_seconds, cpu_system_seconds,
+ * system_ms_per_mib and host_cpu_ms_per_mib. Their indexes into @mi (at
+ * most @max); how many.
+ */
+unsigned int results_power_targets(const struct scenario *s, int *mi,
+				   unsigned int max);
+/*
+ * Whether every comparison of metrics @mi[0..n) against the reference
+ * has a minimum detectable effect from its spread of at most @effect
+ * (or the metric's min_effect, when that is larger).
+ * Comparisons without a value on both sides are left out; a target with
+ * no spread yet is not reached. @worst gets the largest mde seen
+ * (INFINITY when a spread is missing), @worst_mi its metric.
+ */
+bool results_power_reached(const struct results *r, const int *mi,
+			   unsigned int n, double effect, double *worst,
+			   int *worst_mi);
+/*
+ * "power ..." lines for metrics @mi[0..n): per kernel against the
+ * reference the minimum detectable effect and, when r->effect is set,
+ * the repeats per kernel that would see it (limit r->effect_limit).
+ */
+void results_print_power(FILE *f, const struct results *r, const int *mi,
+			 unsigned int n);
+
+/* The power options of run and report (--effect, --metric). */
+struct res_power_opts {
+	double effect;			/* 0: not given */
+	int mi[RES_MAX_METRICS];	/* --metric, in order */
+	unsigned int n;
+};
+
+/*
+ * popt callbacks (parse-options.h), value a struct res_power_opts:
+ * --effect E ("2%" or 0.02: a relative difference, 0 < E < 1) and
+ * --metric KEY (a registry key, repeatable).
+ */
+int results_opt_effect(const struct popt *opt, const char *arg, char *err,
+		       size_t errlen);
+int results_opt_metric(const struct popt *opt, const char *arg, char *err,
+		       size_t errlen);
 
 struct res_expect {
 	bool pass;

@@ -100,7 +100,10 @@ char *domain_xml(const struct domain_spec *d)
 	f = open_memstream(&buf, &len);
 	if (!f)
 		return NULL;
-	fprintf(f, "<domain type='%s'>\n", d->kvm ? "kvm" : "qemu");
+	if (d->icount && !d->kvm)
+		fprintf(f, "<domain type='qemu' xmlns:qemu='http://libvirt.org/schemas/domain/qemu/1.0'>\n");
+	else
+		fprintf(f, "<domain type='%s'>\n", d->kvm ? "kvm" : "qemu");
 	elem(f, "  ", "name", d->name);
 	fprintf(f, "  <memory unit='MiB'>%u</memory>\n", d->memory_mb);
 	fprintf(f, "  <vcpu>%u</vcpu>\n", d->cpus);
@@ -166,8 +169,13 @@ char *domain_xml(const struct domain_spec *d)
 			"    </interface>\n");
 	fprintf(f, "    <controller type='usb' model='none'/>\n"
 		"    <memballoon model='none'/>\n"
-		"  </devices>\n"
-		"</domain>\n");
+		"  </devices>\n");
+	if (d->icount && !d->kvm)
+		fprintf(f, "  <qemu:commandline>\n"
+			"    <qemu:arg value='-icount'/>\n"
+			"    <qemu:arg value='shift=%u,sleep=off'/>\n"
+			"  </qemu:commandline>\n", d->icount_shift);
+	fprintf(f, "</domain>\n");
 	if (fclose(f)) {
 		free(buf);
 		return NULL;

@@ -44,6 +44,14 @@ struct domain_spec {
 	 * QEMU and libvirt 9.0 cannot make a virtiofs share read-only.
 	 */
 	const char *host_root;
+	/*
+	 * TCG only: QEMU's -icount shift=@icount_shift,sleep=off (through
+	 * <qemu:commandline>): the guest's clock advances 2^shift ns per
+	 * instruction, not with the host's, so guest times count the
+	 * guest's instructions and a loaded host cannot stretch them.
+	 */
+	bool icount;
+	unsigned int icount_shift;
 };
 
 /* Append @s to @buf XML-escaped (&<>"'), bounded; returns chars needed. */

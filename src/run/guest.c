@@ -363,6 +363,8 @@ static void fill_spec(const struct guest_env *r, struct guest *g,
 	d->net = scn_has_nfs(r->scn);
 	/* command workloads run the host's programs: its root, read-only */
 	d->host_root = r->scn->command ? "/" : NULL;
+	d->icount = r->icount;
+	d->icount_shift = r->icount_shift;
 }
 
 void guest_cleanup(struct guest_slot *s)

@@ -33,6 +33,8 @@ struct guest_env {
 	char accel_why[320];	/* why KVM or TCG */
 	char cmdline[2 * CONFIG_APPEND_MAX + 128]; /* guest kernel cmdline */
 	double host_timeout_s;
+	bool icount;		/* TCG: -icount shift (domain.h) */
+	unsigned int icount_shift;
 	const char *initramfs;
 	const char *plan;
 	const char *run_id, *run_dir;
