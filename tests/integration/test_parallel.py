@@ -217,3 +217,31 @@ def test_sigint_mid_parallel_nfs_run(guests):
     # no half line: each line of stderr is one whole message
     for line in err.splitlines():
         assert line.startswith("swapctl"), "mixed line %r" % line
+
+
+@pytest.mark.boot
+@pytest.mark.slow
+def test_repeat_auto_stops_between_waves(guests):
+    """--repeat auto with --parallel 4 (waves of two whole repeats): the
+    stop check runs only after a wave. pswpout is the same on every
+    bdev-swap guest, so its minimum detectable effect is 0 from the first
+    check on; serially that is after repeat 3 (auto's minimum), here
+    after the wave that ends repeat 4."""
+    sw = guests
+    r = sw.run("run", "--json", "--repeat", "auto", "--repeat-limit", "6",
+               "--metric", "pswpout", "--parallel", "4", BDEV, timeout=1800)
+    d = r.json()
+    assert r.rc == 0, r
+    auto = d["power"]["repeat_auto"]
+    assert auto["reached"] is True and auto["repeats"] == 4, auto
+    assert d["repeat"] == 4 and d["parallel"] == 4, (d["repeat"],
+                                                      d["parallel"])
+    assert d["waves"] == [["baseline-1", "patched-1", "baseline-2",
+                           "patched-2"],
+                          ["baseline-3", "patched-3", "baseline-4",
+                           "patched-4"]], d["waves"]
+    assert [(x["kernel"], x["rep"]) for x in d["results"]] == [
+        (k, i) for i in (1, 2, 3, 4) for k in ("baseline", "patched")]
+    assert all(x["metrics"]["pages_corrupt"] == 0 for x in d["results"])
+    assert "repeat auto: after 4 runs a kernel" in r.err, r.err
+    assert "after 2 runs" not in r.err, r.err
