@@ -76,6 +76,7 @@ static void test_all_keys(void **state)
 		"guest_memory_mb = 512\n"
 		"guest_cpus = 4\n"
 		"parallel = 2\n"
+		"hosts = local,qemu+ssh://box/system  qemu+unix:///session?socket=/s\n"
 		"nfs_port = 2049";	/* no final newline */
 
 	(void)state;
@@ -94,6 +95,10 @@ static void test_all_keys(void **state)
 	assert_int_equal(c.guest_memory_mb, 512);
 	assert_int_equal(c.guest_cpus, 4);
 	assert_int_equal(c.parallel, 2);
+	assert_int_equal(c.nhosts, 3);
+	assert_string_equal(c.hosts[0], "local");
+	assert_string_equal(c.hosts[1], "qemu+ssh://box/system");
+	assert_string_equal(c.hosts[2], "qemu+unix:///session?socket=/s");
 	assert_int_equal(c.nfs_port, 2049);
 }
 
@@ -123,6 +128,12 @@ static void test_errors(void **state)
 	expect_error("parallel = 0\n",
 		     "bad.conf:1: parallel: '0' is not a number from 1 to 16");
 	expect_error("parallel = 17\n", "bad.conf:1: parallel: '17'");
+	expect_error("hosts = local, box\n",
+		     "bad.conf:1: hosts: 'box' is not a libvirt URI");
+	expect_error("hosts = local local\n",
+		     "bad.conf:1: hosts: 'local' is listed twice");
+	expect_error("hosts = a:///1 a:///2 a:///3 a:///4 a:///5 a:///6 a:///7 a:///8 a:///9\n",
+		     "bad.conf:1: hosts: more than 8 hosts");
 	expect_error("guest_cpus = 0\n", "bad.conf:1: guest_cpus");
 	expect_error("guest_memory_mb = 12x\n", "bad.conf:1: guest_memory_mb");
 	expect_error("ccache = maybe\n", "bad.conf:1: ccache: 'maybe'");
