@@ -138,6 +138,50 @@ static void test_cpus(void **state)
 	assert_int_equal(waves_check_cpus(16, 64, 0, msg, sizeof(msg)), 0);
 }
 
+static void test_capacity(void **state)
+{
+	(void)state;
+	/* 21000 MiB free, 384 MiB guests: 54 fit, --parallel 2 caps it */
+	assert_int_equal(waves_capacity(21000, 384, 2), 2);
+	assert_int_equal(waves_capacity(1000, 384, 4), 2);
+	assert_int_equal(waves_capacity(383, 384, 4), 0);
+	assert_int_equal(waves_capacity(0, 384, 1), 0);
+}
+
+static void test_pick_host(void **state)
+{
+	struct waves_host h[3] = {
+		{ .capacity = 2 }, { .capacity = 4 }, { .capacity = 4 },
+	};
+
+	(void)state;
+	/* the most capacity, the first of equals */
+	assert_int_equal(waves_pick_host(h, 3), 1);
+	h[1].busy = true;
+	assert_int_equal(waves_pick_host(h, 3), 2);
+	h[2].lost = true;
+	assert_int_equal(waves_pick_host(h, 3), 0);
+	h[0].busy = true;
+	assert_int_equal(waves_pick_host(h, 3), -1);
+	/* a host where no guest fits is never picked */
+	h[0] = (struct waves_host){ .capacity = 0 };
+	assert_int_equal(waves_pick_host(h, 1), -1);
+	assert_int_equal(waves_pick_host(h, 0), -1);
+}
+
+static void test_batch(void **state)
+{
+	(void)state;
+	/* whole repeats: 4 guests at once, 2 kernels: 2 repeats */
+	assert_int_equal(waves_batch(2, 4, 5), 2);
+	assert_int_equal(waves_batch(2, 5, 5), 2);
+	assert_int_equal(waves_batch(2, 4, 1), 1);
+	/* fewer than the kernels: one repeat, run in parts */
+	assert_int_equal(waves_batch(3, 2, 5), 1);
+	assert_int_equal(waves_batch(2, 1, 5), 1);
+	assert_int_equal(waves_batch(2, 2, 0), 0);
+}
+
 static void test_mem_available(void **state)
 {
 	(void)state;
@@ -153,6 +197,9 @@ int main(void)
 		cmocka_unit_test(test_fewer_than_kernels),
 		cmocka_unit_test(test_memory),
 		cmocka_unit_test(test_cpus),
+		cmocka_unit_test(test_capacity),
+		cmocka_unit_test(test_pick_host),
+		cmocka_unit_test(test_batch),
 		cmocka_unit_test(test_mem_available),
 	};
 

@@ -83,3 +83,35 @@ unsigned long long waves_mem_available_mb(void)
 	fclose(f);
 	return kb / 1024;
 }
+
+unsigned int waves_capacity(unsigned long long free_mb, unsigned int guest_mb,
+			    unsigned int parallel)
+{
+	unsigned long long n = guest_mb ? free_mb / guest_mb : parallel;
+
+	return n < parallel ? (unsigned int)n : parallel;
+}
+
+int waves_pick_host(const struct waves_host *h, unsigned int nhosts)
+{
+	int best = -1;
+	unsigned int i;
+
+	for (i = 0; i < nhosts; i++) {
+		if (h[i].busy || h[i].lost || !h[i].capacity)
+			continue;
+		if (best < 0 || h[i].capacity > h[best].capacity)
+			best = (int)i;
+	}
+	return best;
+}
+
+unsigned int waves_batch(unsigned int nkernels, unsigned int capacity,
+			 unsigned int left)
+{
+	unsigned int n = nkernels ? capacity / nkernels : 0;
+
+	if (n < 1)
+		n = 1;
+	return n < left ? n : left;
+}

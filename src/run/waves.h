@@ -64,6 +64,39 @@ int waves_check_memory(unsigned int width, unsigned int guest_mb,
 int waves_check_cpus(unsigned int width, unsigned int cpus,
 		     unsigned int host_cpus, char *msg, size_t len);
 
+/*
+ * ---- several hosts (`hosts` in swapctl.conf) ----
+ *
+ * Repeats are handed out whole, so that the kernels of a repeat run on
+ * one host (a pair is compared on the same host): a host that is free
+ * takes a batch of whole repeats and runs it in waves (waves_size() over
+ * the batch's guests, at most its capacity at once). Of the free hosts,
+ * the one with the most capacity takes the next batch.
+ */
+struct waves_host {
+	unsigned int capacity;	/* guests at once there; 0: none fit */
+	bool busy, lost;
+};
+
+/*
+ * How many guests of @guest_mb host MiB fit @free_mb, at most @parallel
+ * and at least 0.
+ */
+unsigned int waves_capacity(unsigned long long free_mb, unsigned int guest_mb,
+			    unsigned int parallel);
+
+/* The free host (not busy, not lost, capacity > 0) with the most capacity
+ * (the first of equals); -1 when none is free. */
+int waves_pick_host(const struct waves_host *h, unsigned int nhosts);
+
+/*
+ * How many whole repeats a host of @capacity takes at once, of @left:
+ * @capacity / @nkernels, at least 1 (a host that fits fewer guests than
+ * kernels runs a repeat in parts), at most @left.
+ */
+unsigned int waves_batch(unsigned int nkernels, unsigned int capacity,
+			 unsigned int left);
+
 /* MemAvailable of /proc/meminfo in MiB, 0 if unknown. */
 unsigned long long waves_mem_available_mb(void);
 
