@@ -39,6 +39,24 @@
 #define POWER_LIMIT	1000	/* the most repeats a "needs N" figure says */
 #define BOOT_MARGIN_S	60	/* host limit = timeout_s + this */
 
+/* A repeat: not started, running on a host, done, or to be re-run. */
+enum { REP_TODO, REP_RUNNING, REP_DONE, REP_QUEUED };
+
+struct run;
+
+/* A host of the run and the batch of whole repeats it runs. */
+struct run_host {
+	struct guest_host h;
+	struct run *r;
+	unsigned int idx;	/* in r->host[] and r->hw[] */
+	unsigned int slot0;	/* its slots r->slot[slot0 .. + capacity) */
+	unsigned int reps[MAX_REPEAT], nreps;	/* its batch, 0-based */
+	pthread_t t;
+	bool finished;		/* its batch thread ended, not joined yet */
+	unsigned int guests;	/* guests it ran */
+	char why[600];		/* why it is not used, or was lost */
+};
+
 struct run {
 	struct swapctl_config *cfg;
 	struct scenario scn;
@@ -69,6 +87,16 @@ struct run {
 	/* slot i's plan: its NFS server listens on nfs_port + i */
 	char *plans[WAVES_MAX_PARALLEL];
 	struct guest_slot slot[WAVES_MAX_PARALLEL];
+	unsigned int nslots;	/* plans and slots over every host */
+	/* the hosts (`hosts`; one, the local driver, by default) */
+	struct run_host host[CONFIG_HOSTS_MAX];
+	struct waves_host hw[CONFIG_HOSTS_MAX];
+	unsigned int nhosts;
+	pthread_mutex_t mu;	/* host[].finished, between the threads */
+	pthread_cond_t cv;
+	unsigned char rep_state[MAX_REPEAT];	/* REP_* */
+	unsigned int queue[MAX_REPEAT], nqueue;	/* repeats to re-run */
+	json_t *wave_log;	/* the waves as they started */
 	struct guest *g;
 	int ng;
 	double wall_s;		/* first boot to last guest's end */
@@ -151,6 +179,28 @@ static json_t *waves_json(const struct run *r)
 	return a;
 }
 
+/*
+ * The hosts: [{"uri", "remote", "capacity", "guests", "lost", "why"}],
+ * "why" saying why a host was not used or was lost (null: neither).
+ */
+static json_t *hosts_json(const struct run *r)
+{
+	json_t *a = json_array();
+	unsigned int i;
+
+	for (i = 0; i < r->nhosts; i++) {
+		const struct run_host *h = &r->host[i];
+
+		json_array_append_new(a, json_pack("{sssbsisisbso}",
+			"uri", h->h.uri, "remote", h->h.remote,
+			"capacity", (int)r->hw[i].capacity,
+			"guests", (int)h->guests, "lost", r->hw[i].lost,
+			"why", h->why[0] ? json_string(h->why) :
+			json_null()));
+	}
+	return a;
+}
+
 static json_t *guest_json(const struct run *r, const struct guest *g,
 			  const struct res_guest *rg)
 {
@@ -158,10 +208,13 @@ static json_t *guest_json(const struct run *r, const struct guest *g,
 	json_t *o, *ph, *all, *stj;
 	unsigned int i;
 
-	(void)r;
 	o = json_pack("{sssiss}", "kernel", g->kernel, "rep", (int)g->rep,
 		      "status", g->pass ? "pass" : "fail");
 	json_object_set_new(o, "reason", json_string(g->why));
+	json_object_set_new(o, "host", json_string(g->host[0] ? g->host :
+						   r->uri));
+	json_object_set_new(o, "rerun", g->rerun_why[0] ?
+			    json_string(g->rerun_why) : json_null());
 	json_object_set_new(o, "release", json_string(t->kernel));
 	json_object_set_new(o, "metrics", rg ? results_guest_json(rg) :
 			    json_object());
@@ -283,8 +336,9 @@ static json_t *summary_json(struct run *r, const struct res_expect *xr,
 		(int)r->env.memory_mb, "cpus", (int)r->env.cpus));
 	json_object_set_new(o, "debug", json_boolean(r->env.debug));
 	json_object_set_new(o, "parallel", json_integer(r->width));
-	json_object_set_new(o, "waves", waves_json(r));
+	json_object_set_new(o, "waves", json_incref(r->wave_log));
 	json_object_set_new(o, "wall_seconds", json_real(r->wall_s));
+	json_object_set_new(o, "hosts", hosts_json(r));
 	ks = json_array();
 	for (k = 0; k < r->scn.nkernels; k++)
 		json_array_append_new(ks, json_pack("{sssssb}",
@@ -320,6 +374,22 @@ static json_t *summary_json(struct run *r, const struct res_expect *xr,
 	return o;
 }
 
+/* With several hosts: each host's guests, and which was lost or unused. */
+static void print_hosts(const struct run *r)
+{
+	unsigned int i;
+
+	for (i = 0; r->nhosts > 1 && i < r->nhosts; i++) {
+		const struct run_host *h = &r->host[i];
+
+		printf("host %s: %u guest%s%s%s%s\n", h->h.uri, h->guests,
+		       h->guests == 1 ? "" : "s",
+		       r->hw[i].lost ? ", LOST mid-run (its unfinished repeats re-ran on the others)" :
+		       "", h->why[0] && !r->hw[i].lost ? ", not used: " : "",
+		       h->why[0] && !r->hw[i].lost ? h->why : "");
+	}
+}
+
 static void print_table(struct run *r, const struct res_expect *xr,
 			const char *regressions, int code)
 {
@@ -344,12 +414,13 @@ static void print_table(struct run *r, const struct res_expect *xr,
 		       isfinite(r->power_worst) ? r->power_worst * 100 : 100,
 		       r->power_worst_mi >= 0 ?
 		       metric_defs[r->power_worst_mi].key : "-");
+	print_hosts(r);
 	for (i = 0; i < r->ng; i++) {
 		const struct guest *g = &r->g[i];
 
-		printf("%s-%u: %s%s%s\n", g->kernel, g->rep,
+		printf("%s-%u: %s%s%s%s%s\n", g->kernel, g->rep,
 		       g->pass ? "pass" : "FAIL", g->why[0] ? ": " : "",
-		       g->why);
+		       g->why, g->rerun_why[0] ? "; " : "", g->rerun_why);
 		console_scan_print(stdout, &g->console, "  ");
 		if (g->st.malformed || g->st.seq_gaps || g->st.absurd ||
 		    g->st.too_long)
@@ -605,7 +676,7 @@ static json_t *dry_json(struct run *r, struct guest *g)
 	snprintf(rec, sizeof(rec), "%s/ganesha.conf", nfs);
 	json_object_set_new(o, "nfs", json_pack("{sisissssssss}",
 		"port", (int)r->cfg->nfs_port,
-		"last_port", (int)(r->cfg->nfs_port + r->width - 1),
+		"last_port", (int)(r->cfg->nfs_port + r->nslots - 1),
 		"export", "/export", "dir", exp, "ganesha_conf", conf,
 		"conf_path", rec));
 	free(conf);
@@ -690,9 +761,9 @@ static int dry_run(struct run *r)
 		       ", not built yet",
 		       json_string_value(json_object_get(d, "xml")));
 	nfs = json_object_get(o, "nfs");
-	if (json_is_object(nfs) && r->width > 1)
+	if (json_is_object(nfs) && r->nslots > 1)
 		printf("\n# NFS: one ganesha.nfsd per guest of a wave, the i-th on 127.0.0.1:%u + i (up to %u), each guest's plan naming its port\n",
-		       r->cfg->nfs_port, r->cfg->nfs_port + r->width - 1);
+		       r->cfg->nfs_port, r->cfg->nfs_port + r->nslots - 1);
 	if (json_is_object(nfs))
 		printf("\n# NFS: ganesha.nfsd on 127.0.0.1:%u, export /export; %s:\n%s",
 		       r->cfg->nfs_port,
@@ -858,14 +929,18 @@ static int resolve_kernels(struct run *r, const struct overrides *ovs)
 	return 0;
 }
 
-/* Guest @i of the serial order (A1 B1 A2 B2 ...): its kernel and repeat. */
-static void name_guest(const struct run *r, unsigned int i, struct guest *g)
+/*
+ * Guest @i of the serial order (A1 B1 A2 B2 ...): its kernel and repeat,
+ * its bzImage on host @h.
+ */
+static void name_guest(const struct run *r, unsigned int i, struct guest *g,
+		       const struct run_host *h)
 {
 	unsigned int k = i % (unsigned int)r->scn.nkernels;
 
 	snprintf(g->kernel, sizeof(g->kernel), "%s", r->scn.kernels[k]);
 	snprintf(g->kernel_path, sizeof(g->kernel_path), "%s",
-		 r->kernel_path[k]);
+		 h->h.kernel[k]);
 	g->rep = i / (unsigned int)r->scn.nkernels + 1;
 }
 
@@ -884,12 +959,12 @@ static void *wave_thread(void *arg)
 }
 
 /*
- * Guests @first .. @first + @n - 1 at once, guest i of the wave in slot
- * i, each in a thread of its own (one: in this thread). r->g keeps the
- * serial order, so the results do not depend on which ends first.
- * True when a guest's setup failed (the run stops after the wave).
+ * The guests @gs[0 .. @n - 1] at once on host @h, the i-th in its slot
+ * i, each in a thread of its own (one: in this thread). True when a
+ * guest's setup failed or the host was lost (the batch stops).
  */
-static bool run_wave(struct run *r, unsigned int first, unsigned int n)
+static bool run_wave(struct run *r, struct run_host *h, struct guest **gs,
+		     unsigned int n)
 {
 	struct wave_job job[WAVES_MAX_PARALLEL];
 	pthread_t t[WAVES_MAX_PARALLEL];
@@ -897,12 +972,9 @@ static bool run_wave(struct run *r, unsigned int first, unsigned int n)
 	bool failed = false;
 	unsigned int i;
 
-	for (i = 0; i < n; i++) {
-		job[i] = (struct wave_job){ &r->env, &r->slot[i],
-					    &r->g[first + i] };
-		name_guest(r, first + i, job[i].g);
-	}
-	r->ng = (int)(first + n);
+	for (i = 0; i < n; i++)
+		job[i] = (struct wave_job){ &r->env, &r->slot[h->slot0 + i],
+					    gs[i] };
 	for (i = 0; n > 1 && i < n; i++)
 		threaded[i] = !pthread_create(&t[i], NULL, wave_thread,
 					      &job[i]);
@@ -912,9 +984,222 @@ static bool run_wave(struct run *r, unsigned int first, unsigned int n)
 	for (i = 0; i < n; i++) {
 		if (threaded[i])
 			pthread_join(t[i], NULL);
-		failed |= job[i].g->setup_failed;
+		failed |= gs[i]->setup_failed || gs[i]->host_lost;
 	}
 	return failed;
+}
+
+/* summary.json's waves: the names of each wave's guests as it started */
+static void log_wave(struct run *r, struct guest **gs, unsigned int n)
+{
+	json_t *w = json_array();
+	char name[SCN_KERNEL_MAX + 16];
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		snprintf(name, sizeof(name), "%s-%u", gs[i]->kernel,
+			 gs[i]->rep);
+		json_array_append_new(w, json_string(name));
+	}
+	pthread_mutex_lock(&r->mu);
+	json_array_append_new(r->wave_log, w);
+	pthread_mutex_unlock(&r->mu);
+}
+
+/*
+ * Host @h's batch of whole repeats, in waves of at most its capacity
+ * (waves_size() over the batch's guests, so A and B of a repeat start
+ * together). Stops at a setup failure or when the host is lost.
+ */
+static void run_batch(struct run *r, struct run_host *h)
+{
+	unsigned int nk = (unsigned int)r->scn.nkernels;
+	unsigned int n = h->nreps * nk, first, w, i, gi;
+	struct guest *gs[WAVES_MAX_PARALLEL];
+
+	for (first = 0; first < n && !guest_interrupted; first += w) {
+		w = waves_size(nk, n, r->hw[h->idx].capacity, first);
+		for (i = 0; i < w; i++) {
+			gi = h->reps[(first + i) / nk] * nk + (first + i) % nk;
+			gs[i] = &r->g[gi];
+			name_guest(r, gi, gs[i], h);
+		}
+		log_wave(r, gs, w);
+		h->guests += w;
+		if (run_wave(r, h, gs, w))
+			break;
+	}
+}
+
+static void *host_thread(void *arg)
+{
+	struct run_host *h = arg;
+
+	run_batch(h->r, h);
+	pthread_mutex_lock(&h->r->mu);
+	h->finished = true;
+	pthread_cond_signal(&h->r->cv);
+	pthread_mutex_unlock(&h->r->mu);
+	return NULL;
+}
+
+/*
+ * Give free hosts their next batch, the most capacity first: repeats to
+ * re-run before new ones, and no new ones once the run is to @stop.
+ */
+static void dispatch(struct run *r, unsigned int *next, bool stop)
+{
+	unsigned int nk = (unsigned int)r->scn.nkernels, max, i;
+	struct run_host *h;
+	int hi;
+
+	while (!guest_interrupted &&
+	       (hi = waves_pick_host(r->hw, r->nhosts)) >= 0) {
+		h = &r->host[hi];
+		max = waves_batch(nk, r->hw[hi].capacity, MAX_REPEAT);
+		h->nreps = 0;
+		while (h->nreps < max && r->nqueue) {
+			h->reps[h->nreps++] = r->queue[0];
+			memmove(r->queue, r->queue + 1,
+				--r->nqueue * sizeof(r->queue[0]));
+		}
+		while (!stop && h->nreps < max && *next < r->repeat)
+			h->reps[h->nreps++] = (*next)++;
+		if (!h->nreps)
+			return;
+		for (i = 0; i < h->nreps; i++) {
+			r->rep_state[h->reps[i]] = REP_RUNNING;
+			if ((h->reps[i] + 1) * nk > (unsigned int)r->ng)
+				r->ng = (int)((h->reps[i] + 1) * nk);
+		}
+		r->hw[hi].busy = true;
+		h->finished = false;
+		if (pthread_create(&h->t, NULL, host_thread, h)) {
+			run_batch(r, h);
+			h->finished = true;
+		}
+	}
+}
+
+/* Wait for a host's batch to end; NULL when no host is busy. */
+static struct run_host *wait_host(struct run *r)
+{
+	struct run_host *h = NULL;
+	unsigned int i;
+	bool busy = false;
+
+	for (i = 0; i < r->nhosts; i++)
+		busy |= r->hw[i].busy;
+	if (!busy)
+		return NULL;
+	pthread_mutex_lock(&r->mu);
+	while (!h) {
+		for (i = 0; i < r->nhosts && !h; i++)
+			if (r->hw[i].busy && r->host[i].finished)
+				h = &r->host[i];
+		if (!h)
+			pthread_cond_wait(&r->cv, &r->mu);
+	}
+	h->finished = false;
+	pthread_mutex_unlock(&r->mu);
+	pthread_join(h->t, NULL);
+	r->hw[h->idx].busy = false;
+	return h;
+}
+
+/* Repeat @rep again on another host: its guests start afresh. */
+static void requeue(struct run *r, struct run_host *h, unsigned int rep)
+{
+	unsigned int nk = (unsigned int)r->scn.nkernels, k;
+
+	for (k = 0; k < nk; k++) {
+		struct guest *g = &r->g[rep * nk + k];
+
+		guest_free(g);
+		memset(g, 0, sizeof(*g));
+		snprintf(g->rerun_why, sizeof(g->rerun_why),
+			 "re-run: host %s lost", h->h.uri);
+	}
+	r->rep_state[rep] = REP_QUEUED;
+	r->queue[r->nqueue++] = rep;
+}
+
+/* Whether repeat @rep ran to its end on a host that stayed up. */
+static bool rep_ran(const struct run *r, unsigned int rep)
+{
+	unsigned int nk = (unsigned int)r->scn.nkernels, k;
+
+	for (k = 0; k < nk; k++) {
+		const struct guest *g = &r->g[rep * nk + k];
+
+		if (!g->kernel[0] || g->host_lost)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Host @h's batch ended: a lost host's unfinished repeats go back to the
+ * queue, whole (pairs stay on one host). True when a guest's setup
+ * failed (the run stops starting repeats).
+ */
+static bool collect(struct run *r, struct run_host *h)
+{
+	unsigned int nk = (unsigned int)r->scn.nkernels, i, k, rep;
+	bool failed = false, lost = false;
+
+	for (i = 0; i < h->nreps; i++)
+		for (k = 0; k < nk; k++) {
+			const struct guest *g = &r->g[h->reps[i] * nk + k];
+
+			if (g->host_lost && !lost) {
+				lost = true;
+				snprintf(h->why, sizeof(h->why), "%s", g->why);
+			}
+			failed |= g->setup_failed && !g->host_lost;
+		}
+	r->hw[h->idx].lost |= lost;
+	for (i = 0; i < h->nreps; i++) {
+		rep = h->reps[i];
+		if (lost && !guest_interrupted && !rep_ran(r, rep)) {
+			guest_msg("host %s lost: repeat %u re-runs on another host",
+				  h->h.uri, rep + 1);
+			requeue(r, h, rep);
+		} else {
+			r->rep_state[rep] = REP_DONE;
+		}
+	}
+	return failed;
+}
+
+/* Repeats done from the first on, without a gap. */
+static unsigned int done_prefix(const struct run *r)
+{
+	unsigned int n = 0;
+
+	while (n < r->repeat && r->rep_state[n] == REP_DONE)
+		n++;
+	return n;
+}
+
+/* Repeats no host was left to re-run: their guests fail, named. */
+static void orphans(struct run *r)
+{
+	unsigned int nk = (unsigned int)r->scn.nkernels, i, k, gi;
+
+	for (i = 0; i < r->nqueue; i++)
+		for (k = 0; k < nk; k++) {
+			struct guest *g;
+
+			gi = r->queue[i] * nk + k;
+			g = &r->g[gi];
+			name_guest(r, gi, g, &r->host[0]);
+			g->setup_failed = true;
+			g->exit_class = EXIT_SETUP;
+			snprintf(g->why, sizeof(g->why),
+				 "no host left to re-run it (%.*s)",
+				 (int)sizeof(g->why) - 40, g->rerun_why);
+		}
 }
 
 /*
@@ -947,28 +1232,40 @@ static bool enough_repeats(struct run *r, unsigned int done)
 }
 
 /*
- * Wave by wave (waves.h): with --parallel 1 one guest each, A1 B1 A2 B2
- * in that order. Between two waves that end a repeat is where --repeat
- * auto may stop (with --parallel, a wave holds whole repeats).
+ * Batch by batch over the hosts (one host: wave after wave, A1 B1 A2 B2
+ * with --parallel 1). After a batch, which ends on whole repeats, is
+ * where --repeat auto may stop: its check reads only the repeats done
+ * without a gap, never a guest that still runs.
  */
 static void run_all(struct run *r)
 {
-	unsigned int nk = (unsigned int)r->scn.nkernels;
-	unsigned int total = r->repeat * nk, first, n, done = 0;
+	unsigned int next = 0, done = 0, nk = (unsigned int)r->scn.nkernels;
+	struct run_host *h;
+	bool stop = false;
 	double t0 = util_now();
+	int ng;
 
-	for (first = 0; first < total && !guest_interrupted; first += n) {
-		n = waves_size(nk, total, r->parallel, first);
-		if (run_wave(r, first, n))
+	for (;;) {
+		dispatch(r, &next, stop || guest_interrupted);
+		h = wait_host(r);
+		if (!h)
 			break;
-		if (guest_interrupted || (first + n) % nk)
+		stop |= collect(r, h);
+		if (guest_interrupted || stop)
 			continue;
-		done = (first + n) / nk;
-		if (enough_repeats(r, done))
-			break;
+		if (done_prefix(r) == done)
+			continue;
+		done = done_prefix(r);
+		ng = r->ng;
+		r->ng = (int)(done * nk);
+		stop = enough_repeats(r, done);
+		r->ng = ng;
 	}
-	if (r->repeat_auto)
+	orphans(r);
+	if (r->repeat_auto) {
+		done = done_prefix(r);
 		r->repeat = done ? done : 1;
+	}
 	r->wall_s = util_now() - t0;
 }
 
@@ -1037,7 +1334,7 @@ static int make_plans(struct run *r)
 	char err[8192];
 	unsigned int i;
 
-	for (i = 0; i < r->width; i++) {
+	for (i = 0; i < r->nslots; i++) {
 		if (i && !nfs) {
 			r->plans[i] = r->plans[0];
 			continue;
@@ -1079,6 +1376,17 @@ static unsigned int images_in_ram_mb(const struct run *r)
 	return mb;
 }
 
+/* Whether the run uses this machine's own libvirt (no hosts, or local). */
+static bool local_host(const struct swapctl_config *cfg)
+{
+	unsigned int i;
+
+	for (i = 0; i < cfg->nhosts; i++)
+		if (!strcmp(cfg->hosts[i], "local"))
+			return true;
+	return !cfg->nhosts;
+}
+
 /*
  * --parallel N (or parallel in swapctl.conf): the waves of this run,
  * and whether they fit the host: refused (EXIT_USAGE) when the widest
@@ -1101,7 +1409,17 @@ static int plan_parallel(struct run *r, int parallel)
 	total = r->repeat * (unsigned int)r->scn.nkernels;
 	r->width = waves_width((unsigned int)r->scn.nkernels, total,
 			       r->parallel);
-	if (r->width <= 1)
+	/* every host may run that many: a slot (and NFS port) each */
+	r->nslots = r->width * (cfg->nhosts ? cfg->nhosts : 1);
+	if (r->nslots > WAVES_MAX_PARALLEL)
+		r->nslots = WAVES_MAX_PARALLEL;
+	if (scn_has_nfs(&r->scn) && cfg->nfs_port + r->nslots - 1 > 65535) {
+		fprintf(stderr, "swapctl run: %s: nfs_port %u: the NFS servers need ports %u to %u, past 65535\n",
+			what, cfg->nfs_port, cfg->nfs_port,
+			cfg->nfs_port + r->nslots - 1);
+		return EXIT_USAGE;
+	}
+	if (r->width <= 1 || !local_host(cfg))
 		return 0;
 	ram = images_in_ram_mb(r);
 	guest_mb = waves_guest_host_mb(r->env.memory_mb,
@@ -1112,12 +1430,6 @@ static int plan_parallel(struct run *r, int parallel)
 			what, why, r->env.memory_mb, WAVES_QEMU_OVERHEAD_MB,
 			scn_has_nfs(&r->scn) ? " and its NFS server" : "",
 			ram ? " + its images on the tmpfs work dir" : "");
-		return EXIT_USAGE;
-	}
-	if (scn_has_nfs(&r->scn) && cfg->nfs_port + r->width - 1 > 65535) {
-		fprintf(stderr, "swapctl run: %s: nfs_port %u: the NFS servers need ports %u to %u, past 65535\n",
-			what, cfg->nfs_port, cfg->nfs_port,
-			cfg->nfs_port + r->width - 1);
 		return EXIT_USAGE;
 	}
 	if (waves_check_cpus(r->width, r->env.cpus,
@@ -1180,75 +1492,199 @@ static int check_inputs(struct run *r)
 	return 0;
 }
 
-/*
- * The slots of the guests that run at once: one libvirt handle each on
- * the run's connection (with one slot, the connection's own), the NFS
- * port nfs_port + i and its plan.
- */
-static int open_slots(struct run *r)
+/* The guest host MiB a host needs per guest (waves.h). */
+static unsigned int guest_host_mb(const struct run *r)
 {
-	unsigned int i;
+	return waves_guest_host_mb(r->env.memory_mb, scn_has_nfs(&r->scn));
+}
 
-	for (i = 0; i < r->width; i++) {
-		struct guest_slot *s = &r->slot[i];
+/*
+ * A remote host gets each kernel's bzImage as a volume, once per run;
+ * the local driver boots them where they are. -1 with @err set.
+ */
+static int host_kernels(struct run *r, struct run_host *h, char *err,
+			size_t errlen)
+{
+	char name[256];
+	int k;
 
-		s->vm = r->width > 1 ? vm_share(r->env.vm) : r->env.vm;
-		s->nfs_port = r->cfg->nfs_port + i;
-		s->plan = r->plans[i];
-		if (!s->vm)
+	for (k = 0; k < r->scn.nkernels; k++) {
+		if (!h->h.remote) {
+			snprintf(h->h.kernel[k], sizeof(h->h.kernel[k]), "%s",
+				 r->kernel_path[k]);
+			continue;
+		}
+		snprintf(name, sizeof(name), DOMAIN_NAME_PREFIX "%s-%s.bzImage",
+			 r->id, r->scn.kernels[k]);
+		if (vm_vol_upload(h->h.vm, r->kernel_path[k], name,
+				  h->h.kernel[k], sizeof(h->h.kernel[k]), err,
+				  errlen))
 			return -1;
 	}
 	return 0;
 }
 
-static void close_slots(struct run *r)
+/*
+ * Connect to host @i and size it: how many guests fit its free memory
+ * (this machine's MemAvailable for the local driver, virNodeGetFreeMemory
+ * for a remote one), at most the run's width. A host that cannot be
+ * used says why and gets capacity 0. -1 only when interrupted.
+ */
+static int open_host(struct run *r, unsigned int i, const char *uri,
+		     bool remote)
 {
-	unsigned int i;
-
-	for (i = 0; i < r->width; i++) {
-		guest_cleanup(&r->slot[i]);
-		if (r->slot[i].vm && r->slot[i].vm != r->env.vm)
-			vm_close(r->slot[i].vm);
-		r->slot[i].vm = NULL;
-	}
-}
-
-/* Connect to libvirt, run every guest and judge them; the exit code. */
-static int run_connected(struct run *r)
-{
+	struct run_host *h = &r->host[i];
+	unsigned long long free_mb;
 	char err[8192];
-	int code;
 
-	config_libvirt_uri(r->cfg, r->uri, sizeof(r->uri));
-	guest_msg("run %s: connecting to %s", r->id, r->uri);
-	r->env.vm = vm_open(r->uri, leftover, r, err, sizeof(err));
+	h->r = r;
+	h->idx = i;
+	snprintf(h->h.uri, sizeof(h->h.uri), "%.*s",
+		 (int)sizeof(h->h.uri) - 1, uri);
+	h->h.remote = remote;
+	guest_msg("run %s: connecting to %s", r->id, uri);
+	h->h.vm = vm_open(uri, leftover, r, err, sizeof(err));
 	/*
 	 * Opening the embedded driver resets SIGTERM to its default (a
 	 * SIGTERM during a run killed swapctl with the guest and ganesha
 	 * still running): take the signals back.
 	 */
 	guest_catch_signals();
-	if (!r->env.vm) {
-		fprintf(stderr, "swapctl run: %s\n", err);
-		write_state(r, "done");
-		return guest_interrupted ? EXIT_INTERRUPTED : EXIT_SETUP;
+	if (guest_interrupted)
+		return -1;
+	if (!h->h.vm || host_kernels(r, h, err, sizeof(err))) {
+		snprintf(h->why, sizeof(h->why), "%.*s",
+			 (int)sizeof(h->why) - 1, err);
+		return 0;
 	}
-	r->g = calloc(r->repeat * r->scn.nkernels, sizeof(*r->g));
-	if (!r->g || open_slots(r)) {
-		code = EXIT_FAILURE_GENERIC;
-	} else {
-		run_all(r);
-		code = finish(r);
-		if (guest_interrupted) {
-			guest_msg("interrupted by signal %d: %s destroyed, NFS server%s stopped",
-				  (int)guest_interrupted,
-				  r->width > 1 ? "guests" : "guest",
-				  r->width > 1 ? "s" : "");
-			code = EXIT_INTERRUPTED;
+	/* the local driver's width was checked by plan_parallel() */
+	free_mb = h->h.remote ? vm_free_mb(h->h.vm) : 0;
+	r->hw[i].capacity = waves_capacity(free_mb ? free_mb : ~0ULL,
+					   guest_host_mb(r), r->width);
+	if (!r->hw[i].capacity)
+		snprintf(h->why, sizeof(h->why),
+			 "%llu MiB free, a guest needs %u MiB", free_mb,
+			 guest_host_mb(r));
+	return 0;
+}
+
+/*
+ * The slots of host @h's guests that run at once: one libvirt handle
+ * each on the host's connection (with one slot, the connection's own),
+ * the NFS port nfs_port + its number over all hosts, and its plan.
+ */
+static int open_slots(struct run *r, struct run_host *h, unsigned int *n)
+{
+	unsigned int cap = r->hw[h->idx].capacity, i;
+
+	if (*n + cap > r->nslots)
+		cap = r->hw[h->idx].capacity = r->nslots - *n;
+	h->slot0 = *n;
+	for (i = 0; i < cap; i++) {
+		struct guest_slot *s = &r->slot[*n + i];
+
+		s->host = &h->h;
+		s->vm = cap > 1 ? vm_share(h->h.vm) : h->h.vm;
+		s->nfs_port = r->cfg->nfs_port + *n + i;
+		s->plan = r->plans[*n + i];
+		if (!s->vm)
+			return -1;
+	}
+	*n += cap;
+	return 0;
+}
+
+/*
+ * Every host of `hosts` (one: the local driver) connected, sized and
+ * given its slots; 0, or an exit code when no host can run a guest.
+ */
+static int open_hosts(struct run *r)
+{
+	unsigned int i, n = 0, usable = 0;
+	const char *uri;
+
+	r->nhosts = r->cfg->nhosts ? r->cfg->nhosts : 1;
+	for (i = 0; i < r->nhosts; i++) {
+		uri = r->cfg->nhosts ? r->cfg->hosts[i] : "local";
+		if (open_host(r, i, strcmp(uri, "local") ? uri : r->uri,
+			      strcmp(uri, "local") != 0))
+			return EXIT_INTERRUPTED;
+		if (!r->hw[i].capacity && r->nhosts == 1) {
+			fprintf(stderr, "swapctl run: %s\n", r->host[i].why);
+			return EXIT_SETUP;
 		}
+		if (!r->hw[i].capacity) {
+			guest_msg("host %s: not used: %s", r->host[i].h.uri,
+				  r->host[i].why);
+			continue;
+		}
+		if (open_slots(r, &r->host[i], &n))
+			return EXIT_FAILURE_GENERIC;
+		usable += r->hw[i].capacity > 0;
+		if (r->nhosts > 1)
+			guest_msg("host %s: up to %u guest%s at once",
+				  r->host[i].h.uri, r->hw[i].capacity,
+				  r->hw[i].capacity > 1 ? "s" : "");
 	}
-	close_slots(r);
-	vm_close(r->env.vm);
+	return usable ? 0 : EXIT_SETUP;
+}
+
+static void close_hosts(struct run *r)
+{
+	char name[256];
+	unsigned int i;
+	int k;
+
+	for (i = 0; i < r->nslots; i++) {
+		struct guest_slot *s = &r->slot[i];
+
+		guest_cleanup(s);
+		if (s->vm && s->host && s->vm != s->host->vm)
+			vm_close(s->vm);
+		s->vm = NULL;
+	}
+	for (i = 0; i < r->nhosts; i++) {
+		struct run_host *h = &r->host[i];
+
+		for (k = 0; h->h.remote && h->h.vm && k < r->scn.nkernels;
+		     k++) {
+			snprintf(name, sizeof(name),
+				 DOMAIN_NAME_PREFIX "%s-%s.bzImage", r->id,
+				 r->scn.kernels[k]);
+			vm_vol_delete(h->h.vm, name);
+		}
+		vm_close(h->h.vm);
+		h->h.vm = NULL;
+	}
+}
+
+/* Connect to the hosts, run every guest and judge them; the exit code. */
+static int run_connected(struct run *r)
+{
+	int code;
+
+	config_libvirt_uri(r->cfg, r->uri, sizeof(r->uri));
+	r->g = calloc(r->repeat * r->scn.nkernels, sizeof(*r->g));
+	r->wave_log = json_array();
+	code = r->g && r->wave_log ? open_hosts(r) : EXIT_FAILURE_GENERIC;
+	if (code) {
+		if (code == EXIT_SETUP && r->nhosts > 1)
+			fprintf(stderr, "swapctl run: none of the %u hosts can run a guest\n",
+				r->nhosts);
+		write_state(r, "done");
+		close_hosts(r);
+		return guest_interrupted ? EXIT_INTERRUPTED : code;
+	}
+	run_all(r);
+	code = finish(r);
+	if (guest_interrupted) {
+		guest_msg("interrupted by signal %d: %s destroyed, NFS server%s stopped",
+			  (int)guest_interrupted,
+			  r->nslots > 1 ? "guests" : "guest",
+			  r->nslots > 1 ? "s" : "");
+		code = EXIT_INTERRUPTED;
+	}
+	close_hosts(r);
 	return code;
 }
 
@@ -1294,6 +1730,9 @@ static void free_run(struct run *r)
 		guest_free(&r->g[k]);
 	free(r->g);
 	results_free(&r->res);
+	json_decref(r->wave_log);
+	pthread_mutex_destroy(&r->mu);
+	pthread_cond_destroy(&r->cv);
 	for (k = 0; k < WAVES_MAX_PARALLEL; k++)
 		if (r->plans[k] && (!k || r->plans[k] != r->plans[0]))
 			free(r->plans[k]);
@@ -1388,6 +1827,8 @@ int cmd_run(int argc, char **argv, struct swapctl_config *cfg)
 		return EXIT_FAILURE_GENERIC;
 	r->pw = pw;
 	r->cfg = cfg;
+	pthread_mutex_init(&r->mu, NULL);
+	pthread_cond_init(&r->cv, NULL);
 	results_init(&r->res);
 	r->json = json;
 	r->dry_run = dry;

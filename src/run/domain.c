@@ -302,6 +302,7 @@ char *domain_qemu_conf(bool as_root)
 /* A libvirt stream copied into a file descriptor by a thread. */
 struct vm_pump {
 	virStreamPtr st;
+	virConnectPtr conn;	/* to see its daemon die */
 	int fd;
 	pthread_t t;
 	bool running;
@@ -800,6 +801,8 @@ static void *pump_thread(void *arg)
 	while (!atomic_load(&p->stop)) {
 		n = virStreamRecv(p->st, buf, sizeof(buf));
 		if (n == -2) {
+			if (virConnectIsAlive(p->conn) != 1)
+				break;
 			usleep(20000);
 			continue;
 		}
@@ -822,6 +825,7 @@ static int pump_start(struct vmconn *c, int i, int fd)
 	struct vm_pump *p = &c->pump[i];
 
 	p->fd = fd;
+	p->conn = c->conn;
 	atomic_store(&p->stop, false);
 	atomic_store(&p->done, false);
 	if (pthread_create(&p->t, NULL, pump_thread, p)) {

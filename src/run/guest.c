@@ -205,10 +205,17 @@ static void host_line(const struct guest_env *r, struct guest_slot *slot,
 					    json_integer((json_int_t)cs.system_ns));
 		}
 	}
-	if (!n && !cpu) {
+	/*
+	 * A guest that stopped answering for its CPU time has powered off
+	 * (on a remote host the block stats may still answer a moment
+	 * longer): a line without cpu_ns then would end the run's host CPU
+	 * time as "unknown".
+	 */
+	if ((!n && !cpu) || (!cpu && g->host_cpu_seen)) {
 		json_decref(blk);
 		return;
 	}
+	g->host_cpu_seen |= cpu != NULL;
 	o = json_pack("{sssI}", "type", "host", "t_ns", (json_int_t)host_ns());
 	if (o && n)
 		json_object_set_new(o, "blk", blk);
@@ -369,8 +376,14 @@ static void fill_spec(const struct guest_env *r, struct guest *g,
 
 void guest_cleanup(struct guest_slot *s)
 {
+	int i;
+
 	if (s->vm)
 		vm_destroy(s->vm);
+	for (i = 0; s->vm && i < s->nvols; i++)
+		if (!s->vol_keep[i])
+			vm_vol_delete(s->vm, s->vol[i]);
+	s->nvols = 0;
 	ganesha_stop(&s->nfs);
 	if (s->sock[0]) {
 		unlink(s->sock);
@@ -476,6 +489,84 @@ static void close_rejected(struct feed_ctx *fc, struct guest *g)
 	}
 }
 
+/* Volume @what of the guest on its remote host: @file uploaded, or as big. */
+static int add_vol(const struct guest_env *r, struct guest_slot *s,
+		   const struct guest *g, const char *what, const char *file,
+		   bool upload, char *err, size_t errlen)
+{
+	char *name = s->vol[s->nvols], *path = s->vol_path[s->nvols];
+	char gname[64];
+	struct stat sb;
+	int rc;
+
+	guest_name(g, gname, sizeof(gname));
+	snprintf(name, sizeof(s->vol[0]), DOMAIN_NAME_PREFIX "%s-%s-%s",
+		 r->run_id, gname, what);
+	if (upload) {
+		rc = vm_vol_upload(s->vm, file, name, path,
+				   sizeof(s->vol_path[0]), err, errlen);
+	} else if (stat(file, &sb)) {
+		util_seterr(err, errlen, "%s: %s", file, strerror(errno));
+		rc = -1;
+	} else {
+		rc = vm_vol_create(s->vm, name, (unsigned long long)sb.st_size,
+				   path, sizeof(s->vol_path[0]), err, errlen);
+	}
+	if (rc)
+		return -1;
+	/* --keep-images keeps a remote guest's disks as volumes */
+	s->vol_keep[s->nvols] = r->keep_images && strcmp(what, "initrd");
+	s->nvols++;
+	return 0;
+}
+
+/*
+ * A remote host sees none of this machine's files: the guest's initrd
+ * and its ext4 disk (made here) are uploaded, its other disks created
+ * there, sparse; its console and agent come back as streams.
+ */
+static int remote_volumes(const struct guest_env *r, struct guest_slot *s,
+			  const struct guest *g, struct domain_spec *d,
+			  char *err, size_t errlen)
+{
+	int i, j;
+
+	s->nvols = 0;
+	if (add_vol(r, s, g, "initrd", d->initrd, true, err, errlen))
+		return -1;
+	d->initrd = s->vol_path[0];
+	for (i = 0; i < d->ndisks; i++) {
+		bool ext4 = false;
+
+		for (j = 0; j < r->scn->nswap; j++)
+			if (!strcmp(r->scn->swap[j].dev, d->disk[i].dev))
+				ext4 = r->scn->swap[j].type == SWAP_EXT4FILE;
+		if (add_vol(r, s, g, d->disk[i].dev, d->disk[i].path, ext4,
+			    err, errlen))
+			return -1;
+		d->disk[i].path = s->vol_path[s->nvols - 1];
+	}
+	d->console_log = NULL;
+	d->agent_socket = NULL;
+	return 0;
+}
+
+/*
+ * A remote guest whose host's connection closed: re-run elsewhere, not
+ * judged. True then.
+ */
+static bool check_host(const struct guest_slot *s, struct guest *g)
+{
+	if (!s->host || !s->host->remote || vm_alive(s->vm))
+		return false;
+	g->host_lost = true;
+	g->pass = false;
+	g->exit_class = EXIT_SETUP;
+	set_why(g, "host %s lost while the guest ran (its libvirt connection closed)",
+		s->host->uri);
+	return true;
+}
+
 /*
  * Everything a guest needs before it boots: its directory, initrd, disks,
  * domain XML, NFS server and output files. False with g->why set.
@@ -490,6 +581,8 @@ static bool guest_prepare(const struct guest_env *r, struct guest *g,
 
 	stream_init(&g->st);
 	stats_track_init(&g->track);
+	snprintf(g->host, sizeof(g->host), "%s",
+		 fc->slot->host ? fc->slot->host->uri : "");
 	util_path(g->dir, sizeof(g->dir), "%s/%s", r->run_dir, gname);
 	if (util_mkdir_p(g->dir, 0755)) {
 		set_why(g, "%s: %s", g->dir,
@@ -504,7 +597,9 @@ static bool guest_prepare(const struct guest_env *r, struct guest *g,
 	}
 	if (plan_make_initrd(r->initramfs, fc->slot->plan, spec->initrd, err,
 			     sizeof(err)) ||
-	    make_disks(r, g, err, sizeof(err))) {
+	    make_disks(r, g, err, sizeof(err)) ||
+	    (fc->slot->host && fc->slot->host->remote &&
+	     remote_volumes(r, fc->slot, g, spec, err, sizeof(err)))) {
 		set_why(g, "%s", err);
 		return false;
 	}
@@ -567,6 +662,10 @@ static bool guest_stream(const struct guest_env *r, struct guest *g,
 			return false;
 		now = util_now();
 		if (now >= next_host) {
+			/* a remote host that died: nothing more will come */
+			if (fc->slot->host && fc->slot->host->remote &&
+			    !vm_alive(fc->slot->vm))
+				break;
 			host_line(r, fc->slot, g, fc->samples);
 			next_host = now + r->scn->interval_ms / 1000.0;
 		}
@@ -598,6 +697,7 @@ void guest_run(const struct guest_env *r, struct guest_slot *slot,
 	char gname[64];
 	struct domain_spec spec;
 	struct feed_ctx fc = { .r = r, .slot = slot, .g = g };
+	bool remote = slot->host && slot->host->remote;
 	char *xml = NULL;
 	int fd = -1;
 
@@ -605,27 +705,32 @@ void guest_run(const struct guest_env *r, struct guest_slot *slot,
 	if (!guest_prepare(r, g, gname, &spec, paths, dname, sizeof(dname),
 			   &xml, &fc))
 		goto setup_fail;
-	unlink(spec.console_log);
-	unlink(spec.agent_socket);
-	snprintf(slot->sock, sizeof(slot->sock), "%s", spec.agent_socket);
+	unlink(paths[1]);
+	unlink(paths[2]);
+	if (!remote)
+		snprintf(slot->sock, sizeof(slot->sock), "%s", paths[2]);
 	if (guest_interrupted)
 		goto interrupted;
-	guest_msg("%s: booting %s (%s, %u MiB, %u CPUs)", gname,
+	guest_msg("%s: booting %s (%s, %u MiB, %u CPUs)%s%s", gname,
 		  g->kernel_path, r->kvm ? "KVM" : "TCG", r->memory_mb,
-		  r->cpus);
+		  r->cpus, remote ? " on " : "", remote ? g->host : "");
 	fc.t_create = util_now();
-	if (vm_start(slot->vm, xml, err, sizeof(err))) {
+	if (remote ? vm_start_remote(slot->vm, xml, paths[1], &fd, err,
+				     sizeof(err)) :
+	    vm_start(slot->vm, xml, err, sizeof(err))) {
 		set_why(g, "%s", err);
 		goto setup_fail;
 	}
 	guest_catch_signals();	/* the driver may have reset them again */
 	g->started = true;
-	fd = connect_agent(spec.agent_socket, fc.t_create + CONNECT_WAIT_S);
+	if (!remote)
+		fd = connect_agent(spec.agent_socket,
+				   fc.t_create + CONNECT_WAIT_S);
 	if (fd < 0) {
 		if (guest_interrupted)
 			goto interrupted;
 		set_why(g, "%s: cannot connect to the agent channel: %s",
-			 spec.agent_socket, strerror(errno));
+			 paths[2], strerror(errno));
 		goto setup_fail;
 	}
 	if (!guest_stream(r, g, &fc, fd))
@@ -641,8 +746,12 @@ void guest_run(const struct guest_env *r, struct guest_slot *slot,
 	fclose(fc.samples);
 	close_rejected(&fc, g);
 	remove_disks(r, g);
-	check_console(spec.console_log, g);
+	check_console(paths[1], g);
 	free(xml);
+	if (check_host(slot, g)) {
+		guest_msg("%s: %s", gname, g->why);
+		return;
+	}
 	classify(r, g);
 	guest_msg("%s: %s in %.1f s (boot %.2f s)", gname,
 		  g->pass ? "pass" : "FAIL", g->run_s, g->boot_s);
@@ -663,8 +772,9 @@ failed:
 	close_rejected(&fc, g);
 	remove_disks(r, g);
 	free(xml);
-	classify(r, g);
-	if (g->setup_failed)
+	if (!check_host(slot, g))
+		classify(r, g);
+	if (g->setup_failed || g->host_lost)
 		guest_msg("%s: %s", gname, g->why);
 }
 

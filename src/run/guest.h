@@ -42,22 +42,47 @@ struct guest_env {
 };
 
 /*
+ * A libvirt host of the run (`hosts` in swapctl.conf; one, the local
+ * driver, by default). A remote one gets the kernels, initrds and disks
+ * as storage volumes and gives the console and agent back as streams
+ * (domain.h); every kernel's bzImage is uploaded once per run.
+ */
+struct guest_host {
+	char uri[CONFIG_URI_MAX];
+	struct vmconn *vm;	/* the host's connection */
+	bool remote;
+	char kernel[SCN_MAX_KERNELS][4096];	/* each bzImage there */
+};
+
+#define GUEST_MAX_VOLS	(1 + DOMAIN_MAX_DISKS)
+
+/*
  * One running guest's own share of the host (run --parallel runs several
  * at once, each in its own thread with its own slot): its libvirt handle
  * and domain, its NFS server on its own port with the plan naming that
  * port, its agent socket; everything guest_cleanup() releases.
  */
 struct guest_slot {
-	struct vmconn *vm;	/* vm_share() of env->vm, or env->vm */
+	const struct guest_host *host;
+	struct vmconn *vm;	/* vm_share() of host->vm, or host->vm */
 	unsigned int nfs_port;
 	const char *plan;	/* the plan for nfs_port */
 	struct ganesha nfs;
 	char sock[4200];
+	/* a remote host's volumes of the running guest, deleted at cleanup */
+	char vol[GUEST_MAX_VOLS][256];
+	char vol_path[GUEST_MAX_VOLS][4096];
+	bool vol_keep[GUEST_MAX_VOLS];
+	int nvols;
 };
 
 struct guest {
 	char kernel[SCN_KERNEL_MAX];	/* the scenario's name: "patched" */
-	char kernel_path[4096];		/* its bzImage */
+	char kernel_path[4096];		/* its bzImage (on its host) */
+	char host[CONFIG_URI_MAX];	/* the URI of the host it ran on */
+	bool host_lost;		/* its host failed while it ran */
+	bool host_cpu_seen;	/* a host line had its CPU time */
+	char rerun_why[CONFIG_URI_MAX + 64];	/* "host X lost" when re-run */
 	unsigned int rep;
 	char dir[4096];
 	bool started, setup_failed, timeout, interrupted;
