@@ -617,6 +617,17 @@ static json_t *dry_disks(const struct run *r)
 	return a;
 }
 
+/* `hosts` as configured: [] without it (the one local driver). */
+static json_t *dry_hosts(const struct run *r)
+{
+	json_t *a = json_array();
+	unsigned int i;
+
+	for (i = 0; i < r->cfg->nhosts; i++)
+		json_array_append_new(a, json_string(r->cfg->hosts[i]));
+	return a;
+}
+
 /* The --dry-run object: see dry_run(). */
 static json_t *dry_json(struct run *r, struct guest *g)
 {
@@ -639,6 +650,7 @@ static json_t *dry_json(struct run *r, struct guest *g)
 	json_object_set_new(o, "disks", dry_disks(r));
 	json_object_set_new(o, "parallel", json_integer(r->width));
 	json_object_set_new(o, "waves", waves_json(r));
+	json_object_set_new(o, "hosts", dry_hosts(r));
 	json_object_set_new(o, "plan", json_string(r->plan));
 	json_object_set_new(o, "domains", doms);
 	for (k = 0; k < r->scn.nkernels; k++) {
@@ -681,6 +693,20 @@ static json_t *dry_json(struct run *r, struct guest *g)
 		"conf_path", rec));
 	free(conf);
 	return o;
+}
+
+/* "# hosts: local, qemu+ssh://box/session (remote: ...)" */
+static void dry_print_hosts(const struct run *r)
+{
+	unsigned int i;
+
+	if (!r->cfg->nhosts)
+		return;
+	printf("# hosts:");
+	for (i = 0; i < r->cfg->nhosts; i++)
+		printf("%s %s", i ? "," : "", r->cfg->hosts[i]);
+	printf(" (remote: volumes in its pool '%s'); a free host, the most capacity first, takes the next whole repeats and runs them in the waves below\n",
+	       VM_POOL);
 }
 
 /* The schedule: "# wave 1 (together): baseline-1 patched-1". */
@@ -744,6 +770,7 @@ static int dry_run(struct run *r)
 	printf("# guest: %u MiB, %u vCPU%s; kernel command line: %s\n",
 	       r->env.memory_mb, r->env.cpus, r->env.cpus == 1 ? "" : "s",
 	       r->env.cmdline);
+	dry_print_hosts(r);
 	dry_waves(r, json_object_get(o, "waves"));
 	json_array_foreach(json_object_get(o, "disks"), i, d)
 		printf("# disk %s: %lld MiB sparse image for swap[%lld] (%s)\n",

@@ -90,6 +90,28 @@ static void elem(FILE *f, const char *indent, const char *tag, const char *v)
 	fprintf(f, "</%s>\n", tag);
 }
 
+/* The console (a file, or a pty a remote host streams) and the channel. */
+static void chardevs(FILE *f, const struct domain_spec *d)
+{
+	if (d->console_log) {
+		fprintf(f, "    <serial type='file'>\n      <source path='");
+		put_esc(f, d->console_log);
+		fprintf(f, "'/>\n      <target port='0'/>\n    </serial>\n");
+	} else {
+		/* a remote host's: read through virDomainOpenConsole */
+		fprintf(f, "    <serial type='pty'>\n      <target port='0'/>\n    </serial>\n");
+	}
+	fprintf(f, "    <channel type='unix'>\n"
+		"      <source mode='bind'");
+	if (d->agent_socket) {
+		fprintf(f, " path='");
+		put_esc(f, d->agent_socket);
+		fputc('\'', f);
+	}
+	fprintf(f, "/>\n      <target type='virtio' name='%s'/>\n"
+		"    </channel>\n", DOMAIN_AGENT_PORT);
+}
+
 char *domain_xml(const struct domain_spec *d)
 {
 	char *buf = NULL;
@@ -132,23 +154,7 @@ char *domain_xml(const struct domain_spec *d)
 		put_esc(f, d->disk[i].dev);
 		fprintf(f, "' bus='virtio'/>\n    </disk>\n");
 	}
-	if (d->console_log) {
-		fprintf(f, "    <serial type='file'>\n      <source path='");
-		put_esc(f, d->console_log);
-		fprintf(f, "'/>\n      <target port='0'/>\n    </serial>\n");
-	} else {
-		/* a remote host's: read through virDomainOpenConsole */
-		fprintf(f, "    <serial type='pty'>\n      <target port='0'/>\n    </serial>\n");
-	}
-	fprintf(f, "    <channel type='unix'>\n"
-		"      <source mode='bind'");
-	if (d->agent_socket) {
-		fprintf(f, " path='");
-		put_esc(f, d->agent_socket);
-		fputc('\'', f);
-	}
-	fprintf(f, "/>\n      <target type='virtio' name='%s'/>\n"
-		"    </channel>\n", DOMAIN_AGENT_PORT);
+	chardevs(f, d);
 	if (d->host_root) {
 		/*
 		 * <readonly/> makes QEMU refuse every write (EROFS in the
@@ -656,7 +662,7 @@ unsigned long long vm_free_mb(struct vmconn *c)
 	return virNodeGetFreeMemory(c->conn) >> 20;
 }
 
-static virStoragePoolPtr pool(struct vmconn *c, char *err, size_t errlen)
+static virStoragePoolPtr find_pool(struct vmconn *c, char *err, size_t errlen)
 {
 	virStoragePoolPtr p = virStoragePoolLookupByName(c->conn, VM_POOL);
 
@@ -672,7 +678,7 @@ static virStorageVolPtr vol_new(struct vmconn *c, const char *name,
 				size_t errlen)
 {
 	char xml[1024], esc[512];
-	virStoragePoolPtr p = pool(c, err, errlen);
+	virStoragePoolPtr p = find_pool(c, err, errlen);
 	virStorageVolPtr v;
 
 	if (!p)

@@ -690,10 +690,37 @@ static bool guest_stream(const struct guest_env *r, struct guest *g,
 	return true;
 }
 
+/*
+ * Start the domain and open its agent channel (the local socket, or a
+ * remote host's stream); the channel's fd, or -1 with g->why set.
+ */
+static int start_guest(struct guest_slot *slot, struct guest *g,
+		       const char *xml, char (*paths)[4200], double t0)
+{
+	bool remote = slot->host && slot->host->remote;
+	char err[1024];
+	int fd = -1;
+
+	if (remote ? vm_start_remote(slot->vm, xml, paths[1], &fd, err,
+				     sizeof(err)) :
+	    vm_start(slot->vm, xml, err, sizeof(err))) {
+		set_why(g, "%s", err);
+		return -1;
+	}
+	guest_catch_signals();	/* the driver may have reset them again */
+	g->started = true;
+	if (!remote)
+		fd = connect_agent(paths[2], t0 + CONNECT_WAIT_S);
+	if (fd < 0 && !guest_interrupted)
+		set_why(g, "%s: cannot connect to the agent channel: %s",
+			paths[2], strerror(errno));
+	return fd;
+}
+
 void guest_run(const struct guest_env *r, struct guest_slot *slot,
 	       struct guest *g)
 {
-	char paths[3 + DOMAIN_MAX_DISKS][4200], dname[256], err[1024];
+	char paths[3 + DOMAIN_MAX_DISKS][4200], dname[256];
 	char gname[64];
 	struct domain_spec spec;
 	struct feed_ctx fc = { .r = r, .slot = slot, .g = g };
@@ -715,22 +742,10 @@ void guest_run(const struct guest_env *r, struct guest_slot *slot,
 		  g->kernel_path, r->kvm ? "KVM" : "TCG", r->memory_mb,
 		  r->cpus, remote ? " on " : "", remote ? g->host : "");
 	fc.t_create = util_now();
-	if (remote ? vm_start_remote(slot->vm, xml, paths[1], &fd, err,
-				     sizeof(err)) :
-	    vm_start(slot->vm, xml, err, sizeof(err))) {
-		set_why(g, "%s", err);
-		goto setup_fail;
-	}
-	guest_catch_signals();	/* the driver may have reset them again */
-	g->started = true;
-	if (!remote)
-		fd = connect_agent(spec.agent_socket,
-				   fc.t_create + CONNECT_WAIT_S);
+	fd = start_guest(slot, g, xml, paths, fc.t_create);
 	if (fd < 0) {
-		if (guest_interrupted)
+		if (guest_interrupted && g->started)
 			goto interrupted;
-		set_why(g, "%s: cannot connect to the agent channel: %s",
-			 paths[2], strerror(errno));
 		goto setup_fail;
 	}
 	if (!guest_stream(r, g, &fc, fd))
