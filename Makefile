@@ -179,6 +179,33 @@ bench-designs: all
 	$(MAKE) bench BENCH_SCENARIOS="$(DESIGNS_SCENARIOS)" BENCH_WORKLOADS= \
 		BENCH_REPEAT=3 BENCH_DIR=$(BENCH_DIR)/designs
 
+# Cost with and without deterministic virtual time (issue 19): each of
+# BENCH_COST_SCENARIOS (the two synthetic ones, and the memcg/global
+# pairs of usemem and kernel-build) with --repeat BENCH_COST_REPEAT, once
+# on plain TCG and once with --icount 3, into BENCH_DIR/cost/; then
+# tools/cost-table prints cv, mde and verdict of each cost metric side by
+# side. About 70 minutes on two cores with TCG.
+BENCH_COST_SCENARIOS ?= bdev-swap zram-swap usemem usemem-global \
+	kernel-build kernel-build-global
+BENCH_COST_REPEAT ?= 5
+bench-cost: all
+	@mkdir -p $(BENCH_DIR)/cost; for s in $(BENCH_COST_SCENARIOS); do \
+		for m in plain icount; do \
+			i=; [ $$m = icount ] && i="--icount 3"; \
+			echo "== $$s $$m: --repeat $(BENCH_COST_REPEAT) $$i"; \
+			./swapctl run --json --repeat $(BENCH_COST_REPEAT) \
+				--effect 2% $$i scenarios/$$s.json \
+				>$(BENCH_DIR)/cost/$$s-$$m.json.tmp; \
+			echo "   exit $$?"; \
+			mv $(BENCH_DIR)/cost/$$s-$$m.json.tmp \
+				$(BENCH_DIR)/cost/$$s-$$m.json; \
+		done; \
+	done; \
+	tools/cost-table $(BENCH_DIR)/cost $(BENCH_COST_SCENARIOS) \
+		>$(BENCH_DIR)/cost/table.md.tmp && \
+		mv $(BENCH_DIR)/cost/table.md.tmp $(BENCH_DIR)/cost/table.md && \
+		cat $(BENCH_DIR)/cost/table.md
+
 check: all unit fuzz integration
 
 # Quiet when everything is there; apt-get runs only for what is missing.
@@ -221,5 +248,5 @@ install: all
 clean:
 	rm -rf build guest/build tests/bin swapctl
 
-.PHONY: bench-designs all guest unit fuzz integration bench check check-full deps install clean
+.PHONY: bench-cost bench-designs all guest unit fuzz integration bench check check-full deps install clean
 -include $(OBJS:.o=.d)

@@ -229,3 +229,63 @@ def test_command_scenarios_validate(sw):
     for n in names + ["../tests/fixtures/kernel-build-short",
                       "../tests/fixtures/stress-ng-short"]:
         sw.expect(0, "validate", REPO / "scenarios" / (n + ".json"))
+
+
+# Issue 19's pairs: each *-global scenario is its memcg twin with the
+# memory cgroup limits taken away and the guest made small enough that
+# the same workload is pushed out by global reclaim.
+PAIRS = {"usemem": "usemem-global", "kernel-build": "kernel-build-global"}
+
+
+def test_global_twins_differ_only_in_the_limits():
+    for memcg, glob in PAIRS.items():
+        a = json.loads((REPO / "scenarios" / (memcg + ".json")).read_text())
+        b = json.loads((REPO / "scenarios" / (glob + ".json")).read_text())
+        assert b["guest"]["memory_mb"] < a["guest"]["memory_mb"], glob
+        for g in a["workload"]["command"]["groups"]:
+            assert g.pop("memory_max_mb") < a["guest"]["memory_mb"], memcg
+        for g in b["workload"]["command"]["groups"]:
+            assert "memory_max_mb" not in g and "memory_high_mb" not in g, \
+                (glob, g)
+        for d in (a, b):
+            for k in ("name", "description"):
+                del d[k]
+            del d["guest"]["memory_mb"]
+        assert a == b, (memcg, glob)
+
+
+def group_peaks(run):
+    """{guest: {group: memory_peak_kb}} of the limited runs."""
+    out = {}
+    for name, lines in guest_lines(run).items():
+        out[name] = {x["group"]: x["memory_peak_kb"]
+                     for x in of_type(lines, "command")
+                     if x["state"] == "end" and x["run"] == "limited"}
+    return out
+
+
+@pytest.mark.boot
+@pytest.mark.slow
+def test_usemem_pair_memcg_and_global(runs):
+    """usemem under its 64 MiB memory.max per group, and usemem-global
+    without limits in a 160 MiB guest: both kernels swap in both, every
+    usemem pass verifies; in the memcg half no group's peak exceeds its
+    limit, in the global half a group grows beyond it (no memcg limit
+    acted: the pressure was global)."""
+    limits = {g["name"]: g["memory_max_mb"] * 1024 for g in json.loads(
+        (REPO / "scenarios" / "usemem.json").read_text())["workload"][
+            "command"]["groups"]}
+    memcg = runs.get(REPO / "scenarios" / "usemem.json")
+    check_run(memcg, reference=False)
+    for name, peaks in group_peaks(memcg).items():
+        assert peaks and all(peaks[g] <= limits[g] for g in peaks), \
+            (name, peaks, limits)
+    glob = runs.get(REPO / "scenarios" / "usemem-global.json")
+    check_run(glob, reference=False)
+    for name, peaks in group_peaks(glob).items():
+        assert any(peaks[g] > limits[g] for g in peaks), \
+            (name, peaks, limits)
+    for run in (memcg, glob):
+        ppio = {r["kernel"]: r["metrics"]["write_pages_per_io"]
+                for r in run.json["results"]}
+        assert ppio["patched"] >= 4 * ppio["baseline"], (run, ppio)
