@@ -467,8 +467,9 @@ static int guests_results(const struct run *r, struct results *res)
 	for (k = 0; k < r->scn.nkernels; k++)
 		results_kernel(res, r->scn.kernels[k]);
 	for (i = 0; i < r->ng; i++)
-		if (results_add(res, r->g[i].kernel, r->g[i].rep,
-				&r->g[i].track))
+		if (results_add_on(res, r->g[i].kernel, r->g[i].rep,
+				   r->g[i].host[0] ? r->g[i].host : r->uri,
+				   r->g[i].rerun_why, &r->g[i].track))
 			bad = -1;
 	return bad;
 }

@@ -353,22 +353,6 @@ static void row(FILE *f, const char *label, const char *a, const char *b,
 		E_MEAN, b, E_RATIO, ratio, E_MDE, mde, verdict);
 }
 
-/* Phase @idx of kernel @k against the reference, as results.c does. */
-static void phase_cmp(const struct results *r, unsigned int idx,
-		      unsigned int k, struct res_cmp *c)
-{
-	struct stats_desc a, b;
-	bool ha, hb;
-
-	ha = results_phase_desc(r, 0, idx, &a, NULL);
-	hb = results_phase_desc(r, k, idx, &b, NULL);
-	results_judge(metric_find("workload_seconds"),
-		      ha ? STATS_OK : STATS_NA, &a, hb ? STATS_OK : STATS_NA,
-		      &b, c);
-	c->kernel = k;
-	c->ref = 0;
-}
-
 static void phase_rows(FILE *f, const struct results *r, unsigned int k)
 {
 	unsigned int idx, np = results_nphases(r);
@@ -389,7 +373,7 @@ static void phase_rows(FILE *f, const struct results *r, unsigned int k)
 		have = results_phase_desc(r, k, idx, &d, NULL);
 		fmt_mean(mean, sizeof(mean), have ? STATS_OK : STATS_NA, &d,
 			 2);
-		phase_cmp(r, idx, k, &c);
+		results_phase_compare(r, idx, k, &c);
 		fmt_ratio(ratio, sizeof(ratio), &c);
 		results_fmt_mde(mde, sizeof(mde), &c);
 		row(f, label, base, mean, ratio, mde, email_verdict(&c));
