@@ -12,10 +12,12 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
 
+#include "email.h"
 #include "metrics.h"
 #include "results.h"
 #include "stats.h"
@@ -260,6 +262,49 @@ static void test_json_names_hosts(void **state)
 	results_free(&r);
 }
 
+/* run, report and text-email: the host of each repeat, the re-runs */
+static void test_host_lines(void **state)
+{
+	char buf[4096], *text = NULL, *line;
+	struct email_run e = { 0 };
+	struct results r;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	two_hosts(&r, "qemu+tcp://h1/system", "qemu+tcp://h2/system");
+	assert_int_equal(results_host_lines(&r, buf, sizeof(buf)), 3);
+	assert_string_equal(buf,
+		"repeats on qemu+tcp://h1/system: 1 2 (2 re-run: host h3 lost)\n"
+		"repeats on qemu+tcp://h2/system: 3 4\n"
+		"ratios over 2 hosts: of each repeat's pair, blocked by host (swapctl(1) VERDICTS)\n");
+	/* cut to fit, never past the buffer */
+	assert_true(results_host_lines(&r, buf, 20) > 0);
+	assert_int_equal(strlen(buf), 19);
+	e.res = &r;
+	f = open_memstream(&text, &len);
+	assert_non_null(f);
+	email_print(f, &e);
+	fclose(f);
+	assert_non_null(strstr(text, "\nrepeats on qemu+tcp://h1/system: 1 2 (2 re-run:"));
+	assert_non_null(strstr(text, "\nrepeats on qemu+tcp://h2/system: 3 4\n"));
+	for (line = strtok(text, "\n"); line; line = strtok(NULL, "\n"))
+		assert_true(strlen(line) <= EMAIL_WIDTH);
+	free(text);
+	results_free(&r);
+	/* one host: its repeats, no word of blocking */
+	two_hosts(&r, "local", "local");
+	assert_int_equal(results_host_lines(&r, buf, sizeof(buf)), 1);
+	assert_string_equal(buf,
+		"repeats on local: 1 2 3 4 (2 re-run: host h3 lost)\n");
+	results_free(&r);
+	/* no host recorded: nothing */
+	two_hosts(&r, "", "");
+	assert_int_equal(results_host_lines(&r, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "");
+	results_free(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -268,6 +313,7 @@ int main(void)
 		cmocka_unit_test(test_blocked_verdict),
 		cmocka_unit_test(test_pairs_only_on_one_host),
 		cmocka_unit_test(test_json_names_hosts),
+		cmocka_unit_test(test_host_lines),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -390,6 +390,15 @@ static void print_hosts(const struct run *r)
 	}
 }
 
+/* Under the table: the host of each repeat, and the re-runs. */
+static void print_host_lines(const struct results *res)
+{
+	char buf[RES_MAX_HOSTS * 2 * CONFIG_URI_MAX + 512];
+
+	if (results_host_lines(res, buf, sizeof(buf)))
+		fputs(buf, stdout);
+}
+
 static void print_table(struct run *r, const struct res_expect *xr,
 			const char *regressions, int code)
 {
@@ -404,6 +413,7 @@ static void print_table(struct run *r, const struct res_expect *xr,
 	       r->env.cpus, r->repeat, r->repeat > 1 ? "s" : "", at_once,
 	       r->scn.kernels[0]);
 	results_print_table(stdout, &r->res);
+	print_host_lines(&r->res);
 	results_print_power(stdout, &r->res, r->targets, r->ntargets);
 	if (r->repeat_auto)
 		printf("repeat auto: %u runs per kernel, %s %.3g%% (largest mde %.1f%%, %s)\n",

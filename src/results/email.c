@@ -488,6 +488,20 @@ static void print_footnote(FILE *f, const struct results *r)
 	para_end(&p);
 }
 
+/* Under the table: the host of each repeat, and the re-runs. */
+static void print_hosts(FILE *f, const struct results *r)
+{
+	char buf[RES_MAX_HOSTS * 2 * CONFIG_URI_MAX + 512], *line, *nl;
+
+	if (!results_host_lines(r, buf, sizeof(buf)))
+		return;
+	fputc('\n', f);
+	for (line = buf; (nl = strchr(line, '\n')); line = nl + 1) {
+		*nl = '\0';
+		paragraph(f, 2, line);
+	}
+}
+
 void email_print(FILE *f, const struct email_run *e)
 {
 	const struct results *r = e->res;
@@ -503,6 +517,7 @@ void email_print(FILE *f, const struct email_run *e)
 		fputc('\n', f);
 		print_block(f, r, k);
 	}
+	print_hosts(f, r);
 	fputc('\n', f);
 	print_footnote(f, r);
 }

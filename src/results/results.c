@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -798,6 +799,81 @@ json_t *results_val_json(struct stats_val v)
 	if (v.v == floor(v.v) && fabs(v.v) < 9e15)
 		return json_integer((json_int_t)v.v);
 	return json_real(v.v);
+}
+
+/* Whether a guest before @i has @g's repeat on @g's host. */
+static bool rep_seen(const struct results *r, unsigned int i)
+{
+	unsigned int j;
+
+	for (j = 0; j < i; j++)
+		if (r->g[j].rep == r->g[i].rep &&
+		    !strcmp(r->g[j].host, r->g[i].host))
+			return true;
+	return false;
+}
+
+/* Append to @buf at *@off, never past @len (which is > 0). */
+static void __printf(4, 5) add(char *buf, size_t len, size_t *off,
+			       const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (*off + 1 >= len)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(buf + *off, len - *off, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		*off = *off + (size_t)n < len ? *off + (size_t)n : len - 1;
+}
+
+/* The line of the host of guest @first: its repeats, and the re-runs. */
+static void host_line(const struct results *r, unsigned int first,
+		      char *buf, size_t len, size_t *off)
+{
+	const char *host = r->g[first].host, *sep = " (";
+	unsigned int i;
+
+	add(buf, len, off, "repeats on %s:", host);
+	for (i = first; i < r->ng; i++)
+		if (!strcmp(r->g[i].host, host) && !rep_seen(r, i))
+			add(buf, len, off, " %u", r->g[i].rep);
+	for (i = first; i < r->ng; i++)
+		if (!strcmp(r->g[i].host, host) && !rep_seen(r, i) &&
+		    r->g[i].rerun[0]) {
+			add(buf, len, off, "%s%u %s", sep, r->g[i].rep,
+			    r->g[i].rerun);
+			sep = "; ";
+		}
+	add(buf, len, off, "%s\n", *sep == ';' ? ")" : "");
+}
+
+unsigned int results_host_lines(const struct results *r, char *buf,
+				size_t len)
+{
+	const char *seen[RES_MAX_HOSTS];
+	unsigned int i, n = 0, nseen = 0;
+	size_t off = 0;
+
+	if (!len)
+		return 0;
+	buf[0] = '\0';
+	for (i = 0; i < r->ng; i++) {
+		if (!r->g[i].host[0] || nseen >= RES_MAX_HOSTS ||
+		    host_seen(seen, &nseen, r->g[i].host))
+			continue;
+		host_line(r, i, buf, len, &off);
+		n++;
+	}
+	if (nseen > 1) {
+		add(buf, len, &off,
+		    "ratios over %u hosts: of each repeat's pair, blocked by host (swapctl(1) VERDICTS)\n",
+		    nseen);
+		n++;
+	}
+	return n;
 }
 
 void results_guest_place_json(json_t *o, const struct res_guest *g)

@@ -29,6 +29,7 @@
 #define RES_MAX_METRICS		64
 #define RES_MAX_PHASES		STATS_MAX_PHASES
 #define RES_P_SIGNIFICANT	0.05
+#define RES_MAX_HOSTS		CONFIG_HOSTS_MAX
 
 enum verdict {
 	V_NOT_MEASURED,		/* either side has no value */
@@ -255,6 +256,15 @@ int results_exit_worst(int a, int b);
 json_t *results_val_json(struct stats_val v);
 /* {"key": value, ...} of one guest, in registry order */
 json_t *results_guest_json(const struct res_guest *g);
+/*
+ * Where the repeats ran, one line per host in the order first seen:
+ * "repeats on URI: 1 2 3 4 (2 re-run: host URI2 lost)", then, when the
+ * comparisons were blocked by host, a line saying so; each line ends in
+ * '\n'. Nothing when no guest recorded its host. How many lines (cut to
+ * fit @len, which gets "" at least).
+ */
+unsigned int results_host_lines(const struct results *r, char *buf,
+				size_t len);
 /* Set @o's "host" and "rerun" of guest @g (null: not recorded, not re-run). */
 void results_guest_place_json(json_t *o, const struct res_guest *g);
 /* {"kernel": {"key": {"n", "mean", "stddev", "ci95"}}} */

@@ -171,3 +171,19 @@ def test_two_hosts_one_killed(guests, daemons, tmp_path):
     # the first host's volumes are gone with the run
     assert h1.volumes() == [], h1.volumes()
     sw.assert_no_leftovers(Path(d["dir"]))
+    # run's table, report and its text-email: where each repeat ran
+    line = "repeats on %s: 1 2 3 4 (2 re-run: host %s lost)" % (h1.uri,
+                                                                 h2.uri)
+    rep = sw.expect(0, "--config", conf, "report", d["dir"]).out
+    assert line in rep, rep[-2000:]
+    # one host was left: pooled, no word of blocking
+    assert "blocked by host" not in rep
+    mail = sw.expect(0, "--config", conf, "report", "--format=text-email",
+                     d["dir"]).out
+    assert " ".join(line.split()) in " ".join(mail.split()), mail[-2000:]
+    assert all(len(x) <= 78 for x in mail.splitlines())
+    rj = sw.expect(0, "--config", conf, "report", "--json", d["dir"]).json()
+    assert sorted((g["kernel"], g["rep"], g["host"], g["rerun"])
+                  for g in rj["guests"]) == sorted(
+        (x["kernel"], x["rep"], x["host"], x["rerun"]) for x in res)
+    assert all(c["blocked"] is None for c in rj["comparisons"])
