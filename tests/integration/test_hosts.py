@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from harness import EXIT_CONFIG, REPO
+from harness import EXIT_CONFIG, EXIT_INTERRUPTED, REPO
 
 BDEV = REPO / "scenarios" / "bdev-swap.json"
 NOBODY = 65534
@@ -187,3 +187,64 @@ def test_two_hosts_one_killed(guests, daemons, tmp_path):
                   for g in rj["guests"]) == sorted(
         (x["kernel"], x["rep"], x["host"], x["rerun"]) for x in res)
     assert all(c["blocked"] is None for c in rj["comparisons"])
+
+
+def domains(d):
+    """The domains a daemon still has, running or defined."""
+    r = subprocess.run(["virsh", "-q", "-c", d.uri, "list", "--all",
+                        "--name"], stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, text=True, timeout=60)
+    assert r.returncode == 0, r.stdout
+    return [x for x in r.stdout.split() if x]
+
+
+@pytest.mark.boot
+@pytest.mark.slow
+def test_sigint_on_two_hosts(guests, daemons, tmp_path):
+    """SIGINT while both hosts run a pair: every guest on every host is
+    stopped, every uploaded volume removed, the run exits 130 and its
+    summary.json is the partial result, marked interrupted."""
+    sw = guests
+    h1, h2 = daemons
+    conf = sw.write_config(tmp_path / "hosts.conf",
+                           hosts="%s %s" % (h1.uri, h2.uri))
+    p = sw.popen("--config", conf, "run", "--json", "--repeat", "4",
+                 "--parallel", "2", BDEV, stdout=subprocess.PIPE,
+                 stderr=subprocess.PIPE)
+    try:
+        end = time.monotonic() + 300
+        while time.monotonic() < end and (len(h1.qemus()) < 2 or
+                                          len(h2.qemus()) < 2):
+            time.sleep(0.5)
+        assert len(h1.qemus()) == 2 and len(h2.qemus()) == 2, \
+            "the two hosts never ran a pair each"
+        # the kernels' and the running guests' volumes are there
+        assert len(h1.volumes()) > 2 and len(h2.volumes()) > 2, \
+            (h1.volumes(), h2.volumes())
+        time.sleep(3)
+        p.send_signal(signal.SIGINT)
+        out, err = p.communicate(timeout=180)
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+    import json
+    assert p.returncode == EXIT_INTERRUPTED, "exit %d\n%s" % (
+        p.returncode, err[-3000:])
+    assert "interrupted by signal 2" in err, err[-2000:]
+    for h in (h1, h2):
+        assert h.qemus() == [], "QEMU left on %s" % h.uri
+        assert domains(h) == [], (h.uri, domains(h))
+        assert h.volumes() == [], (h.uri, h.volumes())
+    d = json.loads(out)
+    assert d["status"] == "interrupted" and d["exit_code"] == 130, d
+    rundir = Path(d["dir"])
+    assert json.loads((rundir / "summary.json").read_text())["status"] \
+        == "interrupted"
+    assert (rundir / "state").read_text() == "done\n"
+    # the four guests that ran say so, each on its host
+    stopped = [x for x in d["results"] if x["reason"] == "interrupted"]
+    assert sorted(x["host"] for x in stopped) == sorted(
+        [h1.uri, h1.uri, h2.uri, h2.uri]), [
+        (x["kernel"], x["rep"], x["host"], x["reason"]) for x in d["results"]]
+    sw.assert_no_leftovers(rundir)
