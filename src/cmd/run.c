@@ -1777,58 +1777,149 @@ static void free_run(struct run *r)
 	free(r);
 }
 
+/* The options of swapctl run, as parsed. */
+struct run_opts {
+	struct overrides ov;		/* --kernel, --baseline/patched-kernel */
+	struct res_power_opts pw;	/* --effect, --metric */
+	struct repeat_opt ro;		/* --repeat */
+	const char *kernels, *initramfs, *append;
+	bool json, dry, keep, debug;
+	int timeout, limit, icount, parallel;	/* 0 (icount -1): not given */
+};
+
+/*
+ * --icount: TCG only, and one vCPU (-icount runs every vCPU in one TCG
+ * thread in turn: with 2 the kernel did not get past bringing up CPU 1
+ * in a minute, with 1 it booted in 2 s). 0 or EXIT_USAGE.
+ */
+static int setup_icount(struct run *r, int icount)
+{
+	if (icount >= 0 && r->env.kvm) {
+		fprintf(stderr, "swapctl run: option '--icount': the guests run under KVM here (%s); -icount is TCG's (accel = tcg in swapctl.conf)\n",
+			r->env.accel_why);
+		return EXIT_USAGE;
+	}
+	r->env.icount = icount >= 0;
+	r->env.icount_shift = icount >= 0 ? (unsigned int)icount : 0;
+	if (r->env.icount && r->env.cpus > 1) {
+		guest_msg("--icount: the guests get 1 vCPU instead of %u (icount runs the vCPUs in turn)",
+		    r->env.cpus);
+		r->env.cpus = 1;
+	}
+	return 0;
+}
+
+/* A run of the options @o, not yet loaded; NULL when out of memory. */
+static struct run *new_run(struct swapctl_config *cfg,
+			   const struct run_opts *o)
+{
+	struct run *r = calloc(1, sizeof(*r));
+
+	if (!r)
+		return NULL;
+	r->pw = o->pw;
+	r->cfg = cfg;
+	pthread_mutex_init(&r->mu, NULL);
+	pthread_cond_init(&r->cv, NULL);
+	results_init(&r->res);
+	r->json = o->json;
+	r->dry_run = o->dry;
+	r->env.keep_images = o->keep;
+	r->env.debug = o->debug;
+	return r;
+}
+
+/*
+ * Everything before a guest starts: the scenario, kernels, power
+ * targets, --icount, the waves and the plans. 0 or an exit code.
+ */
+static int setup_run(struct run *r, struct popt_cmd *cmd, const char *arg,
+		     const struct run_opts *o)
+{
+	int code;
+
+	code = load_scenario(r, cmd, arg, o->kernels, o->append);
+	if (!code)
+		code = prepare(r, &o->ov, o->initramfs, o->ro.n, o->timeout);
+	if (!code)
+		code = setup_power(r, &o->ro, o->limit);
+	if (!code)
+		code = setup_icount(r, o->icount);
+	if (!code)
+		code = plan_parallel(r, o->parallel);
+	if (!code)
+		code = make_plans(r);
+	return code;
+}
+
+/* swapctl run with its options parsed: the exit code. */
+static int run_with(struct popt_cmd *cmd, const char *arg,
+		    const struct run_opts *o, struct swapctl_config *cfg)
+{
+	char err[8192];
+	struct run *r;
+	int code;
+
+	if (o->append && config_check_append(o->append, err, sizeof(err)))
+		return popt_error(cmd, "option '--append': %s", err);
+	r = new_run(cfg, o);
+	if (!r)
+		return EXIT_FAILURE_GENERIC;
+	code = setup_run(r, cmd, arg, o);
+	if (!code)
+		code = r->dry_run ? dry_run(r) : check_inputs(r);
+	if (!code && !r->dry_run)
+		code = run_locked(r);
+	free_run(r);
+	return code;
+}
+
 int cmd_run(int argc, char **argv, struct swapctl_config *cfg)
 {
-	static struct overrides ov;
-	const char *kernels_opt = NULL, *ird = NULL, *append = NULL;
-	bool json = false, dry = false, keep = false, debug = false;
-	struct repeat_opt ro = { 0, false };
-	int timeout = 0, limit = 0, icount = -1, parallel = 0;
-	static struct res_power_opts pw;
-	struct run *r;
+	static struct run_opts o;
 	struct popt opts[] = {
-		OPT_BOOL(0, "json", &json, "print the results as one JSON object"),
-		OPT_BOOL(0, "dry-run", &dry,
+		OPT_BOOL(0, "json", &o.json, "print the results as one JSON object"),
+		OPT_BOOL(0, "dry-run", &o.dry,
 			 "print what would start (accelerator and why, URI, disks, plan, domain XML, ganesha.conf), start nothing"),
-		OPT_CALLBACK(0, "repeat", &ro, "N|auto",
+		OPT_CALLBACK(0, "repeat", &o.ro, "N|auto",
 			     "run each kernel N times, interleaved (A B A B); auto: until the power targets' minimum detectable effect is within --effect, at least "
 			     STR(AUTO_MIN_REPEAT) " and at most --repeat-limit times",
 			     opt_repeat),
-		OPT_INT(0, "repeat-limit", &limit, "N",
+		OPT_INT(0, "repeat-limit", &o.limit, "N",
 			"the most runs per kernel of --repeat auto (default "
 			STR(AUTO_LIMIT) ")", AUTO_MIN_REPEAT, MAX_REPEAT),
-		OPT_CALLBACK(0, "effect", &pw, "E",
+		OPT_CALLBACK(0, "effect", &o.pw, "E",
 			     "the relative difference to detect (2% or 0.02): --repeat auto's goal (default 5%), and the runs each comparison would need to see it",
 			     results_opt_effect),
-		OPT_CALLBACK(0, "metric", &pw, "KEY",
+		OPT_CALLBACK(0, "metric", &o.pw, "KEY",
 			     "a power target (repeatable; default: the scenario's no_regression timings, workload and system CPU time, system and host CPU ms per MiB)",
 			     results_opt_metric),
-		OPT_INT(0, "parallel", &parallel, "N",
+		OPT_INT(0, "parallel", &o.parallel, "N",
 			"run up to N guests at once, the kernels of a repeat together (default: parallel in swapctl.conf, 1)",
 			1, WAVES_MAX_PARALLEL),
-		OPT_STRING(0, "kernels", &kernels_opt, "LIST",
+		OPT_STRING(0, "kernels", &o.kernels, "LIST",
 			   "the kernels to compare, comma-separated, the first the reference: baseline, patched (the configured series) or any variant built under <workdir>/kernels/ (default: the scenario's)"),
-		OPT_INT(0, "timeout", &timeout, "S",
+		OPT_INT(0, "timeout", &o.timeout, "S",
 			"host time limit per guest in seconds (default: the scenario's timeout_s + "
 			STR(BOOT_MARGIN_S) ")", 1, 86400),
-		OPT_CALLBACK(0, "kernel", &ov, "NAME=FILE",
+		OPT_CALLBACK(0, "kernel", &o.ov, "NAME=FILE",
 			     "boot this bzImage for kernel NAME", opt_kernel),
-		OPT_CALLBACK(0, "baseline-kernel", &ov, "FILE",
+		OPT_CALLBACK(0, "baseline-kernel", &o.ov, "FILE",
 			     "boot this bzImage instead of the built baseline",
 			     opt_bk),
-		OPT_CALLBACK(0, "patched-kernel", &ov, "FILE",
+		OPT_CALLBACK(0, "patched-kernel", &o.ov, "FILE",
 			     "boot this bzImage instead of the built patched kernel",
 			     opt_pk),
-		OPT_STRING(0, "initramfs", &ird, "FILE",
+		OPT_STRING(0, "initramfs", &o.initramfs, "FILE",
 			   "use this initramfs instead of the built one"),
-		OPT_STRING(0, "append", &append, "ARGS",
+		OPT_STRING(0, "append", &o.append, "ARGS",
 			   "add ARGS to the guest kernel command line (after swapctl.conf's append)"),
-		OPT_INT(0, "icount", &icount, "SHIFT",
+		OPT_INT(0, "icount", &o.icount, "SHIFT",
 			"TCG only: run the guests with QEMU's -icount shift=SHIFT,sleep=off: guest time counts the guest's instructions (2^SHIFT ns each), not the host's clock",
 			0, 10),
-		OPT_BOOL(0, "keep-images", &keep,
+		OPT_BOOL(0, "keep-images", &o.keep,
 			 "keep the swap disk images of each guest"),
-		OPT_BOOL(0, "debug", &debug,
+		OPT_BOOL(0, "debug", &o.debug,
 			 "boot the debug kernels (<workdir>/kernels/<variant>-debug/, from 'swapctl build --debug'); any splat fails"),
 		OPT_END(),
 	};
@@ -1850,60 +1941,12 @@ int cmd_run(int argc, char **argv, struct swapctl_config *cfg)
 		"worse, 130 interrupted. See swapctl(1) and\n"
 		"swapctl-scenario(5).\n",
 	};
-	char err[8192];
-	int n, code;
+	int n;
 
-	memset(&ov, 0, sizeof(ov));
-	memset(&pw, 0, sizeof(pw));
+	memset(&o, 0, sizeof(o));
+	o.icount = -1;
 	n = parse_options(&cmd, argc, argv);
 	if (n < 0)
 		return parse_options_exit(n);
-	if (append && config_check_append(append, err, sizeof(err)))
-		return popt_error(&cmd, "option '--append': %s", err);
-	r = calloc(1, sizeof(*r));
-	if (!r)
-		return EXIT_FAILURE_GENERIC;
-	r->pw = pw;
-	r->cfg = cfg;
-	pthread_mutex_init(&r->mu, NULL);
-	pthread_cond_init(&r->cv, NULL);
-	results_init(&r->res);
-	r->json = json;
-	r->dry_run = dry;
-	r->env.keep_images = keep;
-	r->env.debug = debug;
-	code = load_scenario(r, &cmd, argv[0], kernels_opt, append);
-	if (!code)
-		code = prepare(r, &ov, ird, ro.n, timeout);
-	if (!code)
-		code = setup_power(r, &ro, limit);
-	if (!code && icount >= 0 && r->env.kvm) {
-		fprintf(stderr, "swapctl run: option '--icount': the guests run under KVM here (%s); -icount is TCG's (accel = tcg in swapctl.conf)\n",
-			r->env.accel_why);
-		code = EXIT_USAGE;
-	}
-	r->env.icount = icount >= 0;
-	r->env.icount_shift = icount >= 0 ? (unsigned int)icount : 0;
-	if (!code && r->env.icount && r->env.cpus > 1) {
-		/*
-		 * -icount runs every vCPU in one TCG thread in turn: with 2
-		 * the kernel did not get past bringing up CPU 1 in a minute
-		 * (with 1 it booted in 2 s), so one vCPU.
-		 */
-		guest_msg("--icount: the guests get 1 vCPU instead of %u (icount runs the vCPUs in turn)",
-		    r->env.cpus);
-		r->env.cpus = 1;
-	}
-	if (!code)
-		code = plan_parallel(r, parallel);
-	if (!code)
-		code = make_plans(r);
-	if (!code && r->dry_run)
-		code = dry_run(r);
-	else if (!code)
-		code = check_inputs(r);
-	if (!code && !r->dry_run)
-		code = run_locked(r);
-	free_run(r);
-	return code;
+	return run_with(&cmd, argv[0], &o, cfg);
 }
