@@ -189,6 +189,24 @@ static void test_mem_available(void **state)
 	assert_true(waves_mem_available_mb() > 0);
 }
 
+static void test_uri_loopback(void **state)
+{
+	(void)state;
+	assert_true(waves_uri_loopback("local"));
+	assert_true(waves_uri_loopback("qemu:///system"));
+	assert_true(waves_uri_loopback("qemu+unix:///session?socket=/tmp/s"));
+	assert_true(waves_uri_loopback("qemu+ssh://root@localhost/system"));
+	assert_true(waves_uri_loopback("qemu+tcp://127.0.0.1:16509/system"));
+	assert_true(waves_uri_loopback("qemu+tcp://[::1]:16509/system"));
+	assert_true(waves_uri_loopback("qemu+tcp://[::1]/system"));
+	assert_false(waves_uri_loopback("qemu+ssh://box/session"));
+	assert_false(waves_uri_loopback("qemu+ssh://me@box:22/system"));
+	assert_false(waves_uri_loopback("qemu+tcp://127.example.org/system"));
+	assert_false(waves_uri_loopback("qemu+tcp://localhost.example/system"));
+	assert_false(waves_uri_loopback("qemu+tcp://[::2]/system"));
+	assert_false(waves_uri_loopback("box"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -201,6 +219,7 @@ int main(void)
 		cmocka_unit_test(test_pick_host),
 		cmocka_unit_test(test_batch),
 		cmocka_unit_test(test_mem_available),
+		cmocka_unit_test(test_uri_loopback),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1809,6 +1809,33 @@ static int setup_icount(struct run *r, int icount)
 	return 0;
 }
 
+/*
+ * An NFS backend's server and a command workload's 9p share of the root
+ * are this machine's: a guest on another machine reaches neither, so a
+ * host of `hosts` that is not this machine is refused for them (one
+ * line naming the scenario and the host). 0 or EXIT_CONFIG.
+ */
+static int check_remote_hosts(const struct run *r)
+{
+	const struct swapctl_config *cfg = r->cfg;
+	const char *what = scn_has_nfs(&r->scn) ?
+		"its nfsfile backend's NFS server (ganesha)" :
+		"its command workload's share of the root (9p)";
+	unsigned int i;
+
+	if (!scn_has_nfs(&r->scn) && !r->scn.command)
+		return 0;
+	for (i = 0; i < cfg->nhosts; i++) {
+		if (waves_uri_loopback(cfg->hosts[i]))
+			continue;
+		fprintf(stderr, "swapctl run: %s: host %s (hosts in %s): %s runs on this machine, which a guest on another machine cannot reach; run it on this machine's hosts only\n",
+			r->scn.file, cfg->hosts[i],
+			cfg->source[0] ? cfg->source : "swapctl.conf", what);
+		return EXIT_CONFIG;
+	}
+	return 0;
+}
+
 /* A run of the options @o, not yet loaded; NULL when out of memory. */
 static struct run *new_run(struct swapctl_config *cfg,
 			   const struct run_opts *o)
@@ -1839,6 +1866,8 @@ static int setup_run(struct run *r, struct popt_cmd *cmd, const char *arg,
 	int code;
 
 	code = load_scenario(r, cmd, arg, o->kernels, o->append);
+	if (!code)
+		code = check_remote_hosts(r);
 	if (!code)
 		code = prepare(r, &o->ov, o->initramfs, o->ro.n, o->timeout);
 	if (!code)

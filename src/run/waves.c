@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* waves: the waves of guests of `swapctl run --parallel`. See waves.h. */
 #include <stdio.h>
+#include <string.h>
 
 #include "waves.h"
 
@@ -114,4 +115,34 @@ unsigned int waves_batch(unsigned int nkernels, unsigned int capacity,
 	if (n < 1)
 		n = 1;
 	return n < left ? n : left;
+}
+
+bool waves_uri_loopback(const char *uri)
+{
+	const char *h, *e, *at;
+	size_t n;
+
+	if (!strcmp(uri, "local"))
+		return true;
+	h = strstr(uri, "://");
+	if (!h)
+		return false;
+	h += 3;
+	e = h + strcspn(h, "/?");
+	at = memchr(h, '@', (size_t)(e - h));
+	if (at)
+		h = at + 1;
+	if (*h == '[') {
+		/* [::1] or [::1]:port */
+		return !strncmp(h, "[::1]", 5) && (h + 5 == e || h[5] == ':');
+	}
+	n = strcspn(h, ":/?");
+	if (h + n > e)
+		n = (size_t)(e - h);
+	if (!n)
+		return true;
+	if (n == 9 && !strncmp(h, "localhost", 9))
+		return true;
+	return n > 4 && !strncmp(h, "127.", 4) &&
+	       strspn(h, "0123456789.") >= n;
 }

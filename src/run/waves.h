@@ -100,4 +100,13 @@ unsigned int waves_batch(unsigned int nkernels, unsigned int capacity,
 /* MemAvailable of /proc/meminfo in MiB, 0 if unknown. */
 unsigned long long waves_mem_available_mb(void);
 
+/*
+ * Whether libvirt URI @uri reaches this machine's own libvirt: "local",
+ * a URI without a host (qemu:///system, qemu+unix:///session?socket=..)
+ * or with host localhost, 127.x.y.z or [::1] (user@ and :port aside).
+ * A guest there reaches this machine's NFS server (QEMU's 10.0.2.2 is
+ * the machine QEMU runs on) and its root for the 9p share.
+ */
+bool waves_uri_loopback(const char *uri);
+
 #endif

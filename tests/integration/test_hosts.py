@@ -248,3 +248,26 @@ def test_sigint_on_two_hosts(guests, daemons, tmp_path):
         [h1.uri, h1.uri, h2.uri, h2.uri]), [
         (x["kernel"], x["rep"], x["host"], x["reason"]) for x in d["results"]]
     sw.assert_no_leftovers(rundir)
+
+
+@pytest.mark.parametrize("scenario,what", [
+    ("nfs-swap", "its nfsfile backend's NFS server (ganesha)"),
+    ("stress-ng", "its command workload's share of the root (9p)")])
+def test_this_machines_servers_refused_on_another(sw, tmp_path, scenario,
+                                                  what):
+    """NFS and command scenarios need this machine's server or root: a
+    host that is another machine is refused, one line naming both; a
+    loopback URI is this machine and is not."""
+    path = REPO / "scenarios" / ("%s.json" % scenario)
+    conf = sw.write_config(tmp_path / "h.conf",
+                           hosts="local, qemu+ssh://box/session")
+    r = sw.expect(EXIT_CONFIG, "--config", conf, "run", "--dry-run", path)
+    lines = r.err.strip().splitlines()
+    assert len(lines) == 1 and lines[0] == (
+        "swapctl run: %s: host qemu+ssh://box/session (hosts in %s): %s "
+        "runs on this machine, which a guest on another machine cannot "
+        "reach; run it on this machine's hosts only" % (path, conf, what)), \
+        r.err
+    conf = sw.write_config(tmp_path / "l.conf",
+                           hosts="local, qemu+tcp://127.0.0.1/system")
+    sw.expect(0, "--config", conf, "run", "--dry-run", path)
