@@ -85,8 +85,10 @@ struct waves_host {
 unsigned int waves_capacity(unsigned long long free_mb, unsigned int guest_mb,
 			    unsigned int parallel);
 
-/* The free host (not busy, not lost, capacity > 0) with the most capacity
- * (the first of equals); -1 when none is free. */
+/*
+ * The free host (not busy, not lost, capacity > 0) with the most capacity
+ * (the first of equals); -1 when none is free.
+ */
 int waves_pick_host(const struct waves_host *h, unsigned int nhosts);
 
 /*
