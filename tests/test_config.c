@@ -45,6 +45,7 @@ static void test_defaults(void **state)
 	assert_true(c.ccache);
 	assert_int_equal(c.jobs, 0);
 	assert_int_equal(c.accel, ACCEL_AUTO);
+	assert_int_equal(c.parallel, 1);
 	assert_string_equal(config_libvirt_uri(&c, uri, sizeof(uri)),
 			    "qemu:///embed?root=/x/cache/swapctl/libvirt");
 	unsetenv("XDG_CACHE_HOME");
@@ -74,6 +75,8 @@ static void test_all_keys(void **state)
 		"accel = tcg\n"
 		"guest_memory_mb = 512\n"
 		"guest_cpus = 4\n"
+		"parallel = 2\n"
+		"hosts = local,qemu+ssh://box/system  qemu+unix:///session?socket=/s\n"
 		"nfs_port = 2049";	/* no final newline */
 
 	(void)state;
@@ -91,6 +94,11 @@ static void test_all_keys(void **state)
 	assert_int_equal(c.accel, ACCEL_TCG);
 	assert_int_equal(c.guest_memory_mb, 512);
 	assert_int_equal(c.guest_cpus, 4);
+	assert_int_equal(c.parallel, 2);
+	assert_int_equal(c.nhosts, 3);
+	assert_string_equal(c.hosts[0], "local");
+	assert_string_equal(c.hosts[1], "qemu+ssh://box/system");
+	assert_string_equal(c.hosts[2], "qemu+unix:///session?socket=/s");
 	assert_int_equal(c.nfs_port, 2049);
 }
 
@@ -117,6 +125,15 @@ static void test_errors(void **state)
 	expect_error("\n\naccel = fast\n", "bad.conf:3: accel: 'fast'");
 	expect_error("nfs_port = 70000\n", "bad.conf:1: nfs_port");
 	expect_error("nfs_port = 0\n", "bad.conf:1: nfs_port");
+	expect_error("parallel = 0\n",
+		     "bad.conf:1: parallel: '0' is not a number from 1 to 16");
+	expect_error("parallel = 17\n", "bad.conf:1: parallel: '17'");
+	expect_error("hosts = local, box\n",
+		     "bad.conf:1: hosts: 'box' is not a libvirt URI");
+	expect_error("hosts = local local\n",
+		     "bad.conf:1: hosts: 'local' is listed twice");
+	expect_error("hosts = a:///1 a:///2 a:///3 a:///4 a:///5 a:///6 a:///7 a:///8 a:///9\n",
+		     "bad.conf:1: hosts: more than 8 hosts");
 	expect_error("guest_cpus = 0\n", "bad.conf:1: guest_cpus");
 	expect_error("guest_memory_mb = 12x\n", "bad.conf:1: guest_memory_mb");
 	expect_error("ccache = maybe\n", "bad.conf:1: ccache: 'maybe'");
@@ -228,6 +245,7 @@ static void test_repo_default_file(void **state)
 	assert_int_equal(c.guest_memory_mb, def.guest_memory_mb);
 	assert_int_equal(c.guest_cpus, def.guest_cpus);
 	assert_int_equal(c.nfs_port, def.nfs_port);
+	assert_int_equal(c.parallel, def.parallel);
 }
 
 int main(void)

@@ -152,11 +152,37 @@ static int parse_args(int argc, char **argv, struct report_opts *o)
 	return 0;
 }
 
+/*
+ * summary.json's "host" and "rerun" of guest @kernel-@rep (NULL each:
+ * not recorded, e.g. a run from before hosts or one interrupted).
+ */
+static void guest_place(json_t *sum, const char *kernel, unsigned int rep,
+			const char **host, const char **rerun)
+{
+	json_t *g;
+	size_t i;
+
+	*host = *rerun = NULL;
+	json_array_foreach(json_object_get(sum, "results"), i, g) {
+		if (!json_is_string(json_object_get(g, "kernel")) ||
+		    strcmp(json_string_value(json_object_get(g, "kernel")),
+			   kernel) ||
+		    json_integer_value(json_object_get(g, "rep")) !=
+		    (json_int_t)rep)
+			continue;
+		*host = json_string_value(json_object_get(g, "host"));
+		*rerun = json_string_value(json_object_get(g, "rerun"));
+		return;
+	}
+}
+
 static int load_run(struct run *r, const char *workdir, const char *arg,
 		    char *err, size_t errlen)
 {
-	char dir[PATH_MAX];
+	char dir[PATH_MAX], path[PATH_MAX + 16];
+	const char *host, *rerun;
 	unsigned int i;
+	json_t *sum;
 
 	memset(r, 0, sizeof(*r));
 	results_init(&r->res);
@@ -168,14 +194,23 @@ static int load_run(struct run *r, const char *workdir, const char *arg,
 	/* the run's order, reference first; then whatever else is there */
 	for (i = 0; i < r->src.nkernels; i++)
 		results_kernel(&r->res, r->src.kernels[i]);
-	for (i = 0; i < r->src.ng; i++)
-		if (results_add(&r->res, r->src.g[i]->kernel,
-				r->src.g[i]->rep, &r->src.g[i]->track)) {
+	/* each guest's host, which blocks the comparisons (results.h) */
+	snprintf(path, sizeof(path), "%s/summary.json", dir);
+	sum = json_load_file(path, 0, NULL);
+	for (i = 0; i < r->src.ng; i++) {
+		guest_place(sum, r->src.g[i]->kernel, r->src.g[i]->rep, &host,
+			    &rerun);
+		if (results_add_on(&r->res, r->src.g[i]->kernel,
+				   r->src.g[i]->rep, host, rerun,
+				   &r->src.g[i]->track)) {
 			snprintf(err, errlen, "%s: out of memory", dir);
+			json_decref(sum);
 			source_close(&r->src);
 			results_free(&r->res);
 			return -1;
 		}
+	}
+	json_decref(sum);
 	return 0;
 }
 
@@ -236,6 +271,15 @@ static unsigned int text_width(void)
 	    ws.ws_col)
 		return ws.ws_col;
 	return 0;
+}
+
+/* Under the table: the host of each repeat, and the re-runs. */
+static void host_lines(const struct run *r, FILE *f)
+{
+	char buf[RES_MAX_HOSTS * 2 * CONFIG_URI_MAX + 512];
+
+	if (results_host_lines(&r->res, buf, sizeof(buf)))
+		fputs(buf, f);
 }
 
 static void text_run(const struct run *r, FILE *f)
@@ -310,6 +354,7 @@ static void text_run(const struct run *r, FILE *f)
 	fprintf(f, "\nper kernel: mean ±95%% CI; ratio to %s [95%% CI]\n",
 		r->res.nk ? r->res.kernels[0] : "?");
 	results_print_table_fit(f, &r->res, width);
+	host_lines(r, f);
 	results_print_power(f, &r->res, r->targets, r->ntargets);
 }
 
@@ -426,6 +471,7 @@ static json_t *run_json(const struct run *r)
 		json_object_set_new(j, "release",
 				    json_string(g->track.kernel));
 		json_object_set_new(j, "status", json_string(status_str(g)));
+		results_guest_place_json(j, &r->res.g[i]);
 		json_object_set_new(j, "metrics",
 				    results_guest_json(&r->res.g[i]));
 		json_object_set_new(j, "stream", json_pack(

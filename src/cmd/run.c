@@ -1,18 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * swapctl run: boot the kernels of a scenario through libvirt, one guest
- * at a time (interleaved A B A B with --repeat), record each guest's
- * stream under runs/<id>/ (guest.c), and compare the kernels with the
- * first one (results.c, the same model `swapctl report` uses).
+ * at a time (interleaved A B A B with --repeat) or, with --parallel N,
+ * in waves of up to N guests that start together, each in a thread of
+ * its own (waves.h); record each guest's stream under runs/<id>/
+ * (guest.c), and compare the kernels with the first one (results.c, the
+ * same model `swapctl report` uses).
  */
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <linux/magic.h>
+#include <sys/vfs.h>
 
 #include <jansson.h>
 
@@ -23,6 +28,7 @@
 #include "results.h"
 #include "rundir.h"
 #include "scenario.h"
+#include "waves.h"
 #include "swapctl.h"
 #include "util.h"
 
@@ -33,11 +39,31 @@
 #define POWER_LIMIT	1000	/* the most repeats a "needs N" figure says */
 #define BOOT_MARGIN_S	60	/* host limit = timeout_s + this */
 
+/* A repeat: not started, running on a host, done, or to be re-run. */
+enum { REP_TODO, REP_RUNNING, REP_DONE, REP_QUEUED };
+
+struct run;
+
+/* A host of the run and the batch of whole repeats it runs. */
+struct run_host {
+	struct guest_host h;
+	struct run *r;
+	unsigned int idx;	/* in r->host[] and r->hw[] */
+	unsigned int slot0;	/* its slots r->slot[slot0 .. + capacity) */
+	unsigned int reps[MAX_REPEAT], nreps;	/* its batch, 0-based */
+	pthread_t t;
+	bool finished;		/* its batch thread ended, not joined yet */
+	unsigned int guests;	/* guests it ran */
+	char why[600];		/* why it is not used, or was lost */
+};
+
 struct run {
 	struct swapctl_config *cfg;
 	struct scenario scn;
 	struct guest_env env;
 	unsigned int repeat;
+	unsigned int parallel;	/* at most this many guests at once */
+	unsigned int width;	/* the most a wave of this run holds */
 	/*
 	 * --repeat auto: repeat until every power target's minimum
 	 * detectable effect is at most pw.effect, or repeat_limit repeats.
@@ -58,23 +84,24 @@ struct run {
 	char id[SCN_NAME_MAX + 32];
 	char dir[4096];
 	char *plan;
+	/* slot i's plan: its NFS server listens on nfs_port + i */
+	char *plans[WAVES_MAX_PARALLEL];
+	struct guest_slot slot[WAVES_MAX_PARALLEL];
+	unsigned int nslots;	/* plans and slots over every host */
+	/* the hosts (`hosts`; one, the local driver, by default) */
+	struct run_host host[CONFIG_HOSTS_MAX];
+	struct waves_host hw[CONFIG_HOSTS_MAX];
+	unsigned int nhosts;
+	pthread_mutex_t mu;	/* host[].finished, between the threads */
+	pthread_cond_t cv;
+	unsigned char rep_state[MAX_REPEAT];	/* REP_* */
+	unsigned int queue[MAX_REPEAT], nqueue;	/* repeats to re-run */
+	json_t *wave_log;	/* the waves as they started */
 	struct guest *g;
 	int ng;
+	double wall_s;		/* first boot to last guest's end */
 	struct results res;
 };
-
-static void msg(const char *fmt, ...) __printf(1, 2);
-
-static void msg(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	fprintf(stderr, "swapctl run: ");
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-	va_end(ap);
-}
 
 static int write_state(const struct run *r, const char *state)
 {
@@ -128,6 +155,52 @@ static int write_run_files(struct run *r, char *err, size_t errlen)
 
 /* ---- results ---- */
 
+/*
+ * The waves of the run (--parallel), each the names of the guests that
+ * start together: [["baseline-1", "patched-1"], ...].
+ */
+static json_t *waves_json(const struct run *r)
+{
+	unsigned int nk = (unsigned int)r->scn.nkernels;
+	unsigned int total = r->repeat * nk, first = 0, n, i;
+	json_t *a = json_array(), *w;
+	char name[SCN_KERNEL_MAX + 16];
+
+	while ((n = waves_size(nk, total, r->parallel, first))) {
+		w = json_array();
+		for (i = first; i < first + n; i++) {
+			snprintf(name, sizeof(name), "%s-%u",
+				 r->scn.kernels[i % nk], i / nk + 1);
+			json_array_append_new(w, json_string(name));
+		}
+		json_array_append_new(a, w);
+		first += n;
+	}
+	return a;
+}
+
+/*
+ * The hosts: [{"uri", "remote", "capacity", "guests", "lost", "why"}],
+ * "why" saying why a host was not used or was lost (null: neither).
+ */
+static json_t *hosts_json(const struct run *r)
+{
+	json_t *a = json_array();
+	unsigned int i;
+
+	for (i = 0; i < r->nhosts; i++) {
+		const struct run_host *h = &r->host[i];
+
+		json_array_append_new(a, json_pack("{sssbsisisbso}",
+			"uri", h->h.uri, "remote", h->h.remote,
+			"capacity", (int)r->hw[i].capacity,
+			"guests", (int)h->guests, "lost", r->hw[i].lost,
+			"why", h->why[0] ? json_string(h->why) :
+			json_null()));
+	}
+	return a;
+}
+
 static json_t *guest_json(const struct run *r, const struct guest *g,
 			  const struct res_guest *rg)
 {
@@ -135,10 +208,13 @@ static json_t *guest_json(const struct run *r, const struct guest *g,
 	json_t *o, *ph, *all, *stj;
 	unsigned int i;
 
-	(void)r;
 	o = json_pack("{sssiss}", "kernel", g->kernel, "rep", (int)g->rep,
 		      "status", g->pass ? "pass" : "fail");
 	json_object_set_new(o, "reason", json_string(g->why));
+	json_object_set_new(o, "host", json_string(g->host[0] ? g->host :
+						   r->uri));
+	json_object_set_new(o, "rerun", g->rerun_why[0] ?
+			    json_string(g->rerun_why) : json_null());
 	json_object_set_new(o, "release", json_string(t->kernel));
 	json_object_set_new(o, "metrics", rg ? results_guest_json(rg) :
 			    json_object());
@@ -259,6 +335,10 @@ static json_t *summary_json(struct run *r, const struct res_expect *xr,
 	json_object_set_new(o, "guest", json_pack("{sisi}", "memory_mb",
 		(int)r->env.memory_mb, "cpus", (int)r->env.cpus));
 	json_object_set_new(o, "debug", json_boolean(r->env.debug));
+	json_object_set_new(o, "parallel", json_integer(r->width));
+	json_object_set_new(o, "waves", json_incref(r->wave_log));
+	json_object_set_new(o, "wall_seconds", json_real(r->wall_s));
+	json_object_set_new(o, "hosts", hosts_json(r));
 	ks = json_array();
 	for (k = 0; k < r->scn.nkernels; k++)
 		json_array_append_new(ks, json_pack("{sssssb}",
@@ -294,16 +374,46 @@ static json_t *summary_json(struct run *r, const struct res_expect *xr,
 	return o;
 }
 
+/* With several hosts: each host's guests, and which was lost or unused. */
+static void print_hosts(const struct run *r)
+{
+	unsigned int i;
+
+	for (i = 0; r->nhosts > 1 && i < r->nhosts; i++) {
+		const struct run_host *h = &r->host[i];
+
+		printf("host %s: %u guest%s%s%s%s\n", h->h.uri, h->guests,
+		       h->guests == 1 ? "" : "s",
+		       r->hw[i].lost ? ", LOST mid-run (its unfinished repeats re-ran on the others)" :
+		       "", h->why[0] && !r->hw[i].lost ? ", not used: " : "",
+		       h->why[0] && !r->hw[i].lost ? h->why : "");
+	}
+}
+
+/* Under the table: the host of each repeat, and the re-runs. */
+static void print_host_lines(const struct results *res)
+{
+	char buf[RES_MAX_HOSTS * 2 * CONFIG_URI_MAX + 512];
+
+	if (results_host_lines(res, buf, sizeof(buf)))
+		fputs(buf, stdout);
+}
+
 static void print_table(struct run *r, const struct res_expect *xr,
 			const char *regressions, int code)
 {
+	char at_once[32] = "one guest at a time";
 	int i;
 
-	printf("\nscenario %s: %s, %u MiB, %u CPUs, %u run%s per kernel, reference %s\n",
+	if (r->width > 1)
+		snprintf(at_once, sizeof(at_once), "%u guests at once",
+			 r->width);
+	printf("\nscenario %s: %s, %u MiB, %u CPUs, %u run%s per kernel, %s, reference %s\n",
 	       r->scn.name, r->env.kvm ? "KVM" : "TCG", r->env.memory_mb,
-	       r->env.cpus, r->repeat, r->repeat > 1 ? "s" : "",
+	       r->env.cpus, r->repeat, r->repeat > 1 ? "s" : "", at_once,
 	       r->scn.kernels[0]);
 	results_print_table(stdout, &r->res);
+	print_host_lines(&r->res);
 	results_print_power(stdout, &r->res, r->targets, r->ntargets);
 	if (r->repeat_auto)
 		printf("repeat auto: %u runs per kernel, %s %.3g%% (largest mde %.1f%%, %s)\n",
@@ -314,12 +424,13 @@ static void print_table(struct run *r, const struct res_expect *xr,
 		       isfinite(r->power_worst) ? r->power_worst * 100 : 100,
 		       r->power_worst_mi >= 0 ?
 		       metric_defs[r->power_worst_mi].key : "-");
+	print_hosts(r);
 	for (i = 0; i < r->ng; i++) {
 		const struct guest *g = &r->g[i];
 
-		printf("%s-%u: %s%s%s\n", g->kernel, g->rep,
+		printf("%s-%u: %s%s%s%s%s\n", g->kernel, g->rep,
 		       g->pass ? "pass" : "FAIL", g->why[0] ? ": " : "",
-		       g->why);
+		       g->why, g->rerun_why[0] ? "; " : "", g->rerun_why);
 		console_scan_print(stdout, &g->console, "  ");
 		if (g->st.malformed || g->st.seq_gaps || g->st.absurd ||
 		    g->st.too_long)
@@ -366,8 +477,9 @@ static int guests_results(const struct run *r, struct results *res)
 	for (k = 0; k < r->scn.nkernels; k++)
 		results_kernel(res, r->scn.kernels[k]);
 	for (i = 0; i < r->ng; i++)
-		if (results_add(res, r->g[i].kernel, r->g[i].rep,
-				&r->g[i].track))
+		if (results_add_on(res, r->g[i].kernel, r->g[i].rep,
+				   r->g[i].host[0] ? r->g[i].host : r->uri,
+				   r->g[i].rerun_why, &r->g[i].track))
 			bad = -1;
 	return bad;
 }
@@ -393,7 +505,7 @@ static int finish(struct run *r)
 	if (results_regressions(&r->res, &r->scn, regressions,
 				sizeof(regressions))) {
 		code = results_exit_worst(code, EXIT_REGRESSION);
-		msg("REGRESSION: %s", regressions);
+		guest_msg("REGRESSION: %s", regressions);
 	}
 	if (!r->ng)
 		code = results_exit_worst(code, EXIT_SETUP);
@@ -404,7 +516,7 @@ static int finish(struct run *r)
 			  JSON_REAL_PRECISION(6));
 	snprintf(path, sizeof(path), "%s/summary.json", r->dir);
 	if (!text || util_write_file_atomic(path, text, strlen(text), 0644))
-		msg("%s: %s", path, strerror(errno));
+		guest_msg("%s: %s", path, strerror(errno));
 	if (r->json && text)
 		printf("%s\n", text);
 	else
@@ -516,6 +628,17 @@ static json_t *dry_disks(const struct run *r)
 	return a;
 }
 
+/* `hosts` as configured: [] without it (the one local driver). */
+static json_t *dry_hosts(const struct run *r)
+{
+	json_t *a = json_array();
+	unsigned int i;
+
+	for (i = 0; i < r->cfg->nhosts; i++)
+		json_array_append_new(a, json_string(r->cfg->hosts[i]));
+	return a;
+}
+
 /* The --dry-run object: see dry_run(). */
 static json_t *dry_json(struct run *r, struct guest *g)
 {
@@ -536,6 +659,9 @@ static json_t *dry_json(struct run *r, struct guest *g)
 		return NULL;
 	}
 	json_object_set_new(o, "disks", dry_disks(r));
+	json_object_set_new(o, "parallel", json_integer(r->width));
+	json_object_set_new(o, "waves", waves_json(r));
+	json_object_set_new(o, "hosts", dry_hosts(r));
 	json_object_set_new(o, "plan", json_string(r->plan));
 	json_object_set_new(o, "domains", doms);
 	for (k = 0; k < r->scn.nkernels; k++) {
@@ -571,11 +697,44 @@ static json_t *dry_json(struct run *r, struct guest *g)
 		return NULL;
 	}
 	snprintf(rec, sizeof(rec), "%s/ganesha.conf", nfs);
-	json_object_set_new(o, "nfs", json_pack("{sissssssss}",
-		"port", (int)r->cfg->nfs_port, "export", "/export",
-		"dir", exp, "ganesha_conf", conf, "conf_path", rec));
+	json_object_set_new(o, "nfs", json_pack("{sisissssssss}",
+		"port", (int)r->cfg->nfs_port,
+		"last_port", (int)(r->cfg->nfs_port + r->nslots - 1),
+		"export", "/export", "dir", exp, "ganesha_conf", conf,
+		"conf_path", rec));
 	free(conf);
 	return o;
+}
+
+/* "# hosts: local, qemu+ssh://box/session (remote: ...)" */
+static void dry_print_hosts(const struct run *r)
+{
+	unsigned int i;
+
+	if (!r->cfg->nhosts)
+		return;
+	printf("# hosts:");
+	for (i = 0; i < r->cfg->nhosts; i++)
+		printf("%s %s", i ? "," : "", r->cfg->hosts[i]);
+	printf(" (remote: volumes in its pool '%s'); a free host, the most capacity first, takes the next whole repeats and runs them in the waves below\n",
+	       VM_POOL);
+}
+
+/* The schedule: "# wave 1 (together): baseline-1 patched-1". */
+static void dry_waves(const struct run *r, json_t *waves)
+{
+	json_t *w, *name;
+	size_t i, j;
+
+	printf("# schedule: %u guest%s at once (--parallel %u), %zu wave%s; a wave starts when the one before has ended\n",
+	       r->width, r->width > 1 ? "s" : "", r->parallel,
+	       json_array_size(waves), json_array_size(waves) > 1 ? "s" : "");
+	json_array_foreach(waves, i, w) {
+		printf("#   wave %zu:", i + 1);
+		json_array_foreach(w, j, name)
+			printf(" %s", json_string_value(name));
+		putchar('\n');
+	}
 }
 
 /*
@@ -622,6 +781,8 @@ static int dry_run(struct run *r)
 	printf("# guest: %u MiB, %u vCPU%s; kernel command line: %s\n",
 	       r->env.memory_mb, r->env.cpus, r->env.cpus == 1 ? "" : "s",
 	       r->env.cmdline);
+	dry_print_hosts(r);
+	dry_waves(r, json_object_get(o, "waves"));
 	json_array_foreach(json_object_get(o, "disks"), i, d)
 		printf("# disk %s: %lld MiB sparse image for swap[%lld] (%s)\n",
 		       json_string_value(json_object_get(d, "dev")),
@@ -638,6 +799,9 @@ static int dry_run(struct run *r)
 		       ", not built yet",
 		       json_string_value(json_object_get(d, "xml")));
 	nfs = json_object_get(o, "nfs");
+	if (json_is_object(nfs) && r->nslots > 1)
+		printf("\n# NFS: one ganesha.nfsd per guest of a wave, the i-th on 127.0.0.1:%u + i (up to %u), each guest's plan naming its port\n",
+		       r->cfg->nfs_port, r->cfg->nfs_port + r->nslots - 1);
 	if (json_is_object(nfs))
 		printf("\n# NFS: ganesha.nfsd on 127.0.0.1:%u, export /export; %s:\n%s",
 		       r->cfg->nfs_port,
@@ -738,7 +902,7 @@ static int setup_power(struct run *r, const struct repeat_opt *ro,
 		const struct metric_def *m = &metric_defs[r->targets[i]];
 
 		if (r->pw.effect < m->min_effect)
-			msg("repeat auto: %s changes below %.3g%% are noise by its definition (swapctl metrics): its goal is %.3g%%",
+			guest_msg("repeat auto: %s changes below %.3g%% are noise by its definition (swapctl metrics): its goal is %.3g%%",
 			    m->key, m->min_effect * 100, m->min_effect * 100);
 	}
 	r->repeat = r->repeat_limit;
@@ -804,6 +968,279 @@ static int resolve_kernels(struct run *r, const struct overrides *ovs)
 }
 
 /*
+ * Guest @i of the serial order (A1 B1 A2 B2 ...): its kernel and repeat,
+ * its bzImage on host @h.
+ */
+static void name_guest(const struct run *r, unsigned int i, struct guest *g,
+		       const struct run_host *h)
+{
+	unsigned int k = i % (unsigned int)r->scn.nkernels;
+
+	snprintf(g->kernel, sizeof(g->kernel), "%s", r->scn.kernels[k]);
+	snprintf(g->kernel_path, sizeof(g->kernel_path), "%s",
+		 h->h.kernel[k]);
+	g->rep = i / (unsigned int)r->scn.nkernels + 1;
+}
+
+struct wave_job {
+	const struct guest_env *env;
+	struct guest_slot *slot;
+	struct guest *g;
+};
+
+static void *wave_thread(void *arg)
+{
+	struct wave_job *j = arg;
+
+	guest_run(j->env, j->slot, j->g);
+	return NULL;
+}
+
+/*
+ * The guests @gs[0 .. @n - 1] at once on host @h, the i-th in its slot
+ * i, each in a thread of its own (one: in this thread). True when a
+ * guest's setup failed or the host was lost (the batch stops).
+ */
+static bool run_wave(struct run *r, struct run_host *h, struct guest **gs,
+		     unsigned int n)
+{
+	struct wave_job job[WAVES_MAX_PARALLEL];
+	pthread_t t[WAVES_MAX_PARALLEL];
+	bool threaded[WAVES_MAX_PARALLEL] = { false };
+	bool failed = false;
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		job[i] = (struct wave_job){ &r->env, &r->slot[h->slot0 + i],
+					    gs[i] };
+	for (i = 0; n > 1 && i < n; i++)
+		threaded[i] = !pthread_create(&t[i], NULL, wave_thread,
+					      &job[i]);
+	for (i = 0; i < n; i++)
+		if (!threaded[i])
+			guest_run(job[i].env, job[i].slot, job[i].g);
+	for (i = 0; i < n; i++) {
+		if (threaded[i])
+			pthread_join(t[i], NULL);
+		failed |= gs[i]->setup_failed || gs[i]->host_lost;
+	}
+	return failed;
+}
+
+/* summary.json's waves: the names of each wave's guests as it started */
+static void log_wave(struct run *r, struct guest **gs, unsigned int n)
+{
+	json_t *w = json_array();
+	char name[SCN_KERNEL_MAX + 16];
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		snprintf(name, sizeof(name), "%s-%u", gs[i]->kernel,
+			 gs[i]->rep);
+		json_array_append_new(w, json_string(name));
+	}
+	pthread_mutex_lock(&r->mu);
+	json_array_append_new(r->wave_log, w);
+	pthread_mutex_unlock(&r->mu);
+}
+
+/*
+ * Host @h's batch of whole repeats, in waves of at most its capacity
+ * (waves_size() over the batch's guests, so A and B of a repeat start
+ * together). Stops at a setup failure or when the host is lost.
+ */
+static void run_batch(struct run *r, struct run_host *h)
+{
+	unsigned int nk = (unsigned int)r->scn.nkernels;
+	unsigned int n = h->nreps * nk, first, w, i, gi;
+	struct guest *gs[WAVES_MAX_PARALLEL];
+
+	for (first = 0; first < n && !guest_interrupted; first += w) {
+		w = waves_size(nk, n, r->hw[h->idx].capacity, first);
+		for (i = 0; i < w; i++) {
+			gi = h->reps[(first + i) / nk] * nk + (first + i) % nk;
+			gs[i] = &r->g[gi];
+			name_guest(r, gi, gs[i], h);
+		}
+		log_wave(r, gs, w);
+		h->guests += w;
+		if (run_wave(r, h, gs, w))
+			break;
+	}
+}
+
+static void *host_thread(void *arg)
+{
+	struct run_host *h = arg;
+
+	run_batch(h->r, h);
+	pthread_mutex_lock(&h->r->mu);
+	h->finished = true;
+	pthread_cond_signal(&h->r->cv);
+	pthread_mutex_unlock(&h->r->mu);
+	return NULL;
+}
+
+/*
+ * Give free hosts their next batch, the most capacity first: repeats to
+ * re-run before new ones, and no new ones once the run is to @stop.
+ */
+static void dispatch(struct run *r, unsigned int *next, bool stop)
+{
+	unsigned int nk = (unsigned int)r->scn.nkernels, max, i;
+	struct run_host *h;
+	int hi;
+
+	while (!guest_interrupted &&
+	       (hi = waves_pick_host(r->hw, r->nhosts)) >= 0) {
+		h = &r->host[hi];
+		max = waves_batch(nk, r->hw[hi].capacity, MAX_REPEAT);
+		h->nreps = 0;
+		while (h->nreps < max && r->nqueue) {
+			h->reps[h->nreps++] = r->queue[0];
+			memmove(r->queue, r->queue + 1,
+				--r->nqueue * sizeof(r->queue[0]));
+		}
+		while (!stop && h->nreps < max && *next < r->repeat)
+			h->reps[h->nreps++] = (*next)++;
+		if (!h->nreps)
+			return;
+		for (i = 0; i < h->nreps; i++) {
+			r->rep_state[h->reps[i]] = REP_RUNNING;
+			if ((h->reps[i] + 1) * nk > (unsigned int)r->ng)
+				r->ng = (int)((h->reps[i] + 1) * nk);
+		}
+		r->hw[hi].busy = true;
+		h->finished = false;
+		if (pthread_create(&h->t, NULL, host_thread, h)) {
+			run_batch(r, h);
+			h->finished = true;
+		}
+	}
+}
+
+/* Wait for a host's batch to end; NULL when no host is busy. */
+static struct run_host *wait_host(struct run *r)
+{
+	struct run_host *h = NULL;
+	unsigned int i;
+	bool busy = false;
+
+	for (i = 0; i < r->nhosts; i++)
+		busy |= r->hw[i].busy;
+	if (!busy)
+		return NULL;
+	pthread_mutex_lock(&r->mu);
+	while (!h) {
+		for (i = 0; i < r->nhosts && !h; i++)
+			if (r->hw[i].busy && r->host[i].finished)
+				h = &r->host[i];
+		if (!h)
+			pthread_cond_wait(&r->cv, &r->mu);
+	}
+	h->finished = false;
+	pthread_mutex_unlock(&r->mu);
+	pthread_join(h->t, NULL);
+	r->hw[h->idx].busy = false;
+	return h;
+}
+
+/* Repeat @rep again on another host: its guests start afresh. */
+static void requeue(struct run *r, struct run_host *h, unsigned int rep)
+{
+	unsigned int nk = (unsigned int)r->scn.nkernels, k;
+
+	for (k = 0; k < nk; k++) {
+		struct guest *g = &r->g[rep * nk + k];
+
+		guest_free(g);
+		memset(g, 0, sizeof(*g));
+		snprintf(g->rerun_why, sizeof(g->rerun_why),
+			 "re-run: host %s lost", h->h.uri);
+	}
+	r->rep_state[rep] = REP_QUEUED;
+	r->queue[r->nqueue++] = rep;
+}
+
+/* Whether repeat @rep ran to its end on a host that stayed up. */
+static bool rep_ran(const struct run *r, unsigned int rep)
+{
+	unsigned int nk = (unsigned int)r->scn.nkernels, k;
+
+	for (k = 0; k < nk; k++) {
+		const struct guest *g = &r->g[rep * nk + k];
+
+		if (!g->kernel[0] || g->host_lost)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Host @h's batch ended: a lost host's unfinished repeats go back to the
+ * queue, whole (pairs stay on one host). True when a guest's setup
+ * failed (the run stops starting repeats).
+ */
+static bool collect(struct run *r, struct run_host *h)
+{
+	unsigned int nk = (unsigned int)r->scn.nkernels, i, k, rep;
+	bool failed = false, lost = false;
+
+	for (i = 0; i < h->nreps; i++)
+		for (k = 0; k < nk; k++) {
+			const struct guest *g = &r->g[h->reps[i] * nk + k];
+
+			if (g->host_lost && !lost) {
+				lost = true;
+				snprintf(h->why, sizeof(h->why), "%s", g->why);
+			}
+			failed |= g->setup_failed && !g->host_lost;
+		}
+	r->hw[h->idx].lost |= lost;
+	for (i = 0; i < h->nreps; i++) {
+		rep = h->reps[i];
+		if (lost && !guest_interrupted && !rep_ran(r, rep)) {
+			guest_msg("host %s lost: repeat %u re-runs on another host",
+				  h->h.uri, rep + 1);
+			requeue(r, h, rep);
+		} else {
+			r->rep_state[rep] = REP_DONE;
+		}
+	}
+	return failed;
+}
+
+/* Repeats done from the first on, without a gap. */
+static unsigned int done_prefix(const struct run *r)
+{
+	unsigned int n = 0;
+
+	while (n < r->repeat && r->rep_state[n] == REP_DONE)
+		n++;
+	return n;
+}
+
+/* Repeats no host was left to re-run: their guests fail, named. */
+static void orphans(struct run *r)
+{
+	unsigned int nk = (unsigned int)r->scn.nkernels, i, k, gi;
+
+	for (i = 0; i < r->nqueue; i++)
+		for (k = 0; k < nk; k++) {
+			struct guest *g;
+
+			gi = r->queue[i] * nk + k;
+			g = &r->g[gi];
+			name_guest(r, gi, g, &r->host[0]);
+			g->setup_failed = true;
+			g->exit_class = EXIT_SETUP;
+			snprintf(g->why, sizeof(g->why),
+				 "no host left to re-run it (%.*s)",
+				 (int)sizeof(g->why) - 40, g->rerun_why);
+		}
+}
+
+/*
  * --repeat auto, after a repeat: are the power targets' minimum
  * detectable effects within the effect asked for? Says so either way.
  */
@@ -825,39 +1262,49 @@ static bool enough_repeats(struct run *r, unsigned int done)
 						 &r->power_worst,
 						 &r->power_worst_mi);
 	results_free(&res);
-	msg("repeat auto: after %u runs a kernel the largest mde is %.1f%% (%s)%s%.3g%%",
+	guest_msg("repeat auto: after %u runs a kernel the largest mde is %.1f%% (%s)%s%.3g%%",
 	    done, isfinite(r->power_worst) ? r->power_worst * 100 : 100,
 	    r->power_worst_mi >= 0 ? metric_defs[r->power_worst_mi].key : "-",
 	    r->power_reached ? " <= " : " > ", r->pw.effect * 100);
 	return r->power_reached;
 }
 
+/*
+ * Batch by batch over the hosts (one host: wave after wave, A1 B1 A2 B2
+ * with --parallel 1). After a batch, which ends on whole repeats, is
+ * where --repeat auto may stop: its check reads only the repeats done
+ * without a gap, never a guest that still runs.
+ */
 static void run_all(struct run *r)
 {
-	unsigned int rep, done = 0;
-	int k;
+	unsigned int next = 0, done = 0, nk = (unsigned int)r->scn.nkernels;
+	struct run_host *h;
+	bool stop = false;
+	double t0 = util_now();
+	int ng;
 
-	for (rep = 1; rep <= r->repeat && !guest_interrupted; rep++) {
-		for (k = 0; k < r->scn.nkernels && !guest_interrupted; k++) {
-			struct guest *g = &r->g[r->ng++];
-
-			snprintf(g->kernel, sizeof(g->kernel), "%s",
-				 r->scn.kernels[k]);
-			snprintf(g->kernel_path, sizeof(g->kernel_path), "%s",
-				 r->kernel_path[k]);
-			g->rep = rep;
-			guest_run(&r->env, g);
-			if (g->setup_failed)
-				goto out;
-		}
-		if (!guest_interrupted)
-			done = rep;
-		if (enough_repeats(r, done))
+	for (;;) {
+		dispatch(r, &next, stop || guest_interrupted);
+		h = wait_host(r);
+		if (!h)
 			break;
+		stop |= collect(r, h);
+		if (guest_interrupted || stop)
+			continue;
+		if (done_prefix(r) == done)
+			continue;
+		done = done_prefix(r);
+		ng = r->ng;
+		r->ng = (int)(done * nk);
+		stop = enough_repeats(r, done);
+		r->ng = ng;
 	}
-out:
-	if (r->repeat_auto)
+	orphans(r);
+	if (r->repeat_auto) {
+		done = done_prefix(r);
 		r->repeat = done ? done : 1;
+	}
+	r->wall_s = util_now() - t0;
 }
 
 #define STR_(x) #x
@@ -916,55 +1363,132 @@ static int prepare_kbuild(struct run *r)
 }
 
 /*
- * --icount: TCG only, and one vCPU. -icount runs every vCPU in one TCG
- * thread in turn: with 2 the kernel did not get past bringing up CPU 1 in
- * a minute (with 1 it booted in 2 s). A command group that asks for more
- * CPUs (cpuset.cpus) gets the guest's one, said once per group, so that
- * kernel-build's memcg and global halves both run under icount. Before the
- * plan is written; 0 or EXIT_USAGE.
+ * The plan of each slot: the same text but for the NFS port of its
+ * server (nfs_port + slot), so one plan for all when there is no NFS.
  */
-static int apply_icount(struct run *r)
+static int make_plans(struct run *r)
 {
-	struct scn_group *g;
-	int i;
+	bool nfs = scn_has_nfs(&r->scn);
+	char err[8192];
+	unsigned int i;
 
-	if (!r->env.icount)
-		return 0;
-	if (r->env.kvm) {
-		fprintf(stderr, "swapctl run: option '--icount': the guests run under KVM here (%s); -icount is TCG's (accel = tcg in swapctl.conf)\n",
-			r->env.accel_why);
-		return EXIT_USAGE;
-	}
-	if (r->env.cpus > 1)
-		msg("--icount: the guests get 1 vCPU instead of %u (icount runs the vCPUs in turn)",
-		    r->env.cpus);
-	r->env.cpus = 1;
-	for (i = 0; i < r->scn.ngroups; i++) {
-		g = &r->scn.group[i];
-		if (g->cpus <= 1)
+	for (i = 0; i < r->nslots; i++) {
+		if (i && !nfs) {
+			r->plans[i] = r->plans[0];
 			continue;
-		msg("--icount: group %s gets the guest's 1 CPU instead of cpus %u",
-		    g->name, g->cpus);
-		g->cpus = 1;
+		}
+		r->plans[i] = plan_text(&r->scn, r->env.memory_mb,
+					r->cfg->nfs_port + i);
+		if (!r->plans[i])
+			return EXIT_FAILURE_GENERIC;
+		if (plan_check(r->scn.file, r->plans[i], err, sizeof(err))) {
+			fprintf(stderr, "swapctl run: %s\n", err);
+			return EXIT_CONFIG;
+		}
 	}
+	r->plan = r->plans[0];
+	r->env.plan = r->plan;
 	return 0;
 }
 
-/* Kernels, initramfs, kbuild tree and plan; 0 or an exit code. */
+/*
+ * The MiB a guest's swap images and NFS swap files take in the host's
+ * RAM: all of them when the work dir is on a tmpfs, else none.
+ */
+static unsigned int images_in_ram_mb(const struct run *r)
+{
+	struct statfs sf;
+	unsigned int mb = 0;
+	int i;
+
+	if (statfs(r->cfg->workdir, &sf) || sf.f_type != TMPFS_MAGIC)
+		return 0;
+	for (i = 0; i < r->scn.nswap; i++) {
+		const struct scn_swap *sw = &r->scn.swap[i];
+
+		if (sw->type == SWAP_EXT4FILE)
+			mb += sw->disk_mb;
+		else if (sw->dev[0] || sw->type == SWAP_NFSFILE)
+			mb += sw->size_mb;
+	}
+	return mb;
+}
+
+/* Whether the run uses this machine's own libvirt (no hosts, or local). */
+static bool local_host(const struct swapctl_config *cfg)
+{
+	unsigned int i;
+
+	for (i = 0; i < cfg->nhosts; i++)
+		if (!strcmp(cfg->hosts[i], "local"))
+			return true;
+	return !cfg->nhosts;
+}
+
+/*
+ * --parallel N (or parallel in swapctl.conf): the waves of this run,
+ * and whether they fit the host: refused (EXIT_USAGE) when the widest
+ * wave's guests need more memory than MemAvailable, a warning when their
+ * vCPUs outnumber the host's CPUs. 0 or an exit code.
+ */
+static int plan_parallel(struct run *r, int parallel)
+{
+	const struct swapctl_config *cfg = r->cfg;
+	unsigned int total, guest_mb, ram;
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	char what[4200], why[256];
+
+	r->parallel = parallel ? (unsigned int)parallel : cfg->parallel;
+	if (parallel)
+		snprintf(what, sizeof(what), "--parallel %u", r->parallel);
+	else
+		snprintf(what, sizeof(what), "parallel = %u (%s)", r->parallel,
+			 cfg->source);
+	total = r->repeat * (unsigned int)r->scn.nkernels;
+	r->width = waves_width((unsigned int)r->scn.nkernels, total,
+			       r->parallel);
+	/* every host may run that many: a slot (and NFS port) each */
+	r->nslots = r->width * (cfg->nhosts ? cfg->nhosts : 1);
+	if (r->nslots > WAVES_MAX_PARALLEL)
+		r->nslots = WAVES_MAX_PARALLEL;
+	if (scn_has_nfs(&r->scn) && cfg->nfs_port + r->nslots - 1 > 65535) {
+		fprintf(stderr, "swapctl run: %s: nfs_port %u: the NFS servers need ports %u to %u, past 65535\n",
+			what, cfg->nfs_port, cfg->nfs_port,
+			cfg->nfs_port + r->nslots - 1);
+		return EXIT_USAGE;
+	}
+	if (r->width <= 1 || !local_host(cfg))
+		return 0;
+	ram = images_in_ram_mb(r);
+	guest_mb = waves_guest_host_mb(r->env.memory_mb,
+				       scn_has_nfs(&r->scn)) + ram;
+	if (waves_check_memory(r->width, guest_mb, waves_mem_available_mb(),
+			       why, sizeof(why))) {
+		fprintf(stderr, "swapctl run: %s: %s (MemAvailable; a guest is %u MiB of RAM + %u MiB for QEMU%s%s)\n",
+			what, why, r->env.memory_mb, WAVES_QEMU_OVERHEAD_MB,
+			scn_has_nfs(&r->scn) ? " and its NFS server" : "",
+			ram ? " + its images on the tmpfs work dir" : "");
+		return EXIT_USAGE;
+	}
+	if (waves_check_cpus(r->width, r->env.cpus,
+			     ncpu > 0 ? (unsigned int)ncpu : 0, why,
+			     sizeof(why)))
+		fprintf(stderr, "swapctl run: warning: %s: %s: the guests share the CPUs and each runs slower\n",
+			what, why);
+	return 0;
+}
+
+/* Kernels, initramfs and kbuild tree; 0 or an exit code. */
 static int prepare(struct run *r, const struct overrides *ov,
 		   const char *ird, int repeat, int timeout)
 {
 	struct swapctl_config *cfg = r->cfg;
-	char err[8192];
 	int code;
 
 	r->repeat = repeat ? (unsigned int)repeat : r->scn.repeat;
 	r->env.host_timeout_s = timeout ? (double)timeout :
 		(double)(r->scn.timeout_s + BOOT_MARGIN_S);
 	r->env.kvm = read_cpuinfo_kvm(r);
-	code = apply_icount(r);
-	if (code)
-		return code;
 	if (resolve_kernels(r, ov))
 		goto toolong;
 	if (ird)
@@ -976,14 +1500,6 @@ static int prepare(struct run *r, const struct overrides *ov,
 	if (code)
 		return code;
 	r->env.initramfs = r->initramfs;
-	r->plan = plan_text(&r->scn, r->env.memory_mb, cfg->nfs_port);
-	if (!r->plan)
-		return EXIT_FAILURE_GENERIC;
-	if (plan_check(r->scn.file, r->plan, err, sizeof(err))) {
-		fprintf(stderr, "swapctl run: %s\n", err);
-		return EXIT_CONFIG;
-	}
-	r->env.plan = r->plan;
 	r->env.run_id = r->id;
 	r->env.run_dir = r->dir;
 	return 0;
@@ -1014,40 +1530,199 @@ static int check_inputs(struct run *r)
 	return 0;
 }
 
-/* Connect to libvirt, run every guest and judge them; the exit code. */
-static int run_connected(struct run *r)
+/* The guest host MiB a host needs per guest (waves.h). */
+static unsigned int guest_host_mb(const struct run *r)
 {
-	char err[8192];
-	int code;
+	return waves_guest_host_mb(r->env.memory_mb, scn_has_nfs(&r->scn));
+}
 
-	config_libvirt_uri(r->cfg, r->uri, sizeof(r->uri));
-	msg("run %s: connecting to %s", r->id, r->uri);
-	r->env.vm = vm_open(r->uri, leftover, r, err, sizeof(err));
+/*
+ * A remote host gets each kernel's bzImage as a volume, once per run;
+ * the local driver boots them where they are. -1 with @err set.
+ */
+static int host_kernels(struct run *r, struct run_host *h, char *err,
+			size_t errlen)
+{
+	char name[256];
+	int k;
+
+	for (k = 0; k < r->scn.nkernels; k++) {
+		if (!h->h.remote) {
+			snprintf(h->h.kernel[k], sizeof(h->h.kernel[k]), "%s",
+				 r->kernel_path[k]);
+			continue;
+		}
+		snprintf(name, sizeof(name), DOMAIN_NAME_PREFIX "%s-%s.bzImage",
+			 r->id, r->scn.kernels[k]);
+		if (vm_vol_upload(h->h.vm, r->kernel_path[k], name,
+				  h->h.kernel[k], sizeof(h->h.kernel[k]), err,
+				  errlen))
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * Connect to host @i and size it: how many guests fit its free memory
+ * (this machine's MemAvailable for the local driver, virNodeGetFreeMemory
+ * for a remote one), at most the run's width. A host that cannot be
+ * used says why and gets capacity 0. -1 only when interrupted.
+ */
+static int open_host(struct run *r, unsigned int i, const char *uri,
+		     bool remote)
+{
+	struct run_host *h = &r->host[i];
+	unsigned long long free_mb;
+	char err[8192];
+
+	h->r = r;
+	h->idx = i;
+	snprintf(h->h.uri, sizeof(h->h.uri), "%.*s",
+		 (int)sizeof(h->h.uri) - 1, uri);
+	h->h.remote = remote;
+	guest_msg("run %s: connecting to %s", r->id, uri);
+	h->h.vm = vm_open(uri, leftover, r, err, sizeof(err));
 	/*
 	 * Opening the embedded driver resets SIGTERM to its default (a
 	 * SIGTERM during a run killed swapctl with the guest and ganesha
 	 * still running): take the signals back.
 	 */
 	guest_catch_signals();
-	if (!r->env.vm) {
-		fprintf(stderr, "swapctl run: %s\n", err);
-		write_state(r, "done");
-		return guest_interrupted ? EXIT_INTERRUPTED : EXIT_SETUP;
+	if (guest_interrupted)
+		return -1;
+	if (!h->h.vm || host_kernels(r, h, err, sizeof(err))) {
+		snprintf(h->why, sizeof(h->why), "%.*s",
+			 (int)sizeof(h->why) - 1, err);
+		return 0;
 	}
-	r->g = calloc(r->repeat * r->scn.nkernels, sizeof(*r->g));
-	if (!r->g) {
-		code = EXIT_FAILURE_GENERIC;
-	} else {
-		run_all(r);
-		code = finish(r);
-		if (guest_interrupted) {
-			msg("interrupted by signal %d: guest destroyed, NFS server stopped",
-			    (int)guest_interrupted);
-			code = EXIT_INTERRUPTED;
+	/* the local driver's width was checked by plan_parallel() */
+	free_mb = h->h.remote ? vm_free_mb(h->h.vm) : 0;
+	r->hw[i].capacity = waves_capacity(free_mb ? free_mb : ~0ULL,
+					   guest_host_mb(r), r->width);
+	if (!r->hw[i].capacity)
+		snprintf(h->why, sizeof(h->why),
+			 "%llu MiB free, a guest needs %u MiB", free_mb,
+			 guest_host_mb(r));
+	return 0;
+}
+
+/*
+ * The slots of host @h's guests that run at once: one libvirt handle
+ * each on the host's connection (with one slot, the connection's own),
+ * the NFS port nfs_port + its number over all hosts, and its plan.
+ */
+static int open_slots(struct run *r, struct run_host *h, unsigned int *n)
+{
+	unsigned int cap = r->hw[h->idx].capacity, i;
+
+	if (*n + cap > r->nslots)
+		cap = r->hw[h->idx].capacity = r->nslots - *n;
+	h->slot0 = *n;
+	for (i = 0; i < cap; i++) {
+		struct guest_slot *s = &r->slot[*n + i];
+
+		s->host = &h->h;
+		s->vm = cap > 1 ? vm_share(h->h.vm) : h->h.vm;
+		s->nfs_port = r->cfg->nfs_port + *n + i;
+		s->plan = r->plans[*n + i];
+		if (!s->vm)
+			return -1;
+	}
+	*n += cap;
+	return 0;
+}
+
+/*
+ * Every host of `hosts` (one: the local driver) connected, sized and
+ * given its slots; 0, or an exit code when no host can run a guest.
+ */
+static int open_hosts(struct run *r)
+{
+	unsigned int i, n = 0, usable = 0;
+	const char *uri;
+
+	r->nhosts = r->cfg->nhosts ? r->cfg->nhosts : 1;
+	for (i = 0; i < r->nhosts; i++) {
+		uri = r->cfg->nhosts ? r->cfg->hosts[i] : "local";
+		if (open_host(r, i, strcmp(uri, "local") ? uri : r->uri,
+			      strcmp(uri, "local") != 0))
+			return EXIT_INTERRUPTED;
+		if (!r->hw[i].capacity && r->nhosts == 1) {
+			fprintf(stderr, "swapctl run: %s\n", r->host[i].why);
+			return EXIT_SETUP;
 		}
+		if (!r->hw[i].capacity) {
+			guest_msg("host %s: not used: %s", r->host[i].h.uri,
+				  r->host[i].why);
+			continue;
+		}
+		if (open_slots(r, &r->host[i], &n))
+			return EXIT_FAILURE_GENERIC;
+		usable += r->hw[i].capacity > 0;
+		if (r->nhosts > 1)
+			guest_msg("host %s: up to %u guest%s at once",
+				  r->host[i].h.uri, r->hw[i].capacity,
+				  r->hw[i].capacity > 1 ? "s" : "");
 	}
-	guest_cleanup(&r->env);
-	vm_close(r->env.vm);
+	return usable ? 0 : EXIT_SETUP;
+}
+
+static void close_hosts(struct run *r)
+{
+	char name[256];
+	unsigned int i;
+	int k;
+
+	for (i = 0; i < r->nslots; i++) {
+		struct guest_slot *s = &r->slot[i];
+
+		guest_cleanup(s);
+		if (s->vm && s->host && s->vm != s->host->vm)
+			vm_close(s->vm);
+		s->vm = NULL;
+	}
+	for (i = 0; i < r->nhosts; i++) {
+		struct run_host *h = &r->host[i];
+
+		for (k = 0; h->h.remote && h->h.vm && k < r->scn.nkernels;
+		     k++) {
+			snprintf(name, sizeof(name),
+				 DOMAIN_NAME_PREFIX "%s-%s.bzImage", r->id,
+				 r->scn.kernels[k]);
+			vm_vol_delete(h->h.vm, name);
+		}
+		vm_close(h->h.vm);
+		h->h.vm = NULL;
+	}
+}
+
+/* Connect to the hosts, run every guest and judge them; the exit code. */
+static int run_connected(struct run *r)
+{
+	int code;
+
+	config_libvirt_uri(r->cfg, r->uri, sizeof(r->uri));
+	r->g = calloc(r->repeat * r->scn.nkernels, sizeof(*r->g));
+	r->wave_log = json_array();
+	code = r->g && r->wave_log ? open_hosts(r) : EXIT_FAILURE_GENERIC;
+	if (code) {
+		if (code == EXIT_SETUP && r->nhosts > 1)
+			fprintf(stderr, "swapctl run: none of the %u hosts can run a guest\n",
+				r->nhosts);
+		write_state(r, "done");
+		close_hosts(r);
+		return guest_interrupted ? EXIT_INTERRUPTED : code;
+	}
+	run_all(r);
+	code = finish(r);
+	if (guest_interrupted) {
+		guest_msg("interrupted by signal %d: %s destroyed, NFS server%s stopped",
+			  (int)guest_interrupted,
+			  r->nslots > 1 ? "guests" : "guest",
+			  r->nslots > 1 ? "s" : "");
+		code = EXIT_INTERRUPTED;
+	}
+	close_hosts(r);
 	return code;
 }
 
@@ -1093,59 +1768,202 @@ static void free_run(struct run *r)
 		guest_free(&r->g[k]);
 	free(r->g);
 	results_free(&r->res);
-	free(r->plan);
+	json_decref(r->wave_log);
+	pthread_mutex_destroy(&r->mu);
+	pthread_cond_destroy(&r->cv);
+	for (k = 0; k < WAVES_MAX_PARALLEL; k++)
+		if (r->plans[k] && (!k || r->plans[k] != r->plans[0]))
+			free(r->plans[k]);
 	free(r);
+}
+
+/* The options of swapctl run, as parsed. */
+struct run_opts {
+	struct overrides ov;		/* --kernel, --baseline/patched-kernel */
+	struct res_power_opts pw;	/* --effect, --metric */
+	struct repeat_opt ro;		/* --repeat */
+	const char *kernels, *initramfs, *append;
+	bool json, dry, keep, debug;
+	int timeout, limit, icount, parallel;	/* 0 (icount -1): not given */
+};
+
+/*
+ * --icount: TCG only, and one vCPU (-icount runs every vCPU in one TCG
+ * thread in turn: with 2 the kernel did not get past bringing up CPU 1
+ * in a minute, with 1 it booted in 2 s). A command group that asks for
+ * more CPUs (cpuset.cpus) gets the guest's one, said once per group, so
+ * that kernel-build's memcg and global halves both run under icount.
+ * Before the plans are written; 0 or EXIT_USAGE.
+ */
+static int setup_icount(struct run *r, int icount)
+{
+	struct scn_group *g;
+	int i;
+
+	if (icount >= 0 && r->env.kvm) {
+		fprintf(stderr, "swapctl run: option '--icount': the guests run under KVM here (%s); -icount is TCG's (accel = tcg in swapctl.conf)\n",
+			r->env.accel_why);
+		return EXIT_USAGE;
+	}
+	r->env.icount = icount >= 0;
+	r->env.icount_shift = icount >= 0 ? (unsigned int)icount : 0;
+	if (!r->env.icount)
+		return 0;
+	if (r->env.cpus > 1)
+		guest_msg("--icount: the guests get 1 vCPU instead of %u (icount runs the vCPUs in turn)",
+			  r->env.cpus);
+	r->env.cpus = 1;
+	for (i = 0; i < r->scn.ngroups; i++) {
+		g = &r->scn.group[i];
+		if (g->cpus <= 1)
+			continue;
+		guest_msg("--icount: group %s gets the guest's 1 CPU instead of cpus %u",
+			  g->name, g->cpus);
+		g->cpus = 1;
+	}
+	return 0;
+}
+
+/*
+ * An NFS backend's server and a command workload's 9p share of the root
+ * are this machine's: a guest on another machine reaches neither, so a
+ * host of `hosts` that is not this machine is refused for them (one
+ * line naming the scenario and the host). 0 or EXIT_CONFIG.
+ */
+static int check_remote_hosts(const struct run *r)
+{
+	const struct swapctl_config *cfg = r->cfg;
+	const char *what = scn_has_nfs(&r->scn) ?
+		"its nfsfile backend's NFS server (ganesha)" :
+		"its command workload's share of the root (9p)";
+	unsigned int i;
+
+	if (!scn_has_nfs(&r->scn) && !r->scn.command)
+		return 0;
+	for (i = 0; i < cfg->nhosts; i++) {
+		if (waves_uri_loopback(cfg->hosts[i]))
+			continue;
+		fprintf(stderr, "swapctl run: %s: host %s (hosts in %s): %s runs on this machine, which a guest on another machine cannot reach; run it on this machine's hosts only\n",
+			r->scn.file, cfg->hosts[i],
+			cfg->source[0] ? cfg->source : "swapctl.conf", what);
+		return EXIT_CONFIG;
+	}
+	return 0;
+}
+
+/* A run of the options @o, not yet loaded; NULL when out of memory. */
+static struct run *new_run(struct swapctl_config *cfg,
+			   const struct run_opts *o)
+{
+	struct run *r = calloc(1, sizeof(*r));
+
+	if (!r)
+		return NULL;
+	r->pw = o->pw;
+	r->cfg = cfg;
+	pthread_mutex_init(&r->mu, NULL);
+	pthread_cond_init(&r->cv, NULL);
+	results_init(&r->res);
+	r->json = o->json;
+	r->dry_run = o->dry;
+	r->env.keep_images = o->keep;
+	r->env.debug = o->debug;
+	return r;
+}
+
+/*
+ * Everything before a guest starts: the scenario, kernels, power
+ * targets, --icount, the waves and the plans. 0 or an exit code.
+ */
+static int setup_run(struct run *r, struct popt_cmd *cmd, const char *arg,
+		     const struct run_opts *o)
+{
+	int code;
+
+	code = load_scenario(r, cmd, arg, o->kernels, o->append);
+	if (!code)
+		code = check_remote_hosts(r);
+	if (!code)
+		code = prepare(r, &o->ov, o->initramfs, o->ro.n, o->timeout);
+	if (!code)
+		code = setup_power(r, &o->ro, o->limit);
+	if (!code)
+		code = setup_icount(r, o->icount);
+	if (!code)
+		code = plan_parallel(r, o->parallel);
+	if (!code)
+		code = make_plans(r);
+	return code;
+}
+
+/* swapctl run with its options parsed: the exit code. */
+static int run_with(struct popt_cmd *cmd, const char *arg,
+		    const struct run_opts *o, struct swapctl_config *cfg)
+{
+	char err[8192];
+	struct run *r;
+	int code;
+
+	if (o->append && config_check_append(o->append, err, sizeof(err)))
+		return popt_error(cmd, "option '--append': %s", err);
+	r = new_run(cfg, o);
+	if (!r)
+		return EXIT_FAILURE_GENERIC;
+	code = setup_run(r, cmd, arg, o);
+	if (!code)
+		code = r->dry_run ? dry_run(r) : check_inputs(r);
+	if (!code && !r->dry_run)
+		code = run_locked(r);
+	free_run(r);
+	return code;
 }
 
 int cmd_run(int argc, char **argv, struct swapctl_config *cfg)
 {
-	static struct overrides ov;
-	const char *kernels_opt = NULL, *ird = NULL, *append = NULL;
-	bool json = false, dry = false, keep = false, debug = false;
-	struct repeat_opt ro = { 0, false };
-	int timeout = 0, limit = 0, icount = -1;
-	static struct res_power_opts pw;
-	struct run *r;
+	static struct run_opts o;
 	struct popt opts[] = {
-		OPT_BOOL(0, "json", &json, "print the results as one JSON object"),
-		OPT_BOOL(0, "dry-run", &dry,
+		OPT_BOOL(0, "json", &o.json, "print the results as one JSON object"),
+		OPT_BOOL(0, "dry-run", &o.dry,
 			 "print what would start (accelerator and why, URI, disks, plan, domain XML, ganesha.conf), start nothing"),
-		OPT_CALLBACK(0, "repeat", &ro, "N|auto",
+		OPT_CALLBACK(0, "repeat", &o.ro, "N|auto",
 			     "run each kernel N times, interleaved (A B A B); auto: until the power targets' minimum detectable effect is within --effect, at least "
 			     STR(AUTO_MIN_REPEAT) " and at most --repeat-limit times",
 			     opt_repeat),
-		OPT_INT(0, "repeat-limit", &limit, "N",
+		OPT_INT(0, "repeat-limit", &o.limit, "N",
 			"the most runs per kernel of --repeat auto (default "
 			STR(AUTO_LIMIT) ")", AUTO_MIN_REPEAT, MAX_REPEAT),
-		OPT_CALLBACK(0, "effect", &pw, "E",
+		OPT_CALLBACK(0, "effect", &o.pw, "E",
 			     "the relative difference to detect (2% or 0.02): --repeat auto's goal (default 5%), and the runs each comparison would need to see it",
 			     results_opt_effect),
-		OPT_CALLBACK(0, "metric", &pw, "KEY",
+		OPT_CALLBACK(0, "metric", &o.pw, "KEY",
 			     "a power target (repeatable; default: the scenario's no_regression timings, workload and system CPU time, system and host CPU ms per MiB)",
 			     results_opt_metric),
-		OPT_STRING(0, "kernels", &kernels_opt, "LIST",
+		OPT_INT(0, "parallel", &o.parallel, "N",
+			"run up to N guests at once, the kernels of a repeat together (default: parallel in swapctl.conf, 1)",
+			1, WAVES_MAX_PARALLEL),
+		OPT_STRING(0, "kernels", &o.kernels, "LIST",
 			   "the kernels to compare, comma-separated, the first the reference: baseline, patched (the configured series) or any variant built under <workdir>/kernels/ (default: the scenario's)"),
-		OPT_INT(0, "timeout", &timeout, "S",
+		OPT_INT(0, "timeout", &o.timeout, "S",
 			"host time limit per guest in seconds (default: the scenario's timeout_s + "
 			STR(BOOT_MARGIN_S) ")", 1, 86400),
-		OPT_CALLBACK(0, "kernel", &ov, "NAME=FILE",
+		OPT_CALLBACK(0, "kernel", &o.ov, "NAME=FILE",
 			     "boot this bzImage for kernel NAME", opt_kernel),
-		OPT_CALLBACK(0, "baseline-kernel", &ov, "FILE",
+		OPT_CALLBACK(0, "baseline-kernel", &o.ov, "FILE",
 			     "boot this bzImage instead of the built baseline",
 			     opt_bk),
-		OPT_CALLBACK(0, "patched-kernel", &ov, "FILE",
+		OPT_CALLBACK(0, "patched-kernel", &o.ov, "FILE",
 			     "boot this bzImage instead of the built patched kernel",
 			     opt_pk),
-		OPT_STRING(0, "initramfs", &ird, "FILE",
+		OPT_STRING(0, "initramfs", &o.initramfs, "FILE",
 			   "use this initramfs instead of the built one"),
-		OPT_STRING(0, "append", &append, "ARGS",
+		OPT_STRING(0, "append", &o.append, "ARGS",
 			   "add ARGS to the guest kernel command line (after swapctl.conf's append)"),
-		OPT_INT(0, "icount", &icount, "SHIFT",
+		OPT_INT(0, "icount", &o.icount, "SHIFT",
 			"TCG only: run the guests with QEMU's -icount shift=SHIFT,sleep=off: guest time counts the guest's instructions (2^SHIFT ns each), not the host's clock",
 			0, 10),
-		OPT_BOOL(0, "keep-images", &keep,
+		OPT_BOOL(0, "keep-images", &o.keep,
 			 "keep the swap disk images of each guest"),
-		OPT_BOOL(0, "debug", &debug,
+		OPT_BOOL(0, "debug", &o.debug,
 			 "boot the debug kernels (<workdir>/kernels/<variant>-debug/, from 'swapctl build --debug'); any splat fails"),
 		OPT_END(),
 	};
@@ -1167,39 +1985,12 @@ int cmd_run(int argc, char **argv, struct swapctl_config *cfg)
 		"worse, 130 interrupted. See swapctl(1) and\n"
 		"swapctl-scenario(5).\n",
 	};
-	char err[8192];
-	int n, code;
+	int n;
 
-	memset(&ov, 0, sizeof(ov));
-	memset(&pw, 0, sizeof(pw));
+	memset(&o, 0, sizeof(o));
+	o.icount = -1;
 	n = parse_options(&cmd, argc, argv);
 	if (n < 0)
 		return parse_options_exit(n);
-	if (append && config_check_append(append, err, sizeof(err)))
-		return popt_error(&cmd, "option '--append': %s", err);
-	r = calloc(1, sizeof(*r));
-	if (!r)
-		return EXIT_FAILURE_GENERIC;
-	r->pw = pw;
-	r->cfg = cfg;
-	results_init(&r->res);
-	r->json = json;
-	r->dry_run = dry;
-	r->env.keep_images = keep;
-	r->env.debug = debug;
-	r->env.icount = icount >= 0;
-	r->env.icount_shift = icount >= 0 ? (unsigned int)icount : 0;
-	code = load_scenario(r, &cmd, argv[0], kernels_opt, append);
-	if (!code)
-		code = prepare(r, &ov, ird, ro.n, timeout);
-	if (!code)
-		code = setup_power(r, &ro, limit);
-	if (!code && r->dry_run)
-		code = dry_run(r);
-	else if (!code)
-		code = check_inputs(r);
-	if (!code && !r->dry_run)
-		code = run_locked(r);
-	free_run(r);
-	return code;
+	return run_with(&cmd, argv[0], &o, cfg);
 }

@@ -49,6 +49,7 @@ void config_defaults(struct swapctl_config *cfg)
 	cfg->guest_memory_mb = 256;
 	cfg->guest_cpus = 2;
 	cfg->nfs_port = 20490;
+	cfg->parallel = 1;
 	snprintf(cfg->source, sizeof(cfg->source), "%s", "built-in defaults");
 }
 
@@ -164,6 +165,51 @@ int config_check_append(const char *v, char *msg, size_t len)
 	return 0;
 }
 
+/*
+ * hosts = URI URI ... (spaces or commas between): each a libvirt URI or
+ * "local" (libvirt_uri, else the embedded driver), none twice.
+ */
+static int parse_hosts(struct swapctl_config *cfg, const char *v, char *msg,
+		       size_t msglen)
+{
+	char uri[CONFIG_URI_MAX];
+	unsigned int n = 0, i;
+	size_t len;
+
+	while (*v) {
+		v += strspn(v, " \t,");
+		len = strcspn(v, " \t,");
+		if (!len)
+			break;
+		if (len >= sizeof(uri) || n == CONFIG_HOSTS_MAX) {
+			snprintf(msg, msglen, len >= sizeof(uri) ?
+				 "hosts: a URI longer than %d bytes" :
+				 "hosts: more than %d hosts",
+				 len >= sizeof(uri) ? CONFIG_URI_MAX - 1 :
+				 CONFIG_HOSTS_MAX);
+			return -1;
+		}
+		memcpy(uri, v, len);
+		uri[len] = '\0';
+		v += len;
+		if (strcmp(uri, "local") && !valid_uri(uri)) {
+			snprintf(msg, msglen,
+				 "hosts: '%.200s' is not a libvirt URI like qemu+ssh://box/system, or local",
+				 uri);
+			return -1;
+		}
+		for (i = 0; i < n; i++)
+			if (!strcmp(cfg->hosts[i], uri)) {
+				snprintf(msg, msglen,
+					 "hosts: '%.200s' is listed twice", uri);
+				return -1;
+			}
+		snprintf(cfg->hosts[n++], sizeof(cfg->hosts[0]), "%s", uri);
+	}
+	cfg->nhosts = n;
+	return 0;
+}
+
 /* Apply one key; returns 0, or -1 with the message (no prefix) in @msg. */
 static int set_key(struct swapctl_config *cfg, const char *key,
 		   const char *v, char *msg, size_t msglen)
@@ -255,6 +301,17 @@ static int set_key(struct swapctl_config *cfg, const char *key,
 			return -1;
 		}
 		cfg->nfs_port = (unsigned int)u;
+	} else if (!strcmp(key, "hosts")) {
+		if (parse_hosts(cfg, v, msg, msglen))
+			return -1;
+	} else if (!strcmp(key, "parallel")) {
+		if (parse_uint(v, 1, CONFIG_PARALLEL_MAX, &u)) {
+			snprintf(msg, msglen,
+				 "parallel: '%s' is not a number from 1 to %d",
+				 v, CONFIG_PARALLEL_MAX);
+			return -1;
+		}
+		cfg->parallel = (unsigned int)u;
 	} else {
 		snprintf(msg, msglen, "unknown key '%s'", key);
 		return -1;

@@ -10,6 +10,11 @@ enum accel { ACCEL_AUTO, ACCEL_KVM, ACCEL_TCG };
 
 /* what `append` and `run --append` may add to the guest kernel cmdline */
 #define CONFIG_APPEND_MAX	1024
+/* the most guests `parallel` and `run --parallel` may run at once */
+#define CONFIG_PARALLEL_MAX	16
+/* the most libvirt hosts `hosts` may list, and the longest URI */
+#define CONFIG_HOSTS_MAX	8
+#define CONFIG_URI_MAX		512
 
 struct swapctl_config {
 	char tarball[PATH_MAX];		/* kernel_tarball */
@@ -22,6 +27,10 @@ struct swapctl_config {
 	unsigned int guest_memory_mb;	/* guest_memory_mb */
 	unsigned int guest_cpus;	/* guest_cpus */
 	unsigned int nfs_port;		/* nfs_port */
+	unsigned int parallel;		/* parallel: guests at once */
+	/* hosts: libvirt URIs; "local" is libvirt_uri or the embedded */
+	char hosts[CONFIG_HOSTS_MAX][CONFIG_URI_MAX];
+	unsigned int nhosts;		/* 0: the one local host */
 	char append[CONFIG_APPEND_MAX];	/* append: guest kernel cmdline */
 	char source[PATH_MAX];		/* which file the values came from */
 };

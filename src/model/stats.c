@@ -1081,3 +1081,71 @@ unsigned int stats_repeats_needed(const struct stats_desc *a,
 	}
 	return lo;
 }
+
+/* ---- blocked comparisons: pairs of one block (stats.h) ---- */
+
+static double paired_mde(double sd, double n)
+{
+	double df = n - 1;
+
+	return expm1((stats_t_quantile(0.975, df) +
+		      stats_t_quantile(0.80, df)) * sd / sqrt(n));
+}
+
+bool stats_paired(const double *a, const double *b, size_t n,
+		  struct stats_paired *out)
+{
+	double *d, half;
+	struct stats_desc dd;
+	size_t i;
+
+	memset(out, 0, sizeof(*out));
+	if (n < 2)
+		return false;
+	for (i = 0; i < n; i++)
+		if (!(a[i] > 0) || !(b[i] > 0) || !isfinite(a[i]) ||
+		    !isfinite(b[i]))
+			return false;
+	d = calloc(n, sizeof(*d));
+	if (!d)
+		return false;
+	for (i = 0; i < n; i++)
+		d[i] = log(b[i] / a[i]);
+	stats_describe(d, n, &dd);
+	free(d);
+	out->n = n;
+	out->df = (double)(n - 1);
+	out->sd = dd.stddev;
+	out->ratio = exp(dd.mean);
+	half = stats_t_quantile(0.975, out->df) * dd.stddev / sqrt((double)n);
+	out->lo = exp(dd.mean - half);
+	out->hi = exp(dd.mean + half);
+	if (dd.stddev > 0)
+		out->p = 2 * stats_t_cdf(-fabs(dd.mean) /
+					 (dd.stddev / sqrt((double)n)),
+					 out->df);
+	else
+		out->p = dd.mean != 0 ? 0 : 1;
+	if (out->p > 1)
+		out->p = 1;
+	out->mde = paired_mde(dd.stddev, (double)n);
+	return true;
+}
+
+unsigned int stats_paired_repeats_needed(double sd, double effect,
+					 unsigned int limit)
+{
+	unsigned int lo = 2, hi = limit, mid;
+
+	/* as stats_repeats_needed(): the mde only falls as n grows */
+	if (limit < 2 || !(sd >= 0) || paired_mde(sd, limit) > effect)
+		return 0;
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (paired_mde(sd, mid) <= effect)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo;
+}

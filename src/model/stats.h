@@ -346,4 +346,32 @@ unsigned int stats_repeats_needed(const struct stats_desc *a,
 				  const struct stats_desc *b, double effect,
 				  unsigned int limit);
 
+/*
+ * Blocked comparison (doc/HACKING.md "Verdicts"): @n pairs a[i], b[i],
+ * the two of a pair measured in one block (a repeat's two guests, on
+ * one host), so that what the block adds to both, e.g. a host twice as
+ * slow, cancels in its ratio. From the log ratios d_i = ln(b_i / a_i):
+ * ratio exp(mean d) (the geometric mean of the pairs' ratios), its 95%
+ * interval exp(mean d -+ t(.975, n-1) s_d / sqrt(n)), the paired
+ * t-test's two-sided p (s_d 0: p 0 when mean d != 0, else 1) and the
+ * minimum detectable effect exp((t(.975) + t(.80)) s_d / sqrt(n)) - 1.
+ * False (nothing set) when n < 2 or a value is not finite and > 0.
+ */
+struct stats_paired {
+	size_t n;
+	double ratio, lo, hi;
+	double p, df;
+	double sd;		/* of the log ratios */
+	double mde;
+};
+
+bool stats_paired(const double *a, const double *b, size_t n,
+		  struct stats_paired *out);
+/*
+ * The pairs (2 to @limit) at which a blocked comparison whose log
+ * ratios spread by @sd first has an mde of at most @effect; 0 if none.
+ */
+unsigned int stats_paired_repeats_needed(double sd, double effect,
+					 unsigned int limit);
+
 #endif

@@ -353,22 +353,6 @@ static void row(FILE *f, const char *label, const char *a, const char *b,
 		E_MEAN, b, E_RATIO, ratio, E_MDE, mde, verdict);
 }
 
-/* Phase @idx of kernel @k against the reference, as results.c does. */
-static void phase_cmp(const struct results *r, unsigned int idx,
-		      unsigned int k, struct res_cmp *c)
-{
-	struct stats_desc a, b;
-	bool ha, hb;
-
-	ha = results_phase_desc(r, 0, idx, &a, NULL);
-	hb = results_phase_desc(r, k, idx, &b, NULL);
-	results_judge(metric_find("workload_seconds"),
-		      ha ? STATS_OK : STATS_NA, &a, hb ? STATS_OK : STATS_NA,
-		      &b, c);
-	c->kernel = k;
-	c->ref = 0;
-}
-
 static void phase_rows(FILE *f, const struct results *r, unsigned int k)
 {
 	unsigned int idx, np = results_nphases(r);
@@ -389,7 +373,7 @@ static void phase_rows(FILE *f, const struct results *r, unsigned int k)
 		have = results_phase_desc(r, k, idx, &d, NULL);
 		fmt_mean(mean, sizeof(mean), have ? STATS_OK : STATS_NA, &d,
 			 2);
-		phase_cmp(r, idx, k, &c);
+		results_phase_compare(r, idx, k, &c);
 		fmt_ratio(ratio, sizeof(ratio), &c);
 		results_fmt_mde(mde, sizeof(mde), &c);
 		row(f, label, base, mean, ratio, mde, email_verdict(&c));
@@ -504,6 +488,20 @@ static void print_footnote(FILE *f, const struct results *r)
 	para_end(&p);
 }
 
+/* Under the table: the host of each repeat, and the re-runs. */
+static void print_hosts(FILE *f, const struct results *r)
+{
+	char buf[RES_MAX_HOSTS * 2 * CONFIG_URI_MAX + 512], *line, *nl;
+
+	if (!results_host_lines(r, buf, sizeof(buf)))
+		return;
+	fputc('\n', f);
+	for (line = buf; (nl = strchr(line, '\n')); line = nl + 1) {
+		*nl = '\0';
+		paragraph(f, 2, line);
+	}
+}
+
 void email_print(FILE *f, const struct email_run *e)
 {
 	const struct results *r = e->res;
@@ -519,6 +517,7 @@ void email_print(FILE *f, const struct email_run *e)
 		fputc('\n', f);
 		print_block(f, r, k);
 	}
+	print_hosts(f, r);
 	fputc('\n', f);
 	print_footnote(f, r);
 }

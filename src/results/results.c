@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,6 +51,13 @@ int results_kernel(struct results *r, const char *name)
 int results_add(struct results *r, const char *kernel, unsigned int rep,
 		const struct stats_track *t)
 {
+	return results_add_on(r, kernel, rep, NULL, NULL, t);
+}
+
+int results_add_on(struct results *r, const char *kernel, unsigned int rep,
+		   const char *host, const char *rerun,
+		   const struct stats_track *t)
+{
 	struct metric_in in;
 	struct res_guest *g;
 	unsigned int i;
@@ -69,6 +77,8 @@ int results_add(struct results *r, const char *kernel, unsigned int rep,
 	memset(g, 0, sizeof(*g));
 	snprintf(g->kernel, sizeof(g->kernel), "%s", kernel);
 	g->rep = rep;
+	snprintf(g->host, sizeof(g->host), "%s", host ? host : "");
+	snprintf(g->rerun, sizeof(g->rerun), "%s", rerun ? rerun : "");
 	metric_in_init(&in, t);
 	for (i = 0; i < metric_count && i < RES_MAX_METRICS; i++)
 		g->v[i] = metric_eval(&metric_defs[i], &in);
@@ -189,6 +199,19 @@ static void set_mde(const struct metric_def *m, const struct stats_desc *a,
 	}
 }
 
+static void set_verdict(const struct metric_def *m, bool significant,
+			double rel, struct res_cmp *c)
+{
+	if (!significant)
+		c->verdict = V_NO_CHANGE;
+	else if (m->dir == METRIC_NEUTRAL)
+		c->verdict = V_CHANGED;
+	else if ((rel > 0) == (m->dir == METRIC_HIGHER_BETTER))
+		c->verdict = V_BETTER;
+	else
+		c->verdict = V_WORSE;
+}
+
 void results_judge(const struct metric_def *m, enum stats_state sa,
 		   const struct stats_desc *a, enum stats_state sb,
 		   const struct stats_desc *b, struct res_cmp *c)
@@ -200,6 +223,8 @@ void results_judge(const struct metric_def *m, enum stats_state sa,
 	c->has_ratio = c->has_ci = c->has_p = false;
 	c->has_mde = c->has_mde_noise = false;
 	c->ratio = c->lo = c->hi = c->p = c->mde = c->mde_noise = 0;
+	c->blocked = false;
+	c->pairs = c->hosts = 0;
 	if (sa != STATS_OK || sb != STATS_OK || !a->n || !b->n) {
 		c->verdict = V_NOT_MEASURED;
 		return;
@@ -226,14 +251,124 @@ void results_judge(const struct metric_def *m, enum stats_state sa,
 		significant = m->deterministic && fabs(rel) > m->min_effect;
 	}
 	set_mde(m, a, b, c);
-	if (!significant)
-		c->verdict = V_NO_CHANGE;
-	else if (m->dir == METRIC_NEUTRAL)
-		c->verdict = V_CHANGED;
-	else if ((rel > 0) == (m->dir == METRIC_HIGHER_BETTER))
-		c->verdict = V_BETTER;
-	else
-		c->verdict = V_WORSE;
+	set_verdict(m, significant, rel, c);
+}
+
+/*
+ * ---- blocked by host ----
+ *
+ * A value of guest @g: metric @what, or with @phase the time of phase
+ * @what. False when it has none.
+ */
+static bool guest_val(const struct res_guest *g, unsigned int what,
+		      bool phase, double *v)
+{
+	if (phase) {
+		if (what >= g->nphases)
+			return false;
+		*v = g->phase_s[what];
+		return true;
+	}
+	if (g->v[what].state != STATS_OK)
+		return false;
+	*v = g->v[what].v;
+	return true;
+}
+
+/* Whether @host is among the first @n of @seen; else it is added. */
+static bool host_seen(const char **seen, unsigned int *n, const char *host)
+{
+	unsigned int i;
+
+	for (i = 0; i < *n; i++)
+		if (!strcmp(seen[i], host))
+			return true;
+	seen[(*n)++] = host;
+	return false;
+}
+
+/*
+ * The pairs of kernel @k's and @ref's guests of one repeat on one host
+ * with a value each, into @a and @b (room for r->ng); how many, and in
+ * @hosts over how many hosts.
+ */
+static size_t host_pairs(const struct results *r, unsigned int what,
+			 bool phase, unsigned int k, unsigned int ref,
+			 double *a, double *b, unsigned int *hosts,
+			 const char **seen)
+{
+	unsigned int i, j;
+	size_t n = 0;
+
+	*hosts = 0;
+	for (i = 0; i < r->ng; i++) {
+		const struct res_guest *ga = &r->g[i];
+
+		if (strcmp(ga->kernel, r->kernels[ref]) || !ga->host[0] ||
+		    !guest_val(ga, what, phase, &a[n]))
+			continue;
+		for (j = 0; j < r->ng; j++) {
+			const struct res_guest *gb = &r->g[j];
+
+			if (gb->rep != ga->rep || strcmp(gb->host, ga->host) ||
+			    strcmp(gb->kernel, r->kernels[k]) ||
+			    !guest_val(gb, what, phase, &b[n]))
+				continue;
+			host_seen(seen, hosts, ga->host);
+			n++;
+			break;
+		}
+	}
+	return n;
+}
+
+/*
+ * Comparison @c (judged over the repeats, pooled) again with the host as
+ * a blocking factor, when the pairs ran on more than one host: the
+ * pairs' ratio, interval, p and mde replace the pooled ones.
+ */
+static void block_by_host(const struct results *r, unsigned int what,
+			  bool phase, unsigned int k, unsigned int ref,
+			  struct res_cmp *c)
+{
+	double *a, *b;
+	const char **seen;
+	struct stats_paired sp;
+	unsigned int hosts;
+	size_t n = 0;
+
+	if (c->verdict == V_NOT_MEASURED || !r->ng)
+		return;
+	a = calloc(r->ng, sizeof(*a));
+	b = calloc(r->ng, sizeof(*b));
+	seen = calloc(r->ng, sizeof(*seen));
+	if (a && b && seen)
+		n = host_pairs(r, what, phase, k, ref, a, b, &hosts, seen);
+	if (n >= 2 && hosts >= 2 && stats_paired(a, b, n, &sp)) {
+		c->pooled_ratio = c->ratio;
+		c->pooled_lo = c->lo;
+		c->pooled_hi = c->hi;
+		c->pooled_p = c->p;
+		c->pooled_has_ci = c->has_ci;
+		c->pooled_has_p = c->has_p;
+		c->blocked = c->has_ratio = c->has_ci = c->has_p = true;
+		c->pairs = (unsigned int)n;
+		c->hosts = hosts;
+		c->pair_sd = sp.sd;
+		c->ratio = sp.ratio;
+		c->lo = sp.lo;
+		c->hi = sp.hi;
+		c->p = sp.p;
+		c->has_mde = c->has_mde_noise = true;
+		c->mde_noise = sp.mde;
+		c->mde = fmax(sp.mde, c->m->min_effect);
+		set_verdict(c->m, sp.p < RES_P_SIGNIFICANT &&
+			    fabs(sp.ratio - 1) > c->m->min_effect,
+			    sp.ratio - 1, c);
+	}
+	free(a);
+	free(b);
+	free(seen);
 }
 
 void results_compare(const struct results *r, unsigned int mi,
@@ -245,8 +380,27 @@ void results_compare(const struct results *r, unsigned int mi,
 	sa = results_desc(r, ref, mi, &a);
 	sb = results_desc(r, k, mi, &b);
 	results_judge(&metric_defs[mi], sa, &a, sb, &b, c);
+	block_by_host(r, mi, false, k, ref, c);
 	c->kernel = k;
 	c->ref = ref;
+}
+
+void results_phase_compare(const struct results *r, unsigned int idx,
+			   unsigned int k, struct res_cmp *c)
+{
+	static const struct metric_def *wl;
+	struct stats_desc a, b;
+	bool ha, hb;
+
+	if (!wl)
+		wl = metric_find("workload_seconds");
+	ha = results_phase_desc(r, 0, idx, &a, NULL);
+	hb = results_phase_desc(r, k, idx, &b, NULL);
+	results_judge(wl, ha ? STATS_OK : STATS_NA, &a,
+		      hb ? STATS_OK : STATS_NA, &b, c);
+	block_by_host(r, idx, true, k, 0, c);
+	c->kernel = k;
+	c->ref = 0;
 }
 
 enum res_power_why results_power(const struct res_cmp *c,
@@ -259,7 +413,11 @@ enum res_power_why results_power(const struct res_cmp *c,
 		return RES_POWER_THRESHOLD;
 	if (!c->has_mde_noise)
 		return RES_POWER_NO_SPREAD;
-	*repeats = stats_repeats_needed(a, b, effect, limit);
+	if (c->blocked)
+		*repeats = stats_paired_repeats_needed(c->pair_sd, effect,
+						       limit);
+	else
+		*repeats = stats_repeats_needed(a, b, effect, limit);
 	return *repeats ? RES_POWER_OK : RES_POWER_LIMIT;
 }
 
@@ -289,7 +447,7 @@ int results_power_of(const struct results *r, unsigned int mi,
 	if (results_desc(r, ref, mi, &a) != STATS_OK ||
 	    results_desc(r, k, mi, &b) != STATS_OK)
 		return -1;
-	results_judge(&metric_defs[mi], STATS_OK, &a, STATS_OK, &b, &c);
+	results_compare(r, mi, k, ref, &c);
 	*why = results_power(&c, &a, &b, effect, limit, repeats);
 	return 0;
 }
@@ -643,6 +801,89 @@ json_t *results_val_json(struct stats_val v)
 	return json_real(v.v);
 }
 
+/* Whether a guest before @i has @g's repeat on @g's host. */
+static bool rep_seen(const struct results *r, unsigned int i)
+{
+	unsigned int j;
+
+	for (j = 0; j < i; j++)
+		if (r->g[j].rep == r->g[i].rep &&
+		    !strcmp(r->g[j].host, r->g[i].host))
+			return true;
+	return false;
+}
+
+/* Append to @buf at *@off, never past @len (which is > 0). */
+static void __printf(4, 5) add(char *buf, size_t len, size_t *off,
+			       const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (*off + 1 >= len)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(buf + *off, len - *off, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		*off = *off + (size_t)n < len ? *off + (size_t)n : len - 1;
+}
+
+/* The line of the host of guest @first: its repeats, and the re-runs. */
+static void host_line(const struct results *r, unsigned int first,
+		      char *buf, size_t len, size_t *off)
+{
+	const char *host = r->g[first].host, *sep = " (";
+	unsigned int i;
+
+	add(buf, len, off, "repeats on %s:", host);
+	for (i = first; i < r->ng; i++)
+		if (!strcmp(r->g[i].host, host) && !rep_seen(r, i))
+			add(buf, len, off, " %u", r->g[i].rep);
+	for (i = first; i < r->ng; i++)
+		if (!strcmp(r->g[i].host, host) && !rep_seen(r, i) &&
+		    r->g[i].rerun[0]) {
+			add(buf, len, off, "%s%u %s", sep, r->g[i].rep,
+			    r->g[i].rerun);
+			sep = "; ";
+		}
+	add(buf, len, off, "%s\n", *sep == ';' ? ")" : "");
+}
+
+unsigned int results_host_lines(const struct results *r, char *buf,
+				size_t len)
+{
+	const char *seen[RES_MAX_HOSTS];
+	unsigned int i, n = 0, nseen = 0;
+	size_t off = 0;
+
+	if (!len)
+		return 0;
+	buf[0] = '\0';
+	for (i = 0; i < r->ng; i++) {
+		if (!r->g[i].host[0] || nseen >= RES_MAX_HOSTS ||
+		    host_seen(seen, &nseen, r->g[i].host))
+			continue;
+		host_line(r, i, buf, len, &off);
+		n++;
+	}
+	if (nseen > 1) {
+		add(buf, len, &off,
+		    "ratios over %u hosts: of each repeat's pair, blocked by host (swapctl(1) VERDICTS)\n",
+		    nseen);
+		n++;
+	}
+	return n;
+}
+
+void results_guest_place_json(json_t *o, const struct res_guest *g)
+{
+	json_object_set_new(o, "host", g->host[0] ? json_string(g->host) :
+			    json_null());
+	json_object_set_new(o, "rerun", g->rerun[0] ? json_string(g->rerun) :
+			    json_null());
+}
+
 json_t *results_guest_json(const struct res_guest *g)
 {
 	json_t *o = json_object();
@@ -688,6 +929,19 @@ json_t *results_kernels_json(const struct results *r)
 	return o;
 }
 
+/* {"by": "host", "pairs", "hosts", "pooled": {"ratio", "ci95", "p_value"}} */
+static json_t *blocked_json(const struct res_cmp *c)
+{
+	return json_pack("{sssIsIs{sfsoso}}", "by", "host",
+		"pairs", (json_int_t)c->pairs, "hosts", (json_int_t)c->hosts,
+		"pooled", "ratio", c->pooled_ratio,
+		"ci95", c->pooled_has_ci ?
+			json_pack("[ff]", c->pooled_lo, c->pooled_hi) :
+			json_null(),
+		"p_value", c->pooled_has_p ? json_real(c->pooled_p) :
+			json_null());
+}
+
 static json_t *cmp_json(const struct res_cmp *c, const char *metric,
 			const char *kernel, const char *ref)
 {
@@ -708,6 +962,8 @@ static json_t *cmp_json(const struct res_cmp *c, const char *metric,
 			    json_null());
 	json_object_set_new(o, "mde_noise", c->has_mde_noise ?
 			    json_real(c->mde_noise) : json_null());
+	json_object_set_new(o, "blocked", c->blocked ? blocked_json(c) :
+			    json_null());
 	return o;
 }
 
@@ -749,23 +1005,6 @@ json_t *results_comparisons_json(const struct results *r)
 	return a;
 }
 
-static void phase_cmp(const struct results *r, unsigned int idx,
-		      unsigned int k, struct res_cmp *c)
-{
-	static const struct metric_def *wl;
-	struct stats_desc a, b;
-	bool ha, hb;
-
-	if (!wl)
-		wl = metric_find("workload_seconds");
-	ha = results_phase_desc(r, 0, idx, &a, NULL);
-	hb = results_phase_desc(r, k, idx, &b, NULL);
-	results_judge(wl, ha ? STATS_OK : STATS_NA, &a,
-		      hb ? STATS_OK : STATS_NA, &b, c);
-	c->kernel = k;
-	c->ref = 0;
-}
-
 json_t *results_phases_json(const struct results *r)
 {
 	json_t *arr = json_array();
@@ -788,7 +1027,7 @@ json_t *results_phases_json(const struct results *r)
 		for (k = 1; k < r->nk; k++) {
 			struct res_cmp c;
 
-			phase_cmp(r, idx, k, &c);
+			results_phase_compare(r, idx, k, &c);
 			json_array_append_new(cs, cmp_json(&c, key,
 				r->kernels[k], r->kernels[0]));
 		}
@@ -961,7 +1200,7 @@ static void print_block(FILE *f, const struct results *r, bool means,
 		for (k = 1; ratios && k < r->nk; k++) {
 			struct res_cmp c;
 
-			phase_cmp(r, idx, k, &c);
+			results_phase_compare(r, idx, k, &c);
 			print_cmp(f, &c, w->ratio);
 		}
 		fputc('\n', f);

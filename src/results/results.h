@@ -19,6 +19,7 @@
 
 #include <jansson.h>
 
+#include "config.h"
 #include "metrics.h"
 #include "parse-options.h"
 #include "scenario.h"
@@ -28,6 +29,7 @@
 #define RES_MAX_METRICS		64
 #define RES_MAX_PHASES		STATS_MAX_PHASES
 #define RES_P_SIGNIFICANT	0.05
+#define RES_MAX_HOSTS		CONFIG_HOSTS_MAX
 
 enum verdict {
 	V_NOT_MEASURED,		/* either side has no value */
@@ -40,6 +42,12 @@ enum verdict {
 struct res_guest {
 	char kernel[SCN_KERNEL_MAX];
 	unsigned int rep;
+	/*
+	 * The libvirt host it ran on ("": not recorded) and, when its
+	 * repeat ran again because a host was lost, why ("": it did not).
+	 */
+	char host[CONFIG_URI_MAX];
+	char rerun[CONFIG_URI_MAX + 64];
 	struct stats_val v[RES_MAX_METRICS];
 	/* phase times, in the order the phases ended */
 	char phase[RES_MAX_PHASES][32];
@@ -79,6 +87,18 @@ struct res_cmp {
 	 */
 	bool has_mde, has_mde_noise;
 	double mde, mde_noise;
+	/*
+	 * Blocked by host (doc/HACKING.md "Verdicts"): the two kernels' guests
+	 * ran on more than one host, so ratio, interval, p and mde are those
+	 * of the repeats' pairs (stats_paired), @pairs pairs over @hosts
+	 * hosts, @pair_sd the spread of their log ratios; the pooled
+	 * figures, as without hosts, are kept beside them.
+	 */
+	bool blocked;
+	unsigned int pairs, hosts;
+	double pair_sd;
+	double pooled_ratio, pooled_lo, pooled_hi, pooled_p;
+	bool pooled_has_ci, pooled_has_p;
 };
 
 void results_init(struct results *r);
@@ -91,6 +111,10 @@ int results_kernel(struct results *r, const char *name);
  */
 int results_add(struct results *r, const char *kernel, unsigned int rep,
 		const struct stats_track *t);
+/* The same, recording the guest's @host and why it was re-run (or NULL). */
+int results_add_on(struct results *r, const char *kernel, unsigned int rep,
+		   const char *host, const char *rerun,
+		   const struct stats_track *t);
 int results_kernel_index(const struct results *r, const char *name);
 
 /*
@@ -115,9 +139,15 @@ unsigned int results_nphases(const struct results *r);
 void results_judge(const struct metric_def *m, enum stats_state sa,
 		   const struct stats_desc *a, enum stats_state sb,
 		   const struct stats_desc *b, struct res_cmp *c);
-/* Metric @mi of kernel @k against kernel @ref. */
+/*
+ * Metric @mi of kernel @k against kernel @ref: results_judge() over the
+ * repeats, blocked by host when the guests ran on more than one.
+ */
 void results_compare(const struct results *r, unsigned int mi,
 		     unsigned int k, unsigned int ref, struct res_cmp *c);
+/* The time of phase @idx of kernel @k against the reference, the same way. */
+void results_phase_compare(const struct results *r, unsigned int idx,
+			   unsigned int k, struct res_cmp *c);
 const char *results_verdict_name(enum verdict v);
 
 /* Why a comparison cannot reach an effect (results_power). */
@@ -226,6 +256,17 @@ int results_exit_worst(int a, int b);
 json_t *results_val_json(struct stats_val v);
 /* {"key": value, ...} of one guest, in registry order */
 json_t *results_guest_json(const struct res_guest *g);
+/*
+ * Where the repeats ran, one line per host in the order first seen:
+ * "repeats on URI: 1 2 3 4 (2 re-run: host URI2 lost)", then, when the
+ * comparisons were blocked by host, a line saying so; each line ends in
+ * '\n'. Nothing when no guest recorded its host. How many lines (cut to
+ * fit @len, which gets "" at least).
+ */
+unsigned int results_host_lines(const struct results *r, char *buf,
+				size_t len);
+/* Set @o's "host" and "rerun" of guest @g (null: not recorded, not re-run). */
+void results_guest_place_json(json_t *o, const struct res_guest *g);
 /* {"kernel": {"key": {"n", "mean", "stddev", "ci95"}}} */
 json_t *results_kernels_json(const struct results *r);
 /* [{"metric", "kernel", "reference", "ratio", "ci95", "p_value", "verdict"}] */

@@ -9,10 +9,12 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <pwd.h>
+#include <stdatomic.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -88,6 +90,28 @@ static void elem(FILE *f, const char *indent, const char *tag, const char *v)
 	fprintf(f, "</%s>\n", tag);
 }
 
+/* The console (a file, or a pty a remote host streams) and the channel. */
+static void chardevs(FILE *f, const struct domain_spec *d)
+{
+	if (d->console_log) {
+		fprintf(f, "    <serial type='file'>\n      <source path='");
+		put_esc(f, d->console_log);
+		fprintf(f, "'/>\n      <target port='0'/>\n    </serial>\n");
+	} else {
+		/* a remote host's: read through virDomainOpenConsole */
+		fprintf(f, "    <serial type='pty'>\n      <target port='0'/>\n    </serial>\n");
+	}
+	fprintf(f, "    <channel type='unix'>\n"
+		"      <source mode='bind'");
+	if (d->agent_socket) {
+		fprintf(f, " path='");
+		put_esc(f, d->agent_socket);
+		fputc('\'', f);
+	}
+	fprintf(f, "/>\n      <target type='virtio' name='%s'/>\n"
+		"    </channel>\n", DOMAIN_AGENT_PORT);
+}
+
 char *domain_xml(const struct domain_spec *d)
 {
 	char *buf = NULL;
@@ -130,14 +154,7 @@ char *domain_xml(const struct domain_spec *d)
 		put_esc(f, d->disk[i].dev);
 		fprintf(f, "' bus='virtio'/>\n    </disk>\n");
 	}
-	fprintf(f, "    <serial type='file'>\n      <source path='");
-	put_esc(f, d->console_log);
-	fprintf(f, "'/>\n      <target port='0'/>\n    </serial>\n");
-	fprintf(f, "    <channel type='unix'>\n"
-		"      <source mode='bind' path='");
-	put_esc(f, d->agent_socket);
-	fprintf(f, "'/>\n      <target type='virtio' name='%s'/>\n"
-		"    </channel>\n", DOMAIN_AGENT_PORT);
+	chardevs(f, d);
 	if (d->host_root) {
 		/*
 		 * <readonly/> makes QEMU refuse every write (EROFS in the
@@ -288,9 +305,20 @@ char *domain_qemu_conf(bool as_root)
 
 /* ---- connection ---- */
 
+/* A libvirt stream copied into a file descriptor by a thread. */
+struct vm_pump {
+	virStreamPtr st;
+	virConnectPtr conn;	/* to see its daemon die */
+	int fd;
+	pthread_t t;
+	bool running;
+	atomic_bool stop, done;
+};
+
 struct vmconn {
 	virConnectPtr conn;
 	virDomainPtr dom;
+	struct vm_pump pump[2];	/* a remote guest's console, its channel */
 };
 
 static pthread_once_t event_once = PTHREAD_ONCE_INIT;
@@ -324,6 +352,15 @@ static void event_init(void)
 	if (!pthread_create(&t, &a, event_thread, NULL))
 		event_ok = 1;
 	pthread_attr_destroy(&a);
+}
+
+static struct vmconn *conn_new(void)
+{
+	struct vmconn *c = calloc(1, sizeof(*c));
+
+	if (c)
+		c->pump[0].fd = c->pump[1].fd = -1;
+	return c;
 }
 
 static const char *lverr(void)
@@ -463,7 +500,7 @@ struct vmconn *vm_open(const char *uri, vm_leftover_fn fn, void *arg,
 	}
 	if (prepare_embed(uri, err, errlen))
 		return NULL;
-	c = calloc(1, sizeof(*c));
+	c = conn_new();
 	if (!c) {
 		util_seterr(err, errlen, "out of memory");
 		return NULL;
@@ -486,6 +523,20 @@ void vm_close(struct vmconn *c)
 	vm_destroy(c);
 	virConnectClose(c->conn);
 	free(c);
+}
+
+struct vmconn *vm_share(struct vmconn *c)
+{
+	struct vmconn *s = conn_new();
+
+	if (!s)
+		return NULL;
+	if (virConnectRef(c->conn) < 0) {
+		free(s);
+		return NULL;
+	}
+	s->conn = c->conn;
+	return s;
 }
 
 int vm_start(struct vmconn *c, const char *xml, char *err, size_t errlen)
@@ -557,12 +608,298 @@ int vm_cpustats(struct vmconn *c, struct vm_cpustats *st)
 	return 0;
 }
 
+static void pumps_stop(struct vmconn *c, bool drain)
+{
+	double t0 = util_now();
+	int i;
+
+	/* a guest that powered off: its streams end by themselves */
+	while (drain && util_now() - t0 < 1.0 &&
+	       ((c->pump[0].running && !atomic_load(&c->pump[0].done)) ||
+		(c->pump[1].running && !atomic_load(&c->pump[1].done))))
+		usleep(10000);
+	for (i = 0; i < 2; i++) {
+		struct vm_pump *p = &c->pump[i];
+
+		if (p->running) {
+			atomic_store(&p->stop, true);
+			pthread_join(p->t, NULL);
+			p->running = false;
+		}
+		if (p->st) {
+			virStreamFree(p->st);
+			p->st = NULL;
+		}
+		if (p->fd >= 0)
+			close(p->fd);
+		p->fd = -1;
+	}
+}
+
 void vm_destroy(struct vmconn *c)
 {
+	bool active;
+
 	if (!c || !c->dom)
 		return;
-	if (virDomainIsActive(c->dom) == 1)
+	active = virDomainIsActive(c->dom) == 1;
+	if (active)
 		virDomainDestroy(c->dom);
+	pumps_stop(c, !active);
 	virDomainFree(c->dom);
 	c->dom = NULL;
+}
+
+/* ---- a remote host ---- */
+
+bool vm_alive(struct vmconn *c)
+{
+	return c && virConnectIsAlive(c->conn) == 1;
+}
+
+unsigned long long vm_free_mb(struct vmconn *c)
+{
+	return virNodeGetFreeMemory(c->conn) >> 20;
+}
+
+static virStoragePoolPtr find_pool(struct vmconn *c, char *err, size_t errlen)
+{
+	virStoragePoolPtr p = virStoragePoolLookupByName(c->conn, VM_POOL);
+
+	if (!p)
+		util_seterr(err, errlen,
+			 "no storage pool '%s' (virsh pool-create-as %s dir --target DIR): %s",
+			 VM_POOL, VM_POOL, lverr());
+	return p;
+}
+
+static virStorageVolPtr vol_new(struct vmconn *c, const char *name,
+				unsigned long long bytes, char *err,
+				size_t errlen)
+{
+	char xml[1024], esc[512];
+	virStoragePoolPtr p = find_pool(c, err, errlen);
+	virStorageVolPtr v;
+
+	if (!p)
+		return NULL;
+	v = virStorageVolLookupByName(p, name);
+	if (v) {
+		virStorageVolDelete(v, 0);
+		virStorageVolFree(v);
+	}
+	domain_xml_escape(esc, sizeof(esc), name);
+	snprintf(xml, sizeof(xml),
+		 "<volume><name>%s</name><capacity unit='bytes'>%llu</capacity><allocation unit='bytes'>0</allocation><target><format type='raw'/></target></volume>",
+		 esc, bytes);
+	v = virStorageVolCreateXML(p, xml, 0);
+	if (!v)
+		util_seterr(err, errlen, "volume %s: %s", name, lverr());
+	virStoragePoolFree(p);
+	return v;
+}
+
+static int vol_path(virStorageVolPtr v, const char *name, char *path,
+		    size_t pathlen, char *err, size_t errlen)
+{
+	char *vp = virStorageVolGetPath(v);
+	int ret = 0;
+
+	if (!vp || strlen(vp) >= pathlen) {
+		util_seterr(err, errlen, "volume %s: no path: %s", name,
+			 lverr());
+		ret = -1;
+	} else {
+		snprintf(path, pathlen, "%s", vp);
+	}
+	free(vp);
+	virStorageVolFree(v);
+	return ret;
+}
+
+int vm_vol_create(struct vmconn *c, const char *name, unsigned long long bytes,
+		  char *path, size_t pathlen, char *err, size_t errlen)
+{
+	virStorageVolPtr v = vol_new(c, name, bytes, err, errlen);
+
+	return v ? vol_path(v, name, path, pathlen, err, errlen) : -1;
+}
+
+static int read_file_cb(virStreamPtr st, char *data, size_t n, void *op)
+{
+	(void)st;
+	return (int)read(*(int *)op, data, n);
+}
+
+int vm_vol_upload(struct vmconn *c, const char *file, const char *name,
+		  char *path, size_t pathlen, char *err, size_t errlen)
+{
+	virStorageVolPtr v = NULL;
+	virStreamPtr st = NULL;
+	struct stat sb;
+	int fd, ret = -1;
+
+	fd = open(file, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &sb)) {
+		util_seterr(err, errlen, "%s: %s", file, strerror(errno));
+		goto out;
+	}
+	v = vol_new(c, name, (unsigned long long)sb.st_size, err, errlen);
+	if (!v)
+		goto out;
+	st = virStreamNew(c->conn, 0);
+	if (!st || virStorageVolUpload(v, st, 0, (unsigned long long)sb.st_size,
+				       0) < 0 ||
+	    virStreamSendAll(st, read_file_cb, &fd) < 0 ||
+	    virStreamFinish(st) < 0) {
+		util_seterr(err, errlen, "uploading %s as volume %s: %s", file,
+			 name, lverr());
+		if (st)
+			virStreamAbort(st);
+		virStorageVolDelete(v, 0);
+		virStorageVolFree(v);
+		goto out;
+	}
+	ret = vol_path(v, name, path, pathlen, err, errlen);
+out:
+	if (st)
+		virStreamFree(st);
+	if (fd >= 0)
+		close(fd);
+	return ret;
+}
+
+void vm_vol_delete(struct vmconn *c, const char *name)
+{
+	virStoragePoolPtr p = virStoragePoolLookupByName(c->conn, VM_POOL);
+	virStorageVolPtr v = p ? virStorageVolLookupByName(p, name) : NULL;
+
+	if (v) {
+		virStorageVolDelete(v, 0);
+		virStorageVolFree(v);
+	}
+	if (p)
+		virStoragePoolFree(p);
+}
+
+static int write_all(int fd, const char *buf, size_t n)
+{
+	ssize_t w;
+
+	while (n) {
+		w = write(fd, buf, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		buf += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+static void *pump_thread(void *arg)
+{
+	struct vm_pump *p = arg;
+	char buf[16384];
+	int n = -1;
+
+	while (!atomic_load(&p->stop)) {
+		n = virStreamRecv(p->st, buf, sizeof(buf));
+		if (n == -2) {
+			if (virConnectIsAlive(p->conn) != 1)
+				break;
+			usleep(20000);
+			continue;
+		}
+		if (n <= 0 || write_all(p->fd, buf, (size_t)n))
+			break;
+	}
+	if (n == 0)
+		virStreamFinish(p->st);
+	else
+		virStreamAbort(p->st);
+	/* the reader of the agent channel sees the end as from QEMU */
+	close(p->fd);
+	p->fd = -1;
+	atomic_store(&p->done, true);
+	return NULL;
+}
+
+static int pump_start(struct vmconn *c, int i, int fd)
+{
+	struct vm_pump *p = &c->pump[i];
+
+	p->fd = fd;
+	p->conn = c->conn;
+	atomic_store(&p->stop, false);
+	atomic_store(&p->done, false);
+	if (pthread_create(&p->t, NULL, pump_thread, p)) {
+		p->fd = -1;
+		return -1;
+	}
+	p->running = true;
+	return 0;
+}
+
+static int open_streams(struct vmconn *c, const char *console_log,
+			int *agent_fd, char *err, size_t errlen)
+{
+	int sv[2], cfd;
+
+	cfd = open(console_log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (cfd < 0) {
+		util_seterr(err, errlen, "%s: %s", console_log, strerror(errno));
+		return -1;
+	}
+	c->pump[0].st = virStreamNew(c->conn, VIR_STREAM_NONBLOCK);
+	if (!c->pump[0].st ||
+	    virDomainOpenConsole(c->dom, NULL, c->pump[0].st, 0) < 0 ||
+	    pump_start(c, 0, cfd)) {
+		util_seterr(err, errlen, "libvirt: cannot open the console: %s",
+			 lverr());
+		close(cfd);
+		return -1;
+	}
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv)) {
+		util_seterr(err, errlen, "socketpair: %s", strerror(errno));
+		return -1;
+	}
+	c->pump[1].st = virStreamNew(c->conn, VIR_STREAM_NONBLOCK);
+	if (!c->pump[1].st ||
+	    virDomainOpenChannel(c->dom, DOMAIN_AGENT_PORT, c->pump[1].st,
+				 0) < 0 ||
+	    pump_start(c, 1, sv[1])) {
+		util_seterr(err, errlen, "libvirt: cannot open channel %s: %s",
+			 DOMAIN_AGENT_PORT, lverr());
+		close(sv[0]);
+		close(sv[1]);
+		return -1;
+	}
+	*agent_fd = sv[0];
+	return 0;
+}
+
+int vm_start_remote(struct vmconn *c, const char *xml, const char *console_log,
+		    int *agent_fd, char *err, size_t errlen)
+{
+	vm_destroy(c);
+	c->dom = virDomainCreateXML(c->conn, xml, VIR_DOMAIN_START_PAUSED);
+	if (!c->dom) {
+		util_seterr(err, errlen, "libvirt: cannot start the guest: %s",
+			 lverr());
+		return -1;
+	}
+	if (open_streams(c, console_log, agent_fd, err, errlen))
+		goto fail;
+	if (virDomainResume(c->dom) < 0) {
+		util_seterr(err, errlen, "libvirt: cannot resume the guest: %s",
+			 lverr());
+		close(*agent_fd);
+		goto fail;
+	}
+	return 0;
+fail:
+	vm_destroy(c);
+	return -1;
 }

@@ -33,8 +33,8 @@ struct domain_spec {
 	const char *kernel;
 	const char *initrd;
 	const char *cmdline;
-	const char *console_log;
-	const char *agent_socket;
+	const char *console_log;	/* NULL: a pty (remote hosts) */
+	const char *agent_socket;	/* NULL: the host's own path */
 	struct domain_disk disk[DOMAIN_MAX_DISKS];
 	int ndisks;
 	bool net;		/* user-mode network, virtio-net */
@@ -101,6 +101,14 @@ struct vmconn *vm_open(const char *uri, vm_leftover_fn fn, void *arg,
 		       char *err, size_t errlen);
 void vm_close(struct vmconn *c);
 
+/*
+ * Another handle on @c's connection, with a domain of its own: each of
+ * the guests that run at once (run --parallel) starts, samples and
+ * destroys its own domain through one. vm_close() it (the connection
+ * stays open until its last handle is closed). NULL when out of memory.
+ */
+struct vmconn *vm_share(struct vmconn *c);
+
 /* Create (start) a transient domain from @xml. -1 with @err set. */
 int vm_start(struct vmconn *c, const char *xml, char *err, size_t errlen);
 
@@ -129,5 +137,45 @@ int vm_cpustats(struct vmconn *c, struct vm_cpustats *st);
 
 /* Destroy the started domain if it still runs (always safe to call). */
 void vm_destroy(struct vmconn *c);
+
+/*
+ * ---- a remote host (`hosts` in swapctl.conf) ----
+ *
+ * A host that is not the embedded driver may not see this machine's
+ * files: the kernels, initrds and disk images go there as volumes of its
+ * storage pool VM_POOL, and the console and the agent channel come back
+ * through libvirt streams.
+ */
+#define VM_POOL "swapctl"
+
+/* Whether the connection still answers (false once its daemon died). */
+bool vm_alive(struct vmconn *c);
+
+/* The host's free memory in MiB (virNodeGetFreeMemory), 0 if unknown. */
+unsigned long long vm_free_mb(struct vmconn *c);
+
+/*
+ * Upload @file as volume @name of the host's pool VM_POOL (replacing a
+ * volume of that name), its path on the host into @path. -1 with @err.
+ */
+int vm_vol_upload(struct vmconn *c, const char *file, const char *name,
+		  char *path, size_t pathlen, char *err, size_t errlen);
+
+/* A new sparse raw volume @name of @bytes in VM_POOL; as vm_vol_upload. */
+int vm_vol_create(struct vmconn *c, const char *name, unsigned long long bytes,
+		  char *path, size_t pathlen, char *err, size_t errlen);
+
+/* Delete volume @name of VM_POOL if it exists. */
+void vm_vol_delete(struct vmconn *c, const char *name);
+
+/*
+ * Start @xml paused (its serial a pty, its channel the host's own unix
+ * socket), copy the console into @console_log through a stream, open the
+ * agent channel, then resume: *@agent_fd reads what the agent sends, as
+ * the unix socket does on this host. vm_destroy() ends the streams.
+ * -1 with @err set.
+ */
+int vm_start_remote(struct vmconn *c, const char *xml, const char *console_log,
+		    int *agent_fd, char *err, size_t errlen);
 
 #endif

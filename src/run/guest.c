@@ -53,17 +53,22 @@ void guest_catch_signals(void)
 	signal(SIGPIPE, SIG_IGN);
 }
 
-static void msg(const char *fmt, ...) __printf(1, 2);
-
-static void msg(const char *fmt, ...)
+/*
+ * The line is formatted first and written by one fputs(), which holds
+ * stderr's lock: guests running at once never mix their lines.
+ */
+void guest_msg(const char *fmt, ...)
 {
+	char line[2048];
 	va_list ap;
+	int n;
 
+	n = snprintf(line, sizeof(line), "swapctl run: ");
 	va_start(ap, fmt);
-	fprintf(stderr, "swapctl run: ");
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	vsnprintf(line + n, sizeof(line) - n - 1, fmt, ap);
 	va_end(ap);
+	strcat(line, "\n");
+	fputs(line, stderr);
 }
 
 const char *guest_name(const struct guest *g, char *buf, size_t len)
@@ -95,7 +100,8 @@ static void set_why(struct guest *g, const char *fmt, ...)
 /* ---- one guest ---- */
 
 struct feed_ctx {
-	struct guest_env *r;
+	const struct guest_env *r;
+	struct guest_slot *slot;
 	struct guest *g;
 	FILE *samples;
 	FILE *rejected;		/* bad lines, with the reason */
@@ -113,9 +119,9 @@ static void on_line(void *arg, const struct stream_line *l,
 
 	if (err != STREAM_OK) {
 		if (verbose)
-			msg("%s: bad line from the agent: %s",
-			    guest_name(g, name, sizeof(name)),
-			    fc->g->st.last_error);
+			guest_msg("%s: bad line from the agent: %s",
+				  guest_name(g, name, sizeof(name)),
+				  fc->g->st.last_error);
 		/* kept for a post-mortem, never mixed with the samples */
 		if (fc->rejected) {
 			fprintf(fc->rejected, "# line %llu: %s\n",
@@ -145,10 +151,10 @@ static void on_line(void *arg, const struct stream_line *l,
 		break;
 	case STREAM_T_PHASE:
 		if (verbose)
-			msg("%s: phase %s %s",
-			    guest_name(g, name, sizeof(name)), l->phase,
-			    l->phase_state == STREAM_PHASE_END ? "end" :
-			    "start");
+			guest_msg("%s: phase %s %s",
+				  guest_name(g, name, sizeof(name)), l->phase,
+				  l->phase_state == STREAM_PHASE_END ? "end" :
+				  "start");
 		break;
 	case STREAM_T_RESULT:
 		g->has_agent_cpu = l->has_agent_cpu;
@@ -159,16 +165,17 @@ static void on_line(void *arg, const struct stream_line *l,
 			snprintf(g->last_error_log,
 				 sizeof(g->last_error_log), "%s", l->msg);
 		if (verbose)
-			msg("%s: guest %s: %s",
-			    guest_name(g, name, sizeof(name)), l->level,
-			    l->msg);
+			guest_msg("%s: guest %s: %s",
+				  guest_name(g, name, sizeof(name)), l->level,
+				  l->msg);
 		break;
 	default:
 		break;
 	}
 }
 
-static void host_line(struct guest_env *r, struct guest *g, FILE *samples)
+static void host_line(const struct guest_env *r, struct guest_slot *slot,
+		      struct guest *g, FILE *samples)
 {
 	struct vm_blkstats bs;
 	struct vm_cpustats cs;
@@ -180,7 +187,7 @@ static void host_line(struct guest_env *r, struct guest *g, FILE *samples)
 	for (i = 0; i < r->scn->nswap; i++) {
 		const struct scn_swap *sw = &r->scn->swap[i];
 
-		if (!sw->dev[0] || vm_blkstats(r->vm, sw->dev, &bs))
+		if (!sw->dev[0] || vm_blkstats(slot->vm, sw->dev, &bs))
 			continue;
 		n++;
 		json_object_set_new(blk, sw->dev,
@@ -189,7 +196,7 @@ static void host_line(struct guest_env *r, struct guest *g, FILE *samples)
 				  "rd_bytes", (json_int_t)bs.rd_bytes,
 				  "wr_bytes", (json_int_t)bs.wr_bytes));
 	}
-	if (!vm_cpustats(r->vm, &cs)) {
+	if (!vm_cpustats(slot->vm, &cs)) {
 		cpu = json_pack("{sI}", "total", (json_int_t)cs.cpu_ns);
 		if (cpu && cs.has_split) {
 			json_object_set_new(cpu, "user",
@@ -198,10 +205,17 @@ static void host_line(struct guest_env *r, struct guest *g, FILE *samples)
 					    json_integer((json_int_t)cs.system_ns));
 		}
 	}
-	if (!n && !cpu) {
+	/*
+	 * A guest that stopped answering for its CPU time has powered off
+	 * (on a remote host the block stats may still answer a moment
+	 * longer): a line without cpu_ns then would end the run's host CPU
+	 * time as "unknown".
+	 */
+	if ((!n && !cpu) || (!cpu && g->host_cpu_seen)) {
 		json_decref(blk);
 		return;
 	}
+	g->host_cpu_seen |= cpu != NULL;
 	o = json_pack("{sssI}", "type", "host", "t_ns", (json_int_t)host_ns());
 	if (o && n)
 		json_object_set_new(o, "blk", blk);
@@ -213,13 +227,16 @@ static void host_line(struct guest_env *r, struct guest *g, FILE *samples)
 		json_decref(cpu);
 	s = o ? json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
 	if (s) {
-		static struct stream_line l;
+		/* not static: guests run at once in threads of their own */
+		struct stream_line *l = malloc(sizeof(*l));
 
 		fprintf(samples, "%s\n", s);
 		fflush(samples);
 		/* counted and measured as report counts the file */
-		if (stream_parse_line(&g->st, s, strlen(s), &l) == STREAM_OK)
-			stats_track_feed(&g->track, &l);
+		if (l && stream_parse_line(&g->st, s, strlen(s), l) ==
+		    STREAM_OK)
+			stats_track_feed(&g->track, l);
+		free(l);
 	}
 	free(s);
 	json_decref(o);
@@ -259,7 +276,7 @@ static void check_console(const char *path, struct guest *g)
 	snprintf(g->console_first, sizeof(g->console_first), "%s", cs.first);
 }
 
-static int make_disks(struct guest_env *r, struct guest *g, char *err,
+static int make_disks(const struct guest_env *r, struct guest *g, char *err,
 		      size_t errlen)
 {
 	char path[4200];
@@ -303,7 +320,7 @@ static int make_disks(struct guest_env *r, struct guest *g, char *err,
 	return 0;
 }
 
-static void remove_disks(struct guest_env *r, struct guest *g)
+static void remove_disks(const struct guest_env *r, struct guest *g)
 {
 	char path[4200];
 	int i;
@@ -319,7 +336,7 @@ static void remove_disks(struct guest_env *r, struct guest *g)
 	}
 }
 
-static void fill_spec(struct guest_env *r, struct guest *g,
+static void fill_spec(const struct guest_env *r, struct guest *g,
 		      struct domain_spec *d, char paths[][4200],
 		      char *name, size_t namelen)
 {
@@ -357,14 +374,20 @@ static void fill_spec(struct guest_env *r, struct guest *g,
 	d->icount_shift = r->icount_shift;
 }
 
-void guest_cleanup(struct guest_env *r)
+void guest_cleanup(struct guest_slot *s)
 {
-	if (r->vm)
-		vm_destroy(r->vm);
-	ganesha_stop(&r->nfs);
-	if (r->sock[0]) {
-		unlink(r->sock);
-		r->sock[0] = '\0';
+	int i;
+
+	if (s->vm)
+		vm_destroy(s->vm);
+	for (i = 0; s->vm && i < s->nvols; i++)
+		if (!s->vol_keep[i])
+			vm_vol_delete(s->vm, s->vol[i]);
+	s->nvols = 0;
+	ganesha_stop(&s->nfs);
+	if (s->sock[0]) {
+		unlink(s->sock);
+		s->sock[0] = '\0';
 	}
 }
 
@@ -384,7 +407,7 @@ static bool only_alloc_failures(const struct console_scan *cs)
 	return true;
 }
 
-static void classify(struct guest_env *r, struct guest *g)
+static void classify(const struct guest_env *r, struct guest *g)
 {
 	const struct stats_track *t = &g->track;
 	char name[64];
@@ -447,8 +470,8 @@ static void classify(struct guest_env *r, struct guest *g)
 		g->pass = true;
 	}
 	if (!g->pass)
-		msg("%s: FAIL: %s", guest_name(g, name, sizeof(name)),
-		    g->why);
+		guest_msg("%s: FAIL: %s", guest_name(g, name, sizeof(name)),
+			  g->why);
 }
 
 /* rejected.txt stays only when there was something to reject */
@@ -466,11 +489,89 @@ static void close_rejected(struct feed_ctx *fc, struct guest *g)
 	}
 }
 
+/* Volume @what of the guest on its remote host: @file uploaded, or as big. */
+static int add_vol(const struct guest_env *r, struct guest_slot *s,
+		   const struct guest *g, const char *what, const char *file,
+		   bool upload, char *err, size_t errlen)
+{
+	char *name = s->vol[s->nvols], *path = s->vol_path[s->nvols];
+	char gname[64];
+	struct stat sb;
+	int rc;
+
+	guest_name(g, gname, sizeof(gname));
+	snprintf(name, sizeof(s->vol[0]), DOMAIN_NAME_PREFIX "%s-%s-%s",
+		 r->run_id, gname, what);
+	if (upload) {
+		rc = vm_vol_upload(s->vm, file, name, path,
+				   sizeof(s->vol_path[0]), err, errlen);
+	} else if (stat(file, &sb)) {
+		util_seterr(err, errlen, "%s: %s", file, strerror(errno));
+		rc = -1;
+	} else {
+		rc = vm_vol_create(s->vm, name, (unsigned long long)sb.st_size,
+				   path, sizeof(s->vol_path[0]), err, errlen);
+	}
+	if (rc)
+		return -1;
+	/* --keep-images keeps a remote guest's disks as volumes */
+	s->vol_keep[s->nvols] = r->keep_images && strcmp(what, "initrd");
+	s->nvols++;
+	return 0;
+}
+
+/*
+ * A remote host sees none of this machine's files: the guest's initrd
+ * and its ext4 disk (made here) are uploaded, its other disks created
+ * there, sparse; its console and agent come back as streams.
+ */
+static int remote_volumes(const struct guest_env *r, struct guest_slot *s,
+			  const struct guest *g, struct domain_spec *d,
+			  char *err, size_t errlen)
+{
+	int i, j;
+
+	s->nvols = 0;
+	if (add_vol(r, s, g, "initrd", d->initrd, true, err, errlen))
+		return -1;
+	d->initrd = s->vol_path[0];
+	for (i = 0; i < d->ndisks; i++) {
+		bool ext4 = false;
+
+		for (j = 0; j < r->scn->nswap; j++)
+			if (!strcmp(r->scn->swap[j].dev, d->disk[i].dev))
+				ext4 = r->scn->swap[j].type == SWAP_EXT4FILE;
+		if (add_vol(r, s, g, d->disk[i].dev, d->disk[i].path, ext4,
+			    err, errlen))
+			return -1;
+		d->disk[i].path = s->vol_path[s->nvols - 1];
+	}
+	d->console_log = NULL;
+	d->agent_socket = NULL;
+	return 0;
+}
+
+/*
+ * A remote guest whose host's connection closed: re-run elsewhere, not
+ * judged. True then.
+ */
+static bool check_host(const struct guest_slot *s, struct guest *g)
+{
+	if (!s->host || !s->host->remote || vm_alive(s->vm))
+		return false;
+	g->host_lost = true;
+	g->pass = false;
+	g->exit_class = EXIT_SETUP;
+	set_why(g, "host %s lost while the guest ran (its libvirt connection closed)",
+		s->host->uri);
+	return true;
+}
+
 /*
  * Everything a guest needs before it boots: its directory, initrd, disks,
  * domain XML, NFS server and output files. False with g->why set.
  */
-static bool guest_prepare(struct guest_env *r, struct guest *g,
+static bool guest_prepare(const struct guest_env *r, struct guest *g,
 			  const char *gname, struct domain_spec *spec,
 			  char (*paths)[4200], char *dname, size_t dnamelen,
 			  char **xmlp, struct feed_ctx *fc)
@@ -480,6 +581,8 @@ static bool guest_prepare(struct guest_env *r, struct guest *g,
 
 	stream_init(&g->st);
 	stats_track_init(&g->track);
+	snprintf(g->host, sizeof(g->host), "%s",
+		 fc->slot->host ? fc->slot->host->uri : "");
 	util_path(g->dir, sizeof(g->dir), "%s/%s", r->run_dir, gname);
 	if (util_mkdir_p(g->dir, 0755)) {
 		set_why(g, "%s: %s", g->dir,
@@ -492,9 +595,11 @@ static bool guest_prepare(struct guest_env *r, struct guest *g,
 			 spec->agent_socket);
 		return false;
 	}
-	if (plan_make_initrd(r->initramfs, r->plan, spec->initrd, err,
+	if (plan_make_initrd(r->initramfs, fc->slot->plan, spec->initrd, err,
 			     sizeof(err)) ||
-	    make_disks(r, g, err, sizeof(err))) {
+	    make_disks(r, g, err, sizeof(err)) ||
+	    (fc->slot->host && fc->slot->host->remote &&
+	     remote_volumes(r, fc->slot, g, spec, err, sizeof(err)))) {
 		set_why(g, "%s", err);
 		return false;
 	}
@@ -515,8 +620,8 @@ static bool guest_prepare(struct guest_env *r, struct guest *g,
 			if (r->scn->swap[i].type == SWAP_NFSFILE)
 				mb[n++] = r->scn->swap[i].size_mb;
 		snprintf(nfsdir, sizeof(nfsdir), "%s/nfs", g->dir);
-		if (ganesha_start(&r->nfs, nfsdir, r->cfg->nfs_port, mb, n,
-				  err, sizeof(err))) {
+		if (ganesha_start(&fc->slot->nfs, nfsdir, fc->slot->nfs_port,
+				  mb, n, err, sizeof(err))) {
 			set_why(g, "%s", err);
 			return false;
 		}
@@ -531,7 +636,7 @@ static bool guest_prepare(struct guest_env *r, struct guest *g,
 			 strerror(errno));
 		return false;
 	}
-	faults_init(&fc->faults, r->scn, NULL, &r->nfs, fc->samples);
+	faults_init(&fc->faults, r->scn, NULL, &fc->slot->nfs, fc->samples);
 	return true;
 }
 
@@ -540,7 +645,7 @@ static bool guest_prepare(struct guest_env *r, struct guest *g,
  * followed by no power-off, or a time limit passes; host lines and host
  * faults on the way. False when interrupted by a signal.
  */
-static bool guest_stream(struct guest_env *r, struct guest *g,
+static bool guest_stream(const struct guest_env *r, struct guest *g,
 			 struct feed_ctx *fc, int fd)
 {
 	double deadline, next_host, t_result = 0;
@@ -557,7 +662,11 @@ static bool guest_stream(struct guest_env *r, struct guest *g,
 			return false;
 		now = util_now();
 		if (now >= next_host) {
-			host_line(r, g, fc->samples);
+			/* a remote host that died: nothing more will come */
+			if (fc->slot->host && fc->slot->host->remote &&
+			    !vm_alive(fc->slot->vm))
+				break;
+			host_line(r, fc->slot, g, fc->samples);
 			next_host = now + r->scn->interval_ms / 1000.0;
 		}
 		faults_tick(&fc->faults, now);
@@ -581,12 +690,41 @@ static bool guest_stream(struct guest_env *r, struct guest *g,
 	return true;
 }
 
-void guest_run(struct guest_env *r, struct guest *g)
+/*
+ * Start the domain and open its agent channel (the local socket, or a
+ * remote host's stream); the channel's fd, or -1 with g->why set.
+ */
+static int start_guest(struct guest_slot *slot, struct guest *g,
+		       const char *xml, char (*paths)[4200], double t0)
 {
-	char paths[3 + DOMAIN_MAX_DISKS][4200], dname[256], err[1024];
+	bool remote = slot->host && slot->host->remote;
+	char err[1024];
+	int fd = -1;
+
+	if (remote ? vm_start_remote(slot->vm, xml, paths[1], &fd, err,
+				     sizeof(err)) :
+	    vm_start(slot->vm, xml, err, sizeof(err))) {
+		set_why(g, "%s", err);
+		return -1;
+	}
+	guest_catch_signals();	/* the driver may have reset them again */
+	g->started = true;
+	if (!remote)
+		fd = connect_agent(paths[2], t0 + CONNECT_WAIT_S);
+	if (fd < 0 && !guest_interrupted)
+		set_why(g, "%s: cannot connect to the agent channel: %s",
+			paths[2], strerror(errno));
+	return fd;
+}
+
+void guest_run(const struct guest_env *r, struct guest_slot *slot,
+	       struct guest *g)
+{
+	char paths[3 + DOMAIN_MAX_DISKS][4200], dname[256];
 	char gname[64];
 	struct domain_spec spec;
-	struct feed_ctx fc = { .r = r, .g = g };
+	struct feed_ctx fc = { .r = r, .slot = slot, .g = g };
+	bool remote = slot->host && slot->host->remote;
 	char *xml = NULL;
 	int fd = -1;
 
@@ -594,27 +732,20 @@ void guest_run(struct guest_env *r, struct guest *g)
 	if (!guest_prepare(r, g, gname, &spec, paths, dname, sizeof(dname),
 			   &xml, &fc))
 		goto setup_fail;
-	unlink(spec.console_log);
-	unlink(spec.agent_socket);
-	snprintf(r->sock, sizeof(r->sock), "%s", spec.agent_socket);
+	unlink(paths[1]);
+	unlink(paths[2]);
+	if (!remote)
+		snprintf(slot->sock, sizeof(slot->sock), "%s", paths[2]);
 	if (guest_interrupted)
 		goto interrupted;
-	msg("%s: booting %s (%s, %u MiB, %u CPUs)", gname,
-	    g->kernel_path, r->kvm ? "KVM" : "TCG", r->memory_mb,
-	    r->cpus);
+	guest_msg("%s: booting %s (%s, %u MiB, %u CPUs)%s%s", gname,
+		  g->kernel_path, r->kvm ? "KVM" : "TCG", r->memory_mb,
+		  r->cpus, remote ? " on " : "", remote ? g->host : "");
 	fc.t_create = util_now();
-	if (vm_start(r->vm, xml, err, sizeof(err))) {
-		set_why(g, "%s", err);
-		goto setup_fail;
-	}
-	guest_catch_signals();	/* the driver may have reset them again */
-	g->started = true;
-	fd = connect_agent(spec.agent_socket, fc.t_create + CONNECT_WAIT_S);
+	fd = start_guest(slot, g, xml, paths, fc.t_create);
 	if (fd < 0) {
-		if (guest_interrupted)
+		if (guest_interrupted && g->started)
 			goto interrupted;
-		set_why(g, "%s: cannot connect to the agent channel: %s",
-			 spec.agent_socket, strerror(errno));
 		goto setup_fail;
 	}
 	if (!guest_stream(r, g, &fc, fd))
@@ -626,15 +757,19 @@ void guest_run(struct guest_env *r, struct guest *g)
 	g->fault_failures = fc.faults.failures;
 	snprintf(g->fault_error, sizeof(g->fault_error), "%s",
 		 fc.faults.last_error);
-	guest_cleanup(r);
+	guest_cleanup(slot);
 	fclose(fc.samples);
 	close_rejected(&fc, g);
 	remove_disks(r, g);
-	check_console(spec.console_log, g);
+	check_console(paths[1], g);
 	free(xml);
+	if (check_host(slot, g)) {
+		guest_msg("%s: %s", gname, g->why);
+		return;
+	}
 	classify(r, g);
-	msg("%s: %s in %.1f s (boot %.2f s)", gname,
-	    g->pass ? "pass" : "FAIL", g->run_s, g->boot_s);
+	guest_msg("%s: %s in %.1f s (boot %.2f s)", gname,
+		  g->pass ? "pass" : "FAIL", g->run_s, g->boot_s);
 	return;
 
 interrupted:
@@ -646,19 +781,20 @@ failed:
 	if (fd >= 0)
 		close(fd);
 	faults_finish(&fc.faults, util_now());
-	guest_cleanup(r);
+	guest_cleanup(slot);
 	if (fc.samples)
 		fclose(fc.samples);
 	close_rejected(&fc, g);
 	remove_disks(r, g);
 	free(xml);
-	classify(r, g);
-	if (g->setup_failed)
-		msg("%s: %s", gname, g->why);
+	if (!check_host(slot, g))
+		classify(r, g);
+	if (g->setup_failed || g->host_lost)
+		guest_msg("%s: %s", gname, g->why);
 }
 
 
-char *guest_domain_xml(struct guest_env *r, struct guest *g)
+char *guest_domain_xml(const struct guest_env *r, struct guest *g)
 {
 	char paths[3 + DOMAIN_MAX_DISKS][4200], name[256];
 	struct domain_spec spec;
