@@ -68,6 +68,7 @@ static void test_all_keys(void **state)
 		"\n"
 		"kernel_tarball = /srv/linux.tar.xz\n"
 		"  workdir=\"~/wd\"  \n"
+		"kernel_tree = ~/src/linux\n"
 		"series = my-series.v2\n"
 		"jobs = 7\n"
 		"ccache = off\n"
@@ -86,6 +87,7 @@ static void test_all_keys(void **state)
 					     sizeof(err)), 0);
 	assert_string_equal(c.tarball, "/srv/linux.tar.xz");
 	assert_string_equal(c.workdir, "/home/u/wd");
+	assert_string_equal(c.kernel_tree, "/home/u/src/linux");
 	assert_string_equal(c.series, "my-series.v2");
 	assert_int_equal(c.jobs, 7);
 	assert_false(c.ccache);
@@ -140,6 +142,8 @@ static void test_errors(void **state)
 	expect_error("workdir = relative/dir\n",
 		     "bad.conf:1: workdir: 'relative/dir' is not an absolute");
 	expect_error("kernel_tarball = x.tar\n", "bad.conf:1: kernel_tarball");
+	expect_error("kernel_tree = linux\n",
+		     "bad.conf:1: kernel_tree: 'linux' is not an absolute");
 	expect_error("series = baseline\n", "bad.conf:1: series");
 	expect_error("series = ../x\n", "bad.conf:1: series");
 	expect_error("just words\n", "bad.conf:1: expected 'key = value'");

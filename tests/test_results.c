@@ -226,6 +226,87 @@ static void add_guest(struct results *r, const char *kernel,
 	stats_track_free(&t);
 }
 
+/* A guest of a kernel without the nrswpout counter (any user tree). */
+static void add_guest_no_nr(struct results *r, const char *kernel,
+			    unsigned long pswpout)
+{
+	struct stream_state st;
+	static struct stream_line l;
+	struct stats_track t;
+	char line[512];
+	int n;
+
+	stream_init(&st);
+	stats_track_init(&t);
+	n = snprintf(line, sizeof(line),
+		     "{\"v\":1,\"seq\":0,\"t_ns\":1000,\"type\":\"hello\",\"kernel\":\"6.1\",\"counters\":[\"pswpout\"],\"interval_ms\":100}");
+	assert_int_equal(stream_parse_line(&st, line, (size_t)n, &l),
+			 STREAM_OK);
+	stats_track_feed(&t, &l);
+	n = snprintf(line, sizeof(line),
+		     "{\"v\":1,\"seq\":1,\"t_ns\":2000,\"type\":\"sample\",\"vmstat\":{\"pswpout\":%lu}}",
+		     pswpout);
+	assert_int_equal(stream_parse_line(&st, line, (size_t)n, &l),
+			 STREAM_OK);
+	stats_track_feed(&t, &l);
+	assert_int_equal(results_add(r, kernel, 1, &t), 0);
+	stats_track_free(&t);
+}
+
+/*
+ * A kernel without nrswpout: its pages per I/O are not measured, with
+ * the counter and the kernel named (on either side of the ratio), and
+ * pswpout is still compared.
+ */
+static void test_missing_counter_reason(void **state)
+{
+	int wp = metric_index("write_pages_per_io");
+	int po = metric_index("pswpout");
+	int nr = metric_index("nrswpout");
+	struct results r;
+	struct res_cmp c;
+	json_t *a, *o;
+	size_t i;
+	bool seen = false;
+
+	(void)state;
+	results_init(&r);
+	results_kernel(&r, "baseline");
+	add_guest(&r, "baseline", 1, 1000, 1000);
+	add_guest_no_nr(&r, "git-base", 1000);
+	add_guest(&r, "topic", 1, 1000, 40);
+	results_compare(&r, (unsigned int)wp, 1, 0, &c);
+	assert_int_equal(c.verdict, V_NOT_MEASURED);
+	assert_string_equal(c.why, "no nrswpout in git-base");
+	results_compare(&r, (unsigned int)nr, 1, 0, &c);
+	assert_string_equal(c.why, "no nrswpout in git-base");
+	results_compare(&r, (unsigned int)wp, 0, 1, &c);
+	assert_int_equal(c.verdict, V_NOT_MEASURED);
+	assert_string_equal(c.why, "no nrswpout in git-base");
+	results_compare(&r, (unsigned int)po, 1, 0, &c);
+	assert_int_equal(c.verdict, V_NO_CHANGE);
+	assert_true(c.has_ratio);
+	assert_string_equal(c.why, "");
+	results_compare(&r, (unsigned int)wp, 2, 0, &c);
+	assert_int_equal(c.verdict, V_BETTER);
+	assert_string_equal(c.why, "");
+	a = results_comparisons_json(&r);
+	json_array_foreach(a, i, o) {
+		const char *k = json_string_value(json_object_get(o, "kernel"));
+		const char *m = json_string_value(json_object_get(o, "metric"));
+
+		if (strcmp(k, "git-base") || strcmp(m, "write_pages_per_io"))
+			continue;
+		seen = true;
+		assert_string_equal(json_string_value(json_object_get(o,
+							"reason")),
+				    "no nrswpout in git-base");
+	}
+	assert_true(seen);
+	json_decref(a);
+	results_free(&r);
+}
+
 static void test_expectations(void **state)
 {
 	struct results r;
@@ -510,6 +591,7 @@ int main(void)
 		cmocka_unit_test(test_power),
 		cmocka_unit_test(test_exit_precedence),
 		cmocka_unit_test(test_expectations),
+		cmocka_unit_test(test_missing_counter_reason),
 		cmocka_unit_test(test_registry),
 		cmocka_unit_test(test_zram_unfixed_regression),
 		cmocka_unit_test(test_bdev_unfixed_passes),

@@ -52,6 +52,10 @@ static void test_minimal_defaults(void **state)
 	assert_int_equal(scn.nphases, 1);
 	assert_int_equal(scn.nexpect, 0);
 	assert_false(scn.has_verify_seed);
+	assert_string_equal(scn.kernel_line, "");
+	assert_int_equal(parse("{\"name\": \"m\", \"kernel_line\": \"6.12\", "
+			       MIN_SWAP ", " MIN_WL "}"), 0);
+	assert_string_equal(scn.kernel_line, "6.12");
 }
 
 static void test_full(void **state)
@@ -265,7 +269,15 @@ static const struct bad bads[] = {
 	{ "{\"name\": \"x\", \"kernels\": [\"patched\", \"patched\"], " MIN_SWAP ", " MIN_WL "}",
 	  "kernels[1]: \"patched\" is listed twice" },
 	{ "{\"name\": \"x\", \"kernels\": [], " MIN_SWAP ", " MIN_WL "}",
-	  "kernels: needs 1 to 8 entries, has 0" },
+	  "kernels: needs 1 to 32 entries, has 0" },
+	{ "{\"name\": \"x\", \"kernel_line\": \"6\", " MIN_SWAP ", " MIN_WL "}",
+	  "kernel_line: \"6\" is not a kernel line: MAJOR.MINOR, as 6.1 or 6.12" },
+	{ "{\"name\": \"x\", \"kernel_line\": \"6.1.2\", " MIN_SWAP ", " MIN_WL "}",
+	  "kernel_line: \"6.1.2\" is not a kernel line" },
+	{ "{\"name\": \"x\", \"kernel_line\": \"v6.12\", " MIN_SWAP ", " MIN_WL "}",
+	  "kernel_line: \"v6.12\" is not a kernel line" },
+	{ "{\"name\": \"x\", \"kernel_line\": 6.1, " MIN_SWAP ", " MIN_WL "}",
+	  "kernel_line: expected a string, got" },
 	{ "{\"name\": \"x\", \"kernels\": [\"../x\"], " MIN_SWAP ", " MIN_WL "}",
 	  "kernels[0]: \"../x\" must not start with '.' or '-'" },
 	{ "{\"name\": \"x\", \"kernels\": [\"a/b\"], " MIN_SWAP ", " MIN_WL "}",
@@ -557,7 +569,7 @@ static void test_escaped_keys(void **state)
 	assert_int_equal(parse("{\"name\": \"x\",\n \"\\u0062ogus\": 1}"),
 			 -1);
 	assert_string_equal(err,
-		"t.json:1:1: bogus: unknown key (known: name, description, kernels, guest, interval_ms, timeout_s, repeat, sysctl, thp, zswap, swap, workload, expect, no_regression, faults)");
+		"t.json:1:1: bogus: unknown key (known: name, description, kernels, guest, interval_ms, timeout_s, repeat, sysctl, thp, zswap, swap, workload, expect, no_regression, faults, kernel_line)");
 	assert_int_equal(parse("{\"name\": \"x\\\"y\"}"), -1);
 	assert_non_null(strstr(err, "must be letters"));
 }

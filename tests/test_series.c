@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "series.h"
 #include "util.h"
@@ -156,12 +157,79 @@ static void test_load(void **state)
 	assert_non_null(strstr(err, "no such series directory"));
 }
 
+/* series_load_path(): what --apply PATH accepts, and how it names it */
+static void test_load_path(void **state)
+{
+	static const char diff[] = "--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n";
+	static const char mail[] =
+		"From 0123 Mon Sep 17 00:00:00 2001\nSubject: [PATCH] x\n\n"
+		"---\n x | 2 +-\n\ndiff --git a/x b/x\n--- a/x\n+++ b/x\n";
+	char p[PATH_MAX], err[512] = "";
+	struct series s;
+
+	(void)state;
+	util_path(p, sizeof(p), "%s/pd", root);
+	assert_int_equal(util_mkdir_p(p, 0755), 0);
+	put("pd/0000-cover-letter.patch",
+	    "From 0 Mon Sep 17 00:00:00 2001\nSubject: [PATCH 0/2] all\n\ntext\n");
+	put("pd/0002-two.patch", mail);
+	put("pd/0001-one.diff", diff);
+	put("pd/notes.txt", diff);
+	/* a directory without a series file: *.patch and *.diff by name,
+	 * without the cover letter (no diff) */
+	assert_int_equal(series_load_path(&s, p, err, sizeof(err)), 0);
+	assert_string_equal(s.name, "pd");
+	assert_false(s.mbox);
+	assert_int_equal(s.n, 2);
+	assert_string_equal(s.patches[0].name, "0001-one.diff");
+	assert_false(s.patches[0].mail);
+	assert_string_equal(s.patches[1].name, "0002-two.patch");
+	assert_true(s.patches[1].mail);
+	series_free(&s);
+
+	/* an mbox: one entry, named after the file */
+	util_path(p, sizeof(p), "%s/pd/0002-two.patch", root);
+	put("v3-batch.mbox", mail);
+	util_path(p, sizeof(p), "%s/v3-batch.mbox", root);
+	assert_int_equal(series_load_path(&s, p, err, sizeof(err)), 0);
+	assert_true(s.mbox);
+	assert_int_equal(s.n, 1);
+	assert_string_equal(s.name, "v3-batch");
+	assert_string_equal(s.patches[0].name, "v3-batch.mbox");
+	series_free(&s);
+
+	/* a quilt series file: named after its directory */
+	put("s1/series", "0001-a.patch\n");
+	util_path(p, sizeof(p), "%s/s1/series", root);
+	assert_int_equal(series_load_path(&s, p, err, sizeof(err)), 0);
+	assert_string_equal(s.name, "s1");
+	assert_int_equal(s.n, 1);
+	assert_string_equal(s.patches[0].name, "0001-a.patch");
+	series_free(&s);
+
+	/* errors: nothing there, a directory without patches, an empty
+	 * series file */
+	util_path(p, sizeof(p), "%s/none", root);
+	assert_int_equal(series_load_path(&s, p, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "none: No such file"));
+	util_path(p, sizeof(p), "%s/nofile", root);
+	assert_int_equal(series_load_path(&s, p, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "no *.patch or *.diff file with a diff"));
+	put("nofile/series", "# nothing yet\n");
+	util_path(p, sizeof(p), "%s/nofile/series", root);
+	assert_int_equal(series_load_path(&s, p, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "the series lists no patch"));
+	util_path(p, sizeof(p), "%s/nofile/series", root);
+	unlink(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_valid),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_load),
+		cmocka_unit_test(test_load_path),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -3,6 +3,7 @@
  * The parts of `swapctl build` (see swapctl(1), doc/HACKING.md), in
  * layers, each calling only those below it:
  *   cmd/build.c          cmd_build, the variants and kernels/<variant>/
+ *   build/gittree.c      kernels from the user's git tree (--tree)
  *   build/kernel-tree.c  the pristine source and the per-variant trees
  *   build/kconfig.c      the .config of a tree
  *   build/kmake.c        logs, make and its progress
@@ -34,11 +35,24 @@
 #define TAIL_LINES 30
 #define BUILD_MAX_VARIANTS 32
 
+/*
+ * A kernel from the user's git tree (swapctl build --tree): the commit a
+ * ref named when the build started, and the series git am puts on top.
+ */
+struct git_src {
+	char top[PATH_MAX];		/* the user's work tree, its top level */
+	char ref[256];			/* as given: BASE or TOPIC */
+	char commit[41];		/* what @ref names */
+	const struct series *apply;	/* applied on top, NULL: none */
+};
+
 /* One kernel to build. */
 struct variant {
 	char name[80];		/* trees/<name>, kernels/<name>: <series>[-debug] */
 	char series[64];	/* patches/<series>/series */
 	bool debug;		/* guest/debug.config merged after kernel.config */
+	char donor[80];		/* trees/<donor>/out seeds a new tree, "": none */
+	const struct git_src *git;	/* from the user's tree, NULL: tarball */
 };
 
 /*
@@ -103,6 +117,47 @@ int tree_extract(struct build_ctx *c);
  */
 int tree_prepare(struct build_ctx *c, const struct series *s, size_t count,
 		 const char *tree, const char *donor, bool *changed);
+
+/*
+ * Start the new tree @tree/out from a copy of @donor/out (a finished
+ * build of the same configuration inputs), its tools/ paths relocated.
+ */
+int tree_seed_out(struct build_ctx *c, const char *tree, const char *donor);
+
+/* gittree.c */
+/*
+ * The top level of the git work tree @dir into @top; else one line
+ * naming @dir and @what (where it came from) and EXIT_NOT_GIT.
+ */
+int git_tree_open(const char *dir, const char *what, char *top, size_t len);
+/* @g->commit from @g->ref in @g->top; EXIT_REF when it names none. */
+int git_resolve(struct git_src *g, const char *what);
+/*
+ * EXIT_DIRTY when the user's tree has uncommitted changes to tracked
+ * files and one of the @n commits of @g is its HEAD (the changes would be
+ * silently left out); 0 otherwise.
+ */
+int git_check_clean(const struct git_src *g, size_t n);
+/* A variant name from a ref: [A-Za-z0-9._-], at most 63 characters. */
+void git_ref_name(const char *ref, char *name, size_t len);
+/* What trees/<v>/.swapctl-stamp holds when @g plus @count patches is in. */
+char *git_stamp(const struct git_src *g, const struct series *s,
+		size_t count);
+/*
+ * Make @tree (a detached worktree of @g->top that swapctl owns) hold
+ * @g->commit with the first @count patches of @s applied by git am;
+ * nothing changes when it already does (*@changed says). A new tree
+ * starts at @donor's commit with @donor's out/ (NULL: none) and its files
+ * dated GIT_TREE_MTIME, so that checking out @g->commit leaves newer
+ * dates only on what differs and make compiles only that.
+ */
+int git_prepare(struct build_ctx *c, const struct git_src *g,
+		const struct series *s, size_t count, const char *tree,
+		const char *donor, bool *changed);
+/* Remove the worktree @tree of @top (git worktree remove, then rm -rf). */
+int git_remove(struct build_ctx *c, const char *top, const char *tree);
+/* 2000-01-01 00:00:00 UTC: the date of every file of a new worktree */
+#define GIT_TREE_MTIME 946684800
 
 /* kconfig.c */
 /* The inputs of @tree's .config (malloc'ed), NULL without memory. */

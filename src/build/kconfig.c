@@ -116,28 +116,78 @@ int kconfig_set_add(struct kconfig_set *set, const char *arg, char *err,
  * The inputs of the .config: the fragments, the pristine source and the
  * Kconfig files the patches changed (with their content).
  */
+/* Whether the file @line (relative to the tree) is an input of .config. */
+static bool kconfig_input(const char *line)
+{
+	const char *base = strrchr(line, '/');
+
+	base = base ? base + 1 : line;
+	return !strncmp(base, "Kconfig", 7) ||
+	       !strncmp(line, "scripts/kconfig/", 16) ||
+	       !strncmp(line, "arch/x86/configs/", 17) ||
+	       !strcmp(line, "Makefile");
+}
+
+/*
+ * The source of @tree's .config: "pristine <id>" for the tarball's trees,
+ * "git-kconfig <sha256>" for a git worktree (--tree): the digest of the
+ * blob ids of its committed Kconfig inputs (git ls-tree -r HEAD).
+ */
+static char *kconfig_source(struct build_ctx *c, const char *tree)
+{
+	const char *argv[] = { "git", "-C", tree, "ls-tree", "-r", "HEAD",
+			       NULL };
+	struct util_sha256 h;
+	char *out = NULL, *line, *save, *tab, hex[65], *src;
+
+	if (!c->cur || !c->cur->git) {
+		if (asprintf(&src, "pristine %s", c->pristine_id) < 0)
+			return NULL;
+		return src;
+	}
+	util_sha256_init(&h);
+	if (util_run_capture(argv, NULL, &out) || !out) {
+		free(out);
+		return strdup("git-kconfig unknown");
+	}
+	for (line = strtok_r(out, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		tab = strchr(line, '\t');
+		if (tab && kconfig_input(tab + 1)) {
+			util_sha256_update(&h, line, strlen(line));
+			util_sha256_update(&h, "\n", 1);
+		}
+	}
+	free(out);
+	util_sha256_final(&h, hex);
+	if (asprintf(&src, "git-kconfig %s", hex) < 0)
+		return NULL;
+	return src;
+}
+
 char *kconfig_key(struct build_ctx *c, const char *tree)
 {
-	char path[PATH_MAX], sha[65], *touched, *line, *save, *key, *n;
-	const char *base;
+	char path[PATH_MAX], sha[65], *touched, *line, *save, *key, *n, *src;
 
-	if (asprintf(&key, "pristine %s\nfragment %s\n%s%s%s%s%s",
-		     c->pristine_id, c->fragment_sha,
+	src = kconfig_source(c, tree);
+	if (!src)
+		return NULL;
+	if (asprintf(&key, "%s\nfragment %s\n%s%s%s%s%s",
+		     src, c->fragment_sha,
 		     debug_variant(c) ? "debug-fragment " : "",
 		     debug_variant(c) ? c->debug_fragment_sha : "",
 		     debug_variant(c) ? "\n" : "",
 		     have_set(c) ? "config-set\n" : "",
 		     have_set(c) ? c->set->frag : "") < 0)
+		key = NULL;
+	free(src);
+	if (!key)
 		return NULL;
 	util_path(path, sizeof(path), "%s/.swapctl-touched", tree);
 	touched = util_read_file(path, NULL);
 	for (line = touched ? strtok_r(touched, "\n", &save) : NULL; line;
 	     line = strtok_r(NULL, "\n", &save)) {
-		base = strrchr(line, '/');
-		base = base ? base + 1 : line;
-		if (strncmp(base, "Kconfig", 7) &&
-		    strncmp(line, "scripts/kconfig/", 16) &&
-		    strncmp(line, "arch/x86/configs/", 17))
+		if (!kconfig_input(line) || !strcmp(line, "Makefile"))
 			continue;
 		if (util_path(path, sizeof(path), "%s/%s", tree, line) ||
 		    util_sha256_file(path, sha))

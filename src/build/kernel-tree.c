@@ -481,6 +481,18 @@ static int seed_out(struct build_ctx *c, const struct tree_paths *tp)
 	return 0;
 }
 
+int tree_seed_out(struct build_ctx *c, const char *tree, const char *donor)
+{
+	struct tree_paths tp;
+	int ret = tree_paths(&tp, tree, donor);
+
+	if (!ret && util_path(tp.newout, sizeof(tp.newout), "%s/out", tree)) {
+		build_fail("%s: path too long", tree);
+		ret = EXIT_SETUP;
+	}
+	return ret ? ret : seed_out(c, &tp);
+}
+
 /*
  * Record what <tree>.new holds, then put it in place of <tree>, keeping
  * out/ unless the pristine source changed: a new tarball's files may be

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Quilt series files: see series.h. */
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -59,6 +60,35 @@ static int parse_strip(const char *opt, int *strip)
 		return -1;
 	*strip = (int)v;
 	return 0;
+}
+
+/*
+ * Whether the patch file @path has mail headers ("From " first, or a
+ * "Subject:" line before the diff); *@diff (if not NULL): whether it
+ * holds a diff at all (a cover letter does not).
+ */
+static bool patch_kind(const char *path, bool *diff)
+{
+	char *text = util_read_file(path, NULL), *d1, *d2, *subj;
+	bool mail = false;
+
+	if (diff)
+		*diff = false;
+	if (!text)
+		return false;
+	d1 = strstr(text, "\ndiff --git ");
+	d2 = strstr(text, "\n--- ");
+	if (!d1 || (d2 && d2 < d1))
+		d1 = d2 && strstr(d2, "\n+++ ") ? d2 : d1;
+	if (!strncmp(text, "diff --git ", 11) || !strncmp(text, "--- ", 4))
+		d1 = text;
+	subj = strstr(text, "\nSubject:");
+	mail = !strncmp(text, "From ", 5) || !strncmp(text, "Subject:", 8) ||
+	       (subj && (!d1 || subj < d1));
+	if (diff)
+		*diff = d1 != NULL;
+	free(text);
+	return mail;
 }
 
 int series_parse(struct series *s, const char *text, char *err,
@@ -147,6 +177,7 @@ int series_parse(struct series *s, const char *text, char *err,
 			       strerror(errno));
 			goto fail;
 		}
+		p->mail = patch_kind(p->path, NULL);
 		s->n++;
 	}
 	return 0;
@@ -211,4 +242,196 @@ void series_free(struct series *s)
 	free(s->patches);
 	s->patches = NULL;
 	s->n = 0;
+}
+
+/* The base name of @path without one of the extensions patch files use. */
+static void series_name(char *name, size_t len, const char *path)
+{
+	static const char *const ext[] = { ".mbox", ".patch", ".diff",
+					   ".eml", ".mbx" };
+	const char *b = strrchr(path, '/');
+	size_t n, e, i;
+
+	b = b ? b + 1 : path;
+	n = strlen(b);
+	for (i = 0; i < ARRAY_SIZE(ext); i++) {
+		e = strlen(ext[i]);
+		if (n > e && !strcmp(b + n - e, ext[i])) {
+			n -= e;
+			break;
+		}
+	}
+	snprintf(name, len, "%.*s", (int)n, b);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static bool patch_file_name(const char *n)
+{
+	size_t l = strlen(n);
+
+	return n[0] != '.' && ((l > 6 && !strcmp(n + l - 6, ".patch")) ||
+			       (l > 5 && !strcmp(n + l - 5, ".diff")));
+}
+
+/* The *.patch and *.diff files of @dir with a diff, by name, as a text. */
+static char *dir_listing(const char *dir, char *err, size_t errlen)
+{
+	char *names[1024], p[PATH_MAX], *text = NULL, *t;
+	size_t n = 0, i, len = 1;
+	struct dirent *d;
+	bool diff;
+	DIR *dh;
+
+	dh = opendir(dir);
+	if (!dh) {
+		seterr(err, errlen, dir, 0, "%s", strerror(errno));
+		return NULL;
+	}
+	while ((d = readdir(dh)) && n < ARRAY_SIZE(names)) {
+		if (!patch_file_name(d->d_name) ||
+		    util_path(p, sizeof(p), "%s/%s", dir, d->d_name))
+			continue;
+		patch_kind(p, &diff);
+		if (diff && (names[n] = strdup(d->d_name)))
+			len += strlen(names[n++]) + 1;
+	}
+	closedir(dh);
+	qsort(names, n, sizeof(names[0]), cmp_str);
+	text = malloc(len);
+	for (t = text, i = 0; i < n; i++) {
+		if (text)
+			t += sprintf(t, "%s\n", names[i]);
+		free(names[i]);
+	}
+	if (!text) {
+		seterr(err, errlen, dir, 0, "out of memory");
+		return NULL;
+	}
+	*t = '\0';
+	if (!n) {
+		seterr(err, errlen, dir, 0,
+		       "no series file and no *.patch or *.diff file with a diff");
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
+/* A file that is one patch or an mbox of them: one entry. */
+static int load_single(struct series *s, const char *path, char *err,
+		       size_t errlen)
+{
+	struct series_patch *p = calloc(1, sizeof(*p));
+
+	if (!p) {
+		seterr(err, errlen, path, 0, "out of memory");
+		return -1;
+	}
+	s->patches = p;
+	s->n = 1;
+	util_path(p->name, sizeof(p->name), "%.255s", strrchr(path, '/') ?
+		  strrchr(path, '/') + 1 : path);
+	util_path(p->path, sizeof(p->path), "%s", path);
+	p->strip = 1;
+	p->mail = patch_kind(path, NULL);
+	s->mbox = p->mail;
+	if (util_sha256_file(path, p->sha256)) {
+		seterr(err, errlen, path, 0, "%s", strerror(errno));
+		series_free(s);
+		return -1;
+	}
+	return 0;
+}
+
+/* The start of @path, NUL-terminated: is it an mbox or a patch? */
+static bool looks_like_patch(const char *path)
+{
+	char *text = util_read_file(path, NULL);
+	bool yes;
+
+	yes = text && (!strncmp(text, "From ", 5) ||
+		       !strncmp(text, "diff --git ", 11) ||
+		       !strncmp(text, "--- ", 4) ||
+		       strstr(text, "\ndiff --git ") ||
+		       (strstr(text, "\n--- ") && strstr(text, "\n+++ ")));
+	free(text);
+	return yes;
+}
+
+int series_load_path(struct series *s, const char *path, char *err,
+		     size_t errlen)
+{
+	char real[PATH_MAX], *text, *slash;
+	struct stat st;
+	int ret;
+
+	memset(s, 0, sizeof(*s));
+	if (!realpath(path, real) || stat(real, &st)) {
+		seterr(err, errlen, path, 0, "%s", strerror(errno));
+		return -1;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		series_name(s->name, sizeof(s->name), real);
+		snprintf(s->dir, sizeof(s->dir), "%s", real);
+		if (util_path(s->file, sizeof(s->file), "%s/series", real)) {
+			seterr(err, errlen, path, 0, "path too long");
+			return -1;
+		}
+		text = util_read_file(s->file, NULL);
+		if (!text && errno == ENOENT) {
+			snprintf(s->file, sizeof(s->file), "%s", real);
+			text = dir_listing(real, err, errlen);
+			if (!text)
+				return -1;
+		} else if (!text) {
+			seterr(err, errlen, s->file, 0, "%s", strerror(errno));
+			return -1;
+		}
+	} else if (S_ISREG(st.st_mode)) {
+		snprintf(s->file, sizeof(s->file), "%s", real);
+		snprintf(s->dir, sizeof(s->dir), "%s", real);
+		slash = strrchr(s->dir, '/');
+		*slash = '\0';
+		if (looks_like_patch(real)) {
+			series_name(s->name, sizeof(s->name), real);
+			return load_single(s, real, err, errlen);
+		}
+		/* a quilt series file: named after its directory */
+		series_name(s->name, sizeof(s->name), s->dir);
+		text = util_read_file(real, NULL);
+		if (!text) {
+			seterr(err, errlen, path, 0, "%s", strerror(errno));
+			return -1;
+		}
+	} else {
+		seterr(err, errlen, path, 0,
+		       "not a directory, a series file or an mbox");
+		return -1;
+	}
+	ret = series_parse(s, text, err, errlen);
+	free(text);
+	if (!ret && !s->n) {
+		seterr(err, errlen, s->file, 0, "the series lists no patch");
+		ret = -1;
+	}
+	return ret;
+}
+
+int series_copy(struct series *to, const struct series *from)
+{
+	*to = *from;
+	to->patches = NULL;
+	if (!from->n)
+		return 0;
+	to->patches = malloc(from->n * sizeof(*to->patches));
+	if (!to->patches) {
+		to->n = 0;
+		return -1;
+	}
+	memcpy(to->patches, from->patches, from->n * sizeof(*to->patches));
+	return 0;
 }

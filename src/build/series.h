@@ -8,6 +8,7 @@
 #define SWAPCTL_SERIES_H
 
 #include <limits.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 struct series_patch {
@@ -16,12 +17,14 @@ struct series_patch {
 	int strip;			/* N of -pN */
 	int line;			/* line in the series file */
 	char sha256[65];		/* of the patch file */
+	bool mail;			/* has mail headers (git am takes it) */
 };
 
 struct series {
 	char name[64];			/* variant name (directory name) */
 	char dir[PATH_MAX];		/* patches/<name> */
 	char file[PATH_MAX];		/* patches/<name>/series */
+	bool mbox;			/* one entry: an mbox of patches */
 	size_t n;
 	struct series_patch *patches;	/* malloc'ed, n entries */
 };
@@ -49,6 +52,21 @@ int series_load(struct series *s, const char *patches_root,
  * records to know which patches it holds. Returns a malloc'ed string.
  */
 char *series_stamp(const struct series *s, size_t count);
+
+/*
+ * Load a series given by path (swapctl build --apply): a directory with a
+ * series file (quilt), a directory of *.patch and *.diff files (in name
+ * order; files without a diff, such as a cover letter, are skipped), a
+ * quilt series file, or an mbox (a file starting with "From "; one entry,
+ * @s->mbox set) or a single patch. @s->name is the series' name: the
+ * directory's, or the file's without .mbox, .patch, .diff or .eml. Returns
+ * 0, or -1 with "PATH: what is wrong" in @err.
+ */
+int series_load_path(struct series *s, const char *path, char *err,
+		     size_t errlen);
+
+/* Copy @from into @to (its own patches array); 0, or -1 without memory. */
+int series_copy(struct series *to, const struct series *from);
 
 void series_free(struct series *s);
 

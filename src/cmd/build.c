@@ -42,13 +42,47 @@ static json_t *patch_list(const struct series *s)
 	return pl;
 }
 
+/* Where @v's source came from: the tarball + series, or a git tree. */
+static json_t *source_of(struct build_ctx *c, const struct variant *v,
+			 const struct series *s)
+{
+	const struct git_src *g = v->git;
+
+	if (!g)
+		return json_pack("{s:s,s:s,s:s,s:s}", "kind", "tarball",
+				 "tarball", c->cfg->tarball,
+				 "tarball_sha256", c->tarball_sha,
+				 "series", s->n ? s->file : "");
+	return json_pack("{s:s,s:s,s:s,s:s,s:s}", "kind", "git",
+			 "tree", g->top, "ref", g->ref, "commit", g->commit,
+			 "apply", g->apply ? g->apply->file : "");
+}
+
+/* kernels/<v>/manifest.json, written atomically; 0 or EXIT_BUILD. */
+static int write_manifest(struct build_ctx *c, const struct variant *v,
+			  json_t *m)
+{
+	char mpath[PATH_MAX], *text;
+
+	util_path(mpath, sizeof(mpath), "%s/kernels/%s/manifest.json",
+		  c->cfg->workdir, v->name);
+	text = json_dumps(m, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	if (!text || util_write_file_atomic(mpath, text, strlen(text), 0644)) {
+		build_fail("%s: %s", mpath, strerror(errno));
+		free(text);
+		return EXIT_BUILD;
+	}
+	free(text);
+	return 0;
+}
+
 static int install_kernel(struct build_ctx *c, const struct variant *v,
 			  const struct series *s, const char *tree,
 			  double secs, json_t **manifest)
 {
 	char dir[PATH_MAX], src[PATH_MAX], dst[PATH_MAX], mpath[PATH_MAX];
 	char rel[PATH_MAX], cfgpath[PATH_MAX], ksha[65], csha[65], when[32];
-	char *release, *text;
+	char *release;
 	json_t *m;
 
 	util_path(dir, sizeof(dir), "%s/kernels/%s", c->cfg->workdir, v->name);
@@ -76,11 +110,13 @@ static int install_kernel(struct build_ctx *c, const struct variant *v,
 		      "bzimage_sha256", ksha,
 		      "config_sha256", csha,
 		      "fragment_sha256", c->fragment_sha,
-		      "tarball", c->cfg->tarball,
-		      "tarball_sha256", c->tarball_sha,
+		      "tarball", v->git ? "" : c->cfg->tarball,
+		      "tarball_sha256", v->git ? "" : c->tarball_sha,
 		      "built_at", utc_now(when, sizeof(when)),
 		      "build_seconds", secs);
 	free(release);
+	if (m)
+		json_object_set_new(m, "source", source_of(c, v, s));
 	if (m && v->debug)
 		json_object_set_new(m, "debug_fragment_sha256",
 				    json_string(c->debug_fragment_sha));
@@ -91,14 +127,10 @@ static int install_kernel(struct build_ctx *c, const struct variant *v,
 		build_fail("%s: cannot make the manifest", mpath);
 		return EXIT_FAILURE_GENERIC;
 	}
-	text = json_dumps(m, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-	if (!text || util_write_file_atomic(mpath, text, strlen(text), 0644)) {
-		build_fail("%s: %s", mpath, strerror(errno));
-		free(text);
+	if (write_manifest(c, v, m)) {
 		json_decref(m);
 		return EXIT_BUILD;
 	}
-	free(text);
 	*manifest = m;
 	return 0;
 }
@@ -182,8 +214,10 @@ static void variant_state(struct build_ctx *c, const struct variant *v,
 	c->cur = v;
 	util_path(tree, sizeof(tree), "%s/trees/%s", c->cfg->workdir, v->name);
 	patches = series_stamp(s, s->n);
-	if (!patches || asprintf(&stamp, "pristine %s\n%s", c->pristine_id,
-				 patches) < 0)
+	if (v->git)
+		stamp = git_stamp(v->git, s, s->n);
+	else if (!patches || asprintf(&stamp, "pristine %s\n%s",
+				      c->pristine_id, patches) < 0)
 		stamp = NULL;
 	util_path(p, sizeof(p), "%s/.swapctl-stamp", tree);
 	vs->tree_current = stamp && build_file_equals(p, stamp);
@@ -197,6 +231,20 @@ static void variant_state(struct build_ctx *c, const struct variant *v,
 	free(patches);
 }
 
+/* The patches of @v: its series under the root, or what --apply gave. */
+static int variant_series(struct build_ctx *c, const struct variant *v,
+			  struct series *s, char *err, size_t errlen)
+{
+	if (!v->git)
+		return series_load(s, c->patches_root, v->series, err, errlen);
+	memset(s, 0, sizeof(*s));
+	if (v->git->apply && series_copy(s, v->git->apply)) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	return 0;
+}
+
 /*
  * Without the lock: is everything about @v already built from the
  * current inputs? Only reads stamps (written atomically), so a build
@@ -208,7 +256,7 @@ static bool variant_current(struct build_ctx *c, const struct variant *v)
 	char err[1024];
 	struct series s;
 
-	if (series_load(&s, c->patches_root, v->series, err, sizeof(err)))
+	if (variant_series(c, v, &s, err, sizeof(err)))
 		return false;
 	variant_state(c, v, &s, &vs);
 	series_free(&s);
@@ -218,10 +266,136 @@ static bool variant_current(struct build_ctx *c, const struct variant *v)
 	return true;
 }
 
+/* ---- --keep-each: kernels/<series>.<k>/, the kernel after patch k ---- */
+
+/* The variant of step @k of @v: kernels/<series>.<kk>[-debug][-cfg-...]. */
+static int step_variant(struct build_ctx *c, const struct variant *v,
+			const struct series *s, size_t k, struct variant *sv)
+{
+	*sv = *v;
+	if (util_path(sv->name, sizeof(sv->name), "%s.%0*zu%s%s", v->series,
+		      s->n > 99 ? 3 : 2, k, v->debug ? "-debug" : "",
+		      c->set ? c->set->suffix : "")) {
+		build_fail("%s: kernel name too long (--keep-each)", v->name);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+/*
+ * What the kernel after patch @k of @v is built from: the tree's stamp
+ * with k patches and the configuration's inputs but the tree's Kconfig
+ * (which the stamp fixes). NULL without memory.
+ */
+static char *step_key(struct build_ctx *c, const struct variant *v,
+		      const struct series *s, size_t k)
+{
+	char *tree = NULL, *patches, *key;
+
+	if (v->git) {
+		tree = git_stamp(v->git, s, k);
+	} else {
+		patches = series_stamp(s, k);
+		if (!patches || asprintf(&tree, "pristine %s\n%s",
+					 c->pristine_id, patches) < 0)
+			tree = NULL;
+		free(patches);
+	}
+	if (!tree || asprintf(&key, "%sfragment %s\ndebug %s\nset %s\n", tree,
+			      c->fragment_sha, v->debug ?
+			      c->debug_fragment_sha : "",
+			      c->set ? c->set->frag : "") < 0)
+		key = NULL;
+	free(tree);
+	return key;
+}
+
+/* Is kernels/<@sv>/ the kernel of @key already? Its manifest, else NULL. */
+static json_t *step_current(struct build_ctx *c, const struct variant *sv,
+			    const char *key)
+{
+	char p[PATH_MAX], sha[65];
+	json_error_t jerr;
+	const char *want;
+	json_t *m;
+
+	util_path(p, sizeof(p), "%s/kernels/%s/manifest.json",
+		  c->cfg->workdir, sv->name);
+	m = json_load_file(p, 0, &jerr);
+	want = json_string_value(json_object_get(m, "bzimage_sha256"));
+	util_path(p, sizeof(p), "%s/kernels/%s/bzImage", c->cfg->workdir,
+		  sv->name);
+	if (m && key && want && !strcmp(key, json_string_value(
+			json_object_get(m, "step_key")) ?: "") &&
+	    !util_sha256_file(p, sha) && !strcmp(sha, want))
+		return m;
+	json_decref(m);
+	return NULL;
+}
+
+/* Install @tree's bzImage, built after patch @k of @v, as its step. */
+static int install_step(struct build_ctx *c, const struct variant *v,
+			const struct series *s, size_t k, const char *tree,
+			double secs)
+{
+	struct series part = *s;	/* shallow: the first k patches */
+	struct variant sv;
+	json_t *m = NULL;
+	char *key;
+	int ret;
+
+	ret = step_variant(c, v, s, k, &sv);
+	if (ret)
+		return ret;
+	key = step_key(c, v, s, k);
+	if (!key) {
+		build_fail("%s: out of memory", sv.name);
+		return EXIT_FAILURE_GENERIC;
+	}
+	part.n = k;
+	ret = install_kernel(c, &sv, &part, tree, secs, &m);
+	if (!ret) {
+		json_object_set_new(m, "step_key", json_string(key));
+		json_object_set_new(m, "step", json_pack("{s:s,s:I,s:I,s:s}",
+			"of", v->name, "patch", (json_int_t)k,
+			"patches", (json_int_t)s->n,
+			"name", s->patches[k - 1].name));
+		ret = write_manifest(c, &sv, m);
+	}
+	if (!ret)
+		build_info("%s: the kernel after patch %zu/%zu %s", sv.name, k,
+			   s->n, s->patches[k - 1].name);
+	if (!ret)
+		json_array_append(c->kernels, m);
+	json_decref(m);
+	free(key);
+	return ret;
+}
+
+/* --keep-each: step @k's kernel is there already (and listed): skip it. */
+static bool step_skip(struct build_ctx *c, const struct variant *v,
+		      const struct series *s, size_t k)
+{
+	struct variant sv;
+	char *key;
+	json_t *m;
+
+	if (step_variant(c, v, s, k, &sv))
+		return false;
+	key = step_key(c, v, s, k);
+	m = step_current(c, &sv, key);
+	free(key);
+	if (!m)
+		return false;
+	build_info("%s: up to date", sv.name);
+	json_array_append_new(c->kernels, m);
+	return true;
+}
+
 /* Steps @k of @v: the tree with k patches, its .config, make. */
 static int build_step(struct build_ctx *c, const struct variant *v,
 		      const struct series *s, size_t k, bool each,
-		      json_t **manifest)
+		      bool keep, json_t **manifest)
 {
 	char tree[PATH_MAX], label[PATH_MAX], p[PATH_MAX], donor[PATH_MAX];
 	double secs = 0;
@@ -229,23 +403,28 @@ static int build_step(struct build_ctx *c, const struct variant *v,
 	int ret;
 
 	util_path(tree, sizeof(tree), "%s/trees/%s", c->cfg->workdir, v->name);
-	/* the baseline of the same debug and --config-set suffix */
-	util_path(donor, sizeof(donor), "%s/trees/baseline%s", c->cfg->workdir,
-		  v->name + strlen(v->series));
+	util_path(donor, sizeof(donor), "%s/trees/%s", c->cfg->workdir,
+		  v->donor);
 	if (each && s->n)
 		util_path(label, sizeof(label), "%s [%zu/%zu %s]", v->name, k,
 			  s->n, s->patches[k - 1].name);
 	else
 		util_path(label, sizeof(label), "%s", v->name);
-	ret = tree_prepare(c, s, k, tree, strcmp(v->series, "baseline") ?
-			   donor : NULL, &changed);
+	if (v->git)
+		ret = git_prepare(c, v->git, s, k, tree, v->donor[0] ?
+				  donor : NULL, &changed);
+	else
+		ret = tree_prepare(c, s, k, tree, v->donor[0] ? donor : NULL,
+				   &changed);
 	if (!ret)
 		ret = kconfig_configure(c, tree);
 	if (ret)
 		return ret;
 	if (k == s->n && up_to_date(c, v, tree, manifest)) {
 		build_info("%s: up to date", v->name);
-		return 0;
+		if (keep && !step_skip(c, v, s, k))
+			ret = install_step(c, v, s, k, tree, 0);
+		return ret;
 	}
 	util_path(p, sizeof(p), "%s/out/.swapctl-built", tree);
 	unlink(p);
@@ -257,13 +436,15 @@ static int build_step(struct build_ctx *c, const struct variant *v,
 	if (ret)
 		return ret;
 	mark_built(tree);
-	if (k == s->n)
+	if (keep)
+		ret = install_step(c, v, s, k, tree, secs);
+	if (!ret && k == s->n)
 		ret = install_kernel(c, v, s, tree, secs, manifest);
 	return ret;
 }
 
 static int build_variant(struct build_ctx *c, const struct variant *v,
-			 bool each)
+			 bool each, bool keep)
 {
 	char err[1024], p[PATH_MAX];
 	json_t *manifest = NULL;
@@ -271,7 +452,7 @@ static int build_variant(struct build_ctx *c, const struct variant *v,
 	size_t k;
 	int ret;
 
-	if (series_load(&s, c->patches_root, v->series, err, sizeof(err))) {
+	if (variant_series(c, v, &s, err, sizeof(err))) {
 		build_fail("%s", err);
 		return EXIT_PATCH;
 	}
@@ -279,8 +460,11 @@ static int build_variant(struct build_ctx *c, const struct variant *v,
 	util_path(p, sizeof(p), "%s/trees", c->cfg->workdir);
 	util_mkdir_p(p, 0755);
 	ret = kmake_open_log(c, v->name);
+	/* --keep-each: the baseline's (a donor) steps are not kept */
+	keep = keep && v->donor[0] && s.n;
 	for (k = each && s.n ? 1 : s.n; !ret && k <= s.n && !manifest; k++)
-		ret = build_step(c, v, &s, k, each, &manifest);
+		if (!(keep && k < s.n && step_skip(c, v, &s, k)))
+			ret = build_step(c, v, &s, k, each, keep, &manifest);
 	if (manifest)
 		json_array_append_new(c->kernels, manifest);
 	kmake_close_log(c);
@@ -322,6 +506,12 @@ static int clean_variant(struct build_ctx *c, const struct variant *v)
 	char p[PATH_MAX];
 	size_t i;
 
+	util_path(p, sizeof(p), "%s/trees/%s", c->cfg->workdir, v->name);
+	if (v->git && util_exists(p)) {
+		if (git_remove(c, v->git->top, p))
+			return EXIT_SETUP;
+		build_info("removed %s (a worktree of %s)", p, v->git->top);
+	}
 	for (i = 0; i < 3; i++) {
 		if (util_path(p, sizeof(p), "%s/trees/%s%s", c->cfg->workdir,
 			      v->name, suffix[i]))
@@ -366,19 +556,18 @@ static int check_inputs(struct build_ctx *c, const struct variant *vs,
 
 	if (clean)
 		return 0;
-	if (access(c->cfg->tarball, R_OK)) {
+	if (!vs[0].git && access(c->cfg->tarball, R_OK)) {
 		build_fail("%s: %s (kernel_tarball, from %s; 'make deps' installs linux-source-6.1)",
 			   c->cfg->tarball, strerror(errno), c->cfg->source);
 		return EXIT_SETUP;
 	}
 	for (i = 0; i < nvar; i++) {
-		if (debug_name(vs[i].series)) {
+		if (!vs[i].git && debug_name(vs[i].series)) {
 			build_fail("%s/%s: a series name must not end in -debug (the name of a debug variant)",
 				   c->patches_root, vs[i].series);
 			return EXIT_PATCH;
 		}
-		if (series_load(&s, c->patches_root, vs[i].series, err,
-				sizeof(err))) {
+		if (variant_series(c, &vs[i], &s, err, sizeof(err))) {
 			build_fail("%s", err);
 			return EXIT_PATCH;
 		}
@@ -425,7 +614,9 @@ static void print_summary(struct build_ctx *c, const char *initramfs,
 
 struct build_opts {
 	const char *series, *patches;
-	bool baseline, all, each, clean, json, initramfs_only, dry_run;
+	const char *tree, *range, *apply, *base, *names;
+	bool baseline, all, each, keep_each, clean, json, initramfs_only;
+	bool dry_run;
 	bool debug;
 	int jobs;
 	struct kconfig_set set;
@@ -454,11 +645,23 @@ static int parse_args(int argc, char **argv, struct build_opts *o)
 			     opt_config_set),
 		OPT_BOOL(0, "each", &o->each,
 			 "build after every patch of the series and name the first patch that breaks the build"),
+		OPT_BOOL(0, "keep-each", &o->keep_each,
+			 "--each, and install the kernel built after patch K of a series as kernels/<series>.<KK>/ too (two digits; what swapctl bisect runs)"),
 		OPT_BOOL(0, "dry-run", &o->dry_run,
 			 "print what would be extracted, applied, configured and built, per variant; start nothing"),
 		OPT_INT('j', "jobs", &o->jobs, "N",
 			"parallel make jobs (default: 'jobs' in swapctl.conf; 0: the number of CPUs)",
 			0, 256),
+		OPT_STRING(0, "tree", &o->tree, "DIR",
+			   "build from this git tree (default: 'kernel_tree' in swapctl.conf) with --range or --apply; it is never written: each kernel is a worktree under <workdir>/trees/"),
+		OPT_STRING(0, "range", &o->range, "BASE..TOPIC",
+			   "with --tree: the baseline from commit BASE, the patched kernel from TOPIC, named after the refs"),
+		OPT_STRING(0, "apply", &o->apply, "PATH",
+			   "with --tree: the patched kernel is --base plus this series, applied with git am: a directory of patches (its series file, else *.patch by name), a quilt series file or an mbox"),
+		OPT_STRING(0, "base", &o->base, "REF",
+			   "with --apply: the commit the baseline is built from and the series applied to (default: HEAD)"),
+		OPT_STRING(0, "names", &o->names, "BASE,PATCHED",
+			   "with --tree: the two kernels' names under <workdir>/kernels/ (default: the refs', and the series' for --apply)"),
 		OPT_STRING(0, "patches", &o->patches, "DIR",
 			   "root of the series directories (default: the patches/ directory next to swapctl)"),
 		OPT_BOOL(0, "clean", &o->clean,
@@ -475,15 +678,20 @@ static int parse_args(int argc, char **argv, struct build_opts *o)
 		"Apply the patch series onto the kernel source and build bootable\n"
 		"guest kernels plus the guest initramfs in the work directory.\n"
 		"Without a variant option, builds 'baseline' and the series named\n"
-		"by 'series' in swapctl.conf. With -v (swapctl -v build), the\n"
-		"output of make is shown instead of the progress line.\n",
+		"by 'series' in swapctl.conf. With --tree DIR (or kernel_tree)\n"
+		"and --range BASE..TOPIC or --apply SERIES, builds two kernels\n"
+		"from your git tree instead, without writing it. With -v\n"
+		"(swapctl -v build), the output of make is shown instead of the\n"
+		"progress line.\n",
 		.epilog =
 		"Kernels: <workdir>/kernels/<variant>/bzImage and manifest.json;\n"
 		"initramfs: <workdir>/kernels/initramfs.cpio; logs: <workdir>/logs/.\n"
 		"Exit codes: 0 ok, 2 usage, 3 configuration (swapctl.conf or a\n"
 		"Kconfig option of a fragment dropped), 4 setup (missing tarball,\n"
 		"tool, guest program or fragment), 5 patch series (bad series file\n"
-		"or a patch that does not apply), 6 build failed.\n",
+		"or a patch that does not apply), 6 build failed; with --tree:\n"
+		"13 not a git work tree, 14 uncommitted changes to a HEAD being\n"
+		"built, 15 a ref that names no commit.\n",
 	};
 	int n;
 
@@ -499,6 +707,23 @@ static int parse_args(int argc, char **argv, struct build_opts *o)
 				  o->series);
 	if (o->initramfs_only + o->clean + o->dry_run > 1)
 		return popt_error(&cmd, "--initramfs-only, --clean and --dry-run exclude each other");
+	if (o->range && o->apply)
+		return popt_error(&cmd, "--range and --apply exclude each other (--base names the commit --apply applies to)");
+	if ((o->range || o->apply) &&
+	    (o->series || o->baseline || o->all || o->patches))
+		return popt_error(&cmd, "--range and --apply build from a git tree: they exclude --series, --baseline, --all and --patches");
+	if ((o->tree || o->base || o->names) && !o->range && !o->apply &&
+	    !o->initramfs_only)
+		return popt_error(&cmd, "--tree, --base and --names need --range BASE..TOPIC or --apply PATH");
+	if (o->base && !o->apply)
+		return popt_error(&cmd, "--base goes with --apply (with --range, BASE is the part before '..')");
+	if (o->range && (!strstr(o->range, "..") || strstr(o->range, "...") ||
+			 o->range[0] == '.' ||
+			 !o->range[strlen(o->range) - 1] ||
+			 o->range[strlen(o->range) - 1] == '.'))
+		return popt_error(&cmd, "--range: '%s' is not BASE..TOPIC", o->range);
+	if (o->keep_each)
+		o->each = true;
 	if (o->series && !strcmp(o->series, "baseline")) {
 		o->baseline = true;
 		o->series = NULL;
@@ -619,8 +844,184 @@ static int select_variants(struct build_ctx *c, const struct build_opts *o,
 			build_fail("%s: series name too long", names[i]);
 			return -EXIT_USAGE;
 		}
+		/* the baseline of the same debug and --config-set suffix */
+		if (strcmp(names[i], "baseline"))
+			snprintf(vs[i].donor, sizeof(vs[i].donor), "baseline%s%s",
+				 o->debug ? "-debug" : "", o->set.suffix);
 	}
 	return n;
+}
+
+/* ---- --tree: kernels from the user's git tree ---- */
+
+/* The two commits (and the series) of --range or --apply. */
+struct tree_mode {
+	struct git_src g[2];
+	struct series apply;
+	char what[PATH_MAX + 64];	/* where the tree was named */
+};
+
+/* --range BASE..TOPIC or --base REF: the refs, resolved. */
+static int tree_refs(struct tree_mode *t, const struct build_opts *o)
+{
+	const char *dots = o->range ? strstr(o->range, "..") : NULL;
+	char err[1024];
+	int i, ret;
+
+	if (dots) {
+		snprintf(t->g[0].ref, sizeof(t->g[0].ref), "%.*s",
+			 (int)(dots - o->range), o->range);
+		snprintf(t->g[1].ref, sizeof(t->g[1].ref), "%s", dots + 2);
+	} else {
+		snprintf(t->g[0].ref, sizeof(t->g[0].ref), "%s",
+			 o->base ? o->base : "HEAD");
+		snprintf(t->g[1].ref, sizeof(t->g[1].ref), "%s", t->g[0].ref);
+		if (series_load_path(&t->apply, o->apply, err, sizeof(err))) {
+			build_fail("--apply: %s", err);
+			return EXIT_PATCH;
+		}
+		t->g[1].apply = &t->apply;
+	}
+	memcpy(t->g[1].top, t->g[0].top, sizeof(t->g[1].top));
+	for (i = 0; i < 2; i++) {
+		ret = git_resolve(&t->g[i], o->range ? "--range" : "--base");
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* The names of the two kernels: --names, else the refs' (the series'). */
+static int tree_names(const struct tree_mode *t, const struct build_opts *o,
+		      char names[2][64])
+{
+	const char *comma = o->names ? strchr(o->names, ',') : NULL;
+	int i;
+
+	if (o->names && !comma) {
+		build_fail("--names: '%s' is not BASE,PATCHED", o->names);
+		return EXIT_USAGE;
+	}
+	if (comma) {
+		snprintf(names[0], 64, "%.*s", (int)(comma - o->names),
+			 o->names);
+		snprintf(names[1], 64, "%s", comma + 1);
+	} else {
+		git_ref_name(t->g[0].ref, names[0], 64);
+		if (o->range)
+			git_ref_name(t->g[1].ref, names[1], 64);
+		else
+			git_ref_name(t->apply.name, names[1], 64);
+	}
+	for (i = 0; i < 2; i++)
+		if (!valid_name(names[i]) || debug_name(names[i])) {
+			build_fail("%s: '%s' cannot name a kernel (letters, digits, '.', '_', '-', not ending in -debug): give --names BASE,PATCHED",
+				   o->names ? "--names" : t->g[i].ref, names[i]);
+			return EXIT_USAGE;
+		}
+	if (!strcmp(names[0], names[1])) {
+		build_fail("both kernels would be named '%s': give --names BASE,PATCHED",
+			   names[0]);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* What kernels/<v> (or trees/<v>) was built from, if not from @v's. */
+static bool other_source(struct build_ctx *c, const struct variant *v,
+			 char *was, size_t len)
+{
+	char p[PATH_MAX];
+	json_error_t jerr;
+	const char *kind, *tree;
+	json_t *m, *src;
+	bool other;
+
+	util_path(p, sizeof(p), "%s/trees/%s/.git", c->cfg->workdir, v->name);
+	if (!v->git && util_exists(p)) {
+		snprintf(was, len, "a git tree");
+		return true;
+	}
+	util_path(p, sizeof(p), "%s/kernels/%s/manifest.json", c->cfg->workdir,
+		  v->name);
+	m = json_load_file(p, 0, &jerr);
+	if (!m)
+		return false;
+	src = json_object_get(m, "source");
+	kind = json_string_value(json_object_get(src, "kind")) ?: "tarball";
+	tree = json_string_value(json_object_get(src, "tree")) ?: "";
+	other = v->git ? strcmp(kind, "git") || strcmp(tree, v->git->top) :
+		!strcmp(kind, "git");
+	snprintf(was, len, "%s%s%s", !strcmp(kind, "git") ? "the git tree " :
+		 "the tarball ", !strcmp(kind, "git") ? tree :
+		 json_string_value(json_object_get(m, "tarball")) ?: "",
+		 "");
+	json_decref(m);
+	return other;
+}
+
+/* Refuse to replace a kernel the user built from another source. */
+static int check_owners(struct build_ctx *c, const struct variant *vs,
+			int nvar)
+{
+	char was[PATH_MAX + 32];
+	int i;
+
+	for (i = 0; i < nvar; i++) {
+		if (!other_source(c, &vs[i], was, sizeof(was)))
+			continue;
+		build_fail("%s/kernels/%s: built from %s; this build would replace it (%s)",
+			   c->cfg->workdir, vs[i].name, was, vs[i].git ?
+			   "give other names: --names BASE,PATCHED" :
+			   "remove it first: swapctl build --clean with the --tree options that built it");
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* --range / --apply: the two variants; their number, or -exit code. */
+static int tree_variants(struct build_ctx *c, const struct build_opts *o,
+			 struct tree_mode *t, struct variant *vs)
+{
+	const char *dir = o->tree ? o->tree : c->cfg->kernel_tree;
+	char names[2][64];
+	int i, ret;
+
+	if (!*dir) {
+		build_fail("--range and --apply need a git tree: --tree DIR, or kernel_tree in %s",
+			   c->cfg->source);
+		return -EXIT_USAGE;
+	}
+	if (o->tree)
+		snprintf(t->what, sizeof(t->what), "--tree");
+	else
+		snprintf(t->what, sizeof(t->what), "kernel_tree, from %s",
+			 c->cfg->source);
+	ret = git_tree_open(dir, t->what, t->g[0].top, sizeof(t->g[0].top));
+	if (!ret)
+		ret = tree_refs(t, o);
+	if (!ret && !o->clean)
+		ret = git_check_clean(t->g, 2);
+	if (!ret)
+		ret = tree_names(t, o, names);
+	for (i = 0; i < 2 && !ret; i++) {
+		memset(&vs[i], 0, sizeof(vs[i]));
+		vs[i].debug = o->debug;
+		vs[i].git = &t->g[i];
+		memcpy(vs[i].series, names[i], sizeof(vs[i].series));
+		if (util_path(vs[i].name, sizeof(vs[i].name), "%s%s%s",
+			      names[i], o->debug ? "-debug" : "",
+			      o->set.suffix)) {
+			build_fail("%s: kernel name too long", names[i]);
+			ret = EXIT_USAGE;
+		}
+		if (i)
+			snprintf(vs[i].donor, sizeof(vs[i].donor), "%s",
+				 vs[0].name);
+	}
+	if (!ret && !o->clean)
+		ret = check_owners(c, vs, 2);
+	return ret ? -ret : 2;
 }
 
 /* ---- --dry-run ---- */
@@ -659,6 +1060,8 @@ static json_t *dry_variant(struct build_ctx *c, const struct variant *v,
 		      "config_current", st.config_current, "make", make,
 		      "each", each && s->n, "build_current", st.manifest != NULL,
 		      "kernel", kernel);
+	if (o)
+		json_object_set_new(o, "source", source_of(c, v, s));
 	if (o && c->set)
 		json_object_set_new(o, "config_set",
 				    json_string(c->set->frag));
@@ -675,9 +1078,19 @@ static void dry_print_variant(const json_t *v)
 
 	printf("variant %s%s\n", json_string_value(json_object_get(v, "variant")),
 	       json_is_true(json_object_get(v, "debug")) ? " (debug)" : "");
+	const json_t *src = json_object_get(v, "source");
+	bool git = !strcmp(json_string_value(json_object_get(src, "kind")) ?:
+			   "", "git");
+
+	if (git)
+		printf("  source     %s %s (%s)\n",
+		       json_string_value(json_object_get(src, "tree")),
+		       json_string_value(json_object_get(src, "ref")),
+		       json_string_value(json_object_get(src, "commit")));
 	printf("  tree       %s: %s\n",
 	       json_string_value(json_object_get(v, "tree")),
-	       tree_ok ? "holds the series already" :
+	       tree_ok ? "holds the series already" : git ?
+	       "to make: a git worktree at the commit, then git am" :
 	       "to make: a hard-link copy of the source, then the patches");
 	if (!n)
 		printf("  apply      no patches\n");
@@ -721,7 +1134,7 @@ static int build_dry_run(struct build_ctx *c, const struct variant *vs,
 	size_t i;
 	int k, ret;
 
-	ret = tree_tarball_sha(c);
+	ret = vs[0].git ? 0 : tree_tarball_sha(c);
 	if (ret)
 		return ret;
 	util_path(src, sizeof(src), "%s/src/%s", c->cfg->workdir,
@@ -729,8 +1142,7 @@ static int build_dry_run(struct build_ctx *c, const struct variant *vs,
 	util_path(ird, sizeof(ird), "%s/kernels/initramfs.cpio",
 		  c->cfg->workdir);
 	for (k = 0; k < nvar; k++) {
-		if (series_load(&s, c->patches_root, vs[k].series, err,
-				sizeof(err))) {
+		if (variant_series(c, &vs[k], &s, err, sizeof(err))) {
 			build_fail("%s", err);
 			json_decref(arr);
 			return EXIT_PATCH;
@@ -753,10 +1165,15 @@ static int build_dry_run(struct build_ctx *c, const struct variant *vs,
 		json_decref(o);
 		return text ? 0 : EXIT_FAILURE_GENERIC;
 	}
-	printf("tarball      %s (sha256 %.16s)\n", c->cfg->tarball,
-	       c->tarball_sha);
-	printf("extract      %s: %s\n", src, util_exists(src) ?
-	       "done already" : "to do (tar -xf, once per tarball)");
+	if (vs[0].git) {
+		printf("git tree     %s (not written: a worktree per kernel)\n",
+		       vs[0].git->top);
+	} else {
+		printf("tarball      %s (sha256 %.16s)\n", c->cfg->tarball,
+		       c->tarball_sha);
+		printf("extract      %s: %s\n", src, util_exists(src) ?
+		       "done already" : "to do (tar -xf, once per tarball)");
+	}
 	printf("initramfs    %s (from guest/build/)\n", ird);
 	json_array_foreach(arr, i, v)
 		dry_print_variant(v);
@@ -772,7 +1189,7 @@ static bool all_current(struct build_ctx *c, const struct variant *vs,
 	char initramfs[PATH_MAX];
 	int i;
 
-	if (tree_tarball_sha(c))
+	if (!vs[0].git && tree_tarball_sha(c))
 		return false;
 	for (i = 0; i < nvar && variant_current(c, &vs[i]); i++)
 		;
@@ -811,10 +1228,10 @@ static int build_locked(struct build_ctx *c, const struct variant *vs,
 	}
 	t0 = util_now();
 	ret = initramfs_write(c, initramfs, sizeof(initramfs));
-	if (!ret)
+	if (!ret && !vs[0].git)
 		ret = tree_extract(c);
 	for (i = 0; i < nvar && !ret; i++)
-		ret = build_variant(c, &vs[i], o->each);
+		ret = build_variant(c, &vs[i], o->each, o->keep_each);
 	close(lockfd);
 	if (!ret) {
 		build_info("done in %.1f s (after the lock was taken)",
@@ -828,6 +1245,7 @@ int cmd_build(int argc, char **argv, struct swapctl_config *cfg)
 {
 	struct build_ctx c = { .cfg = cfg, .logfd = -1 };
 	struct variant vs[BUILD_MAX_VARIANTS];
+	struct tree_mode tm = { 0 };
 	char initramfs[PATH_MAX];
 	struct build_opts o;
 	int nvar, ret;
@@ -845,19 +1263,29 @@ int cmd_build(int argc, char **argv, struct swapctl_config *cfg)
 			build_info("initramfs: %s", initramfs);
 		return ret;
 	}
-	nvar = select_variants(&c, &o, vs);
-	if (nvar < 0)
+	if (o.range || o.apply)
+		nvar = tree_variants(&c, &o, &tm, vs);
+	else
+		nvar = select_variants(&c, &o, vs);
+	if (nvar < 0) {
+		series_free(&tm.apply);
 		return -nvar;
+	}
 	/* fail on bad inputs before waiting for the lock */
 	ret = check_inputs(&c, vs, nvar, o.clean);
-	if (ret)
+	if (!ret && !o.clean && !(o.range || o.apply))
+		ret = check_owners(&c, vs, nvar);
+	if (!ret && o.dry_run)
+		ret = build_dry_run(&c, vs, nvar, o.each, o.json);
+	if (ret || o.dry_run) {
+		series_free(&tm.apply);
 		return ret;
-	if (o.dry_run)
-		return build_dry_run(&c, vs, nvar, o.each, o.json);
+	}
 	c.kernels = json_array();
 	/* nothing to do needs no lock: a no-op build takes no time */
 	if (o.clean || o.each || !all_current(&c, vs, nvar, o.json, &ret))
 		ret = build_locked(&c, vs, nvar, &o);
 	json_decref(c.kernels);
+	series_free(&tm.apply);
 	return ret;
 }

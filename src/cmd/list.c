@@ -78,8 +78,10 @@ static json_t *scenario_entry(const char *path, const char *file)
 	for (i = 0; b && i < s->nswap; i++)
 		json_array_append_new(b, json_string(
 			plan_backend_name(s->swap[i].type)));
-	o = json_pack("{sssssssO}", "file", file, "name", s->name,
-		      "description", s->description, "backends", b);
+	o = json_pack("{sssssssOs:o}", "file", file, "name", s->name,
+		      "description", s->description, "backends", b,
+		      "kernel_line", s->kernel_line[0] ?
+		      json_string(s->kernel_line) : json_null());
 	json_decref(b);
 	free(s);
 	return o;
@@ -101,6 +103,39 @@ static json_t *list_scenarios(const char *datadir)
 	}
 	free_names(v, n);
 	return a;
+}
+
+/*
+ * Where a kernel came from: its manifest's "source", or for a manifest
+ * written before there was one, the tarball and series it names.
+ */
+static json_t *source_entry(json_t *m)
+{
+	json_t *src = json_object_get(m, "source");
+
+	if (json_is_object(src))
+		return json_incref(src);
+	return json_pack("{s:s,s:O,s:O}", "kind", "tarball",
+			 "tarball", json_object_get(m, "tarball") ?: json_null(),
+			 "series", json_object_get(m, "series") ?: json_null());
+}
+
+/*
+ * The kernel line of a manifest: its "kernel_line", else MAJOR.MINOR of
+ * its kernel_version ("6.1.192+" is 6.1); null when neither says.
+ */
+static json_t *line_of(json_t *m)
+{
+	const char *v = json_string_value(json_object_get(m, "kernel_line"));
+	unsigned int major, minor;
+	int n = 0;
+
+	if (v)
+		return json_string(v);
+	v = json_string_value(json_object_get(m, "kernel_version"));
+	if (!v || sscanf(v, "%u.%u%n", &major, &minor, &n) != 2 || !n)
+		return json_null();
+	return json_sprintf("%u.%u", major, minor);
 }
 
 /*
@@ -139,9 +174,12 @@ static json_t *kernel_entry(const char *kdir, const char *variant)
 		      json_null(),
 		      "series", json_object_get(m, "series") ?: json_null(),
 		      "patches", names);
-	if (o)
+	if (o) {
 		json_object_set_new(o, "bzImage", json_sprintf("%s/%s/bzImage",
 							       kdir, variant));
+		json_object_set_new(o, "source", source_entry(m));
+		json_object_set_new(o, "line", line_of(m));
+	}
 	json_decref(names);
 	json_decref(m);
 	return o;
@@ -186,6 +224,37 @@ static const char *summary(const char *d, unsigned int w, char *buf,
 	return buf;
 }
 
+/* "git TREE REF (COMMIT)[ + SERIES]" or "tarball NAME[ + SERIES]" */
+static const char *source_text(json_t *src, char *buf, size_t len)
+{
+	const char *series, *file, *base;
+
+	if (!strcmp(str(src, "kind"), "git")) {
+		file = str(src, "apply");
+		base = strrchr(file, '/');
+		snprintf(buf, len, "git %s %s (%.12s)%s%s", str(src, "tree"),
+			 str(src, "ref"), str(src, "commit"), *file ? " + " : "",
+			 base ? base + 1 : file);
+		return buf;
+	}
+	file = str(src, "tarball");
+	base = strrchr(file, '/');
+	series = str(src, "series");
+	/* patches/<name>/series: name the series by its directory */
+	if (strlen(series) > 7 && !strcmp(series + strlen(series) - 7,
+					  "/series")) {
+		const char *e = series + strlen(series) - 7, *b = e;
+
+		while (b > series && b[-1] != '/')
+			b--;
+		snprintf(buf, len, "tarball %s + %.*s", base ? base + 1 : file,
+			 (int)(e - b), b);
+		return buf;
+	}
+	snprintf(buf, len, "tarball %s", base ? base + 1 : file);
+	return buf;
+}
+
 static void text(json_t *scn, json_t *ker, const char *datadir,
 		 const char *workdir)
 {
@@ -207,6 +276,9 @@ static void text(json_t *scn, json_t *ker, const char *datadir,
 		json_array_foreach(json_object_get(e, "backends"), j, b)
 			snprintf(bk + strlen(bk), sizeof(bk) - strlen(bk),
 				 "%s%s", j ? "," : "", json_string_value(b));
+		if (*str(e, "kernel_line"))
+			snprintf(bk + strlen(bk), sizeof(bk) - strlen(bk),
+				 " (%s)", str(e, "kernel_line"));
 		printf("  %-20s %-14s %s\n", str(e, "name"), bk,
 		       summary(str(e, "description"), width > 40 ?
 			       width - 38 : 40, desc, sizeof(desc)));
@@ -217,18 +289,22 @@ static void text(json_t *scn, json_t *ker, const char *datadir,
 	json_array_foreach(ker, i, e) {
 		json_t *p = json_object_get(e, "patches");
 		json_t *secs = json_object_get(e, "build_seconds");
+		char src[PATH_MAX + 600];
 
 		if (json_object_get(e, "error")) {
 			printf("  %-20s %s\n", str(e, "variant"),
 			       str(e, "error"));
 			continue;
 		}
-		printf("  %-20s %-10s %2zu patch%s  built %s (%.0f s)%s\n",
-		       str(e, "variant"), str(e, "version"),
+		printf("  %-20s %-5s %-10s %2zu patch%s  built %s (%.0f s)%s  %s\n",
+		       str(e, "variant"), *str(e, "line") ? str(e, "line") : "?",
+		       str(e, "version"),
 		       json_array_size(p), json_array_size(p) == 1 ? "" : "es",
 		       str(e, "built_at"), json_number_value(secs),
 		       json_is_true(json_object_get(e, "debug")) ?
-		       "  debug" : "");
+		       "  debug" : "",
+		       source_text(json_object_get(e, "source"), src,
+				   sizeof(src)));
 	}
 	if (!json_array_size(ker))
 		printf("  (none: 'swapctl build --all')\n");
@@ -245,10 +321,12 @@ int cmd_list(int argc, char **argv, struct swapctl_config *cfg)
 	struct popt_cmd cmd = {
 		.name = "list", .opts = opts,
 		.desc =
-		"List the shipped scenarios (name, swap backends, description)\n"
-		"and the kernels built in the work directory (variant, kernel\n"
-		"version, number of patches, build time, debug or not), as their\n"
-		"manifest.json records them.\n",
+		"List the shipped scenarios (name, swap backends, the kernel line\n"
+		"they name, description) and the kernels built in the work\n"
+		"directory (variant, kernel line and version, number of patches,\n"
+		"build time, debug or not, and the\n"
+		"source: the tarball and series, or the git tree, ref and\n"
+		"commit), as their manifest.json records them.\n",
 	};
 	const char *datadir = util_data_dir();
 	json_t *scn, *ker, *o;

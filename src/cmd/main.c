@@ -29,6 +29,7 @@ static const struct cmd commands[] = {
 	{ "validate", cmd_validate, "check scenario files without running" },
 	{ "metrics", cmd_metrics, "list the metrics swapctl measures" },
 	{ "list", cmd_list, "list the shipped scenarios and the built kernels" },
+	{ "bisect", cmd_bisect, "name the patch of a series that changed a metric" },
 	{ "help", cmd_help, "show help for a command" },
 };
 

@@ -222,6 +222,12 @@ static int set_key(struct swapctl_config *cfg, const char *key,
 	} else if (!strcmp(key, "workdir")) {
 		if (parse_path(v, cfg->workdir, sizeof(cfg->workdir)))
 			goto bad_path;
+	} else if (!strcmp(key, "kernel_tree")) {
+		if (*v && parse_path(v, cfg->kernel_tree,
+				     sizeof(cfg->kernel_tree)))
+			goto bad_path;
+		if (!*v)
+			cfg->kernel_tree[0] = '\0';
 	} else if (!strcmp(key, "series")) {
 		if (!valid_series_name(v) || !strcmp(v, "baseline")) {
 			snprintf(msg, msglen,

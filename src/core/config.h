@@ -19,6 +19,7 @@ enum accel { ACCEL_AUTO, ACCEL_KVM, ACCEL_TCG };
 struct swapctl_config {
 	char tarball[PATH_MAX];		/* kernel_tarball */
 	char workdir[PATH_MAX];		/* workdir */
+	char kernel_tree[PATH_MAX];	/* kernel_tree: git tree, "" none */
 	char series[64];		/* series: the patched variant's series */
 	int jobs;			/* jobs */
 	bool ccache;			/* ccache */

@@ -28,6 +28,9 @@ enum swapctl_exit {
 	 */
 	EXIT_DATA = 11,
 	EXIT_REGRESSION = 12,	/* a no_regression metric: significantly worse */
+	EXIT_NOT_GIT = 13,	/* build --tree: not a git work tree */
+	EXIT_DIRTY = 14,	/* build --tree: uncommitted changes it would miss */
+	EXIT_REF = 15,		/* build --tree: a ref that names no commit */
 	EXIT_INTERRUPTED = 130,	/* SIGINT/SIGTERM */
 };
 
@@ -44,6 +47,7 @@ int cmd_report(int argc, char **argv, struct swapctl_config *cfg);
 int cmd_validate(int argc, char **argv, struct swapctl_config *cfg);
 int cmd_metrics(int argc, char **argv, struct swapctl_config *cfg);
 int cmd_list(int argc, char **argv, struct swapctl_config *cfg);
+int cmd_bisect(int argc, char **argv, struct swapctl_config *cfg);
 
 
 extern int verbose;

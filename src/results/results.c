@@ -220,6 +220,7 @@ void results_judge(const struct metric_def *m, enum stats_state sa,
 	bool significant;
 
 	c->m = m;
+	c->why[0] = '\0';
 	c->has_ratio = c->has_ci = c->has_p = false;
 	c->has_mde = c->has_mde_noise = false;
 	c->ratio = c->lo = c->hi = c->p = c->mde = c->mde_noise = 0;
@@ -371,11 +372,39 @@ static void block_by_host(const struct results *r, unsigned int what,
 	free(seen);
 }
 
+/*
+ * The vmstat counter metric @mi is computed from (through .num/.den)
+ * that a guest of kernel @k lacks, or NULL: why it is STATS_MISSING.
+ */
+static const char *missing_counter(const struct results *r, int mi,
+				   unsigned int k, int depth)
+{
+	const struct metric_def *m;
+	const char *why = NULL;
+	unsigned int i;
+
+	if (mi < 0 || depth > 4)
+		return NULL;
+	m = &metric_defs[mi];
+	if (!m->vmstat)
+		return m->num ? missing_counter(r, metric_index(m->num), k,
+						depth + 1) ?:
+				missing_counter(r, metric_index(m->den), k,
+						depth + 1) : NULL;
+	for (i = 0; i < r->ng && !why; i++)
+		if (!strcmp(r->g[i].kernel, r->kernels[k]) &&
+		    r->g[i].v[mi].state == STATS_MISSING)
+			why = m->vmstat;
+	return why;
+}
+
 void results_compare(const struct results *r, unsigned int mi,
 		     unsigned int k, unsigned int ref, struct res_cmp *c)
 {
 	struct stats_desc a, b;
 	enum stats_state sa, sb;
+	const char *why = NULL;
+	unsigned int side = k;
 
 	sa = results_desc(r, ref, mi, &a);
 	sb = results_desc(r, k, mi, &b);
@@ -383,6 +412,17 @@ void results_compare(const struct results *r, unsigned int mi,
 	block_by_host(r, mi, false, k, ref, c);
 	c->kernel = k;
 	c->ref = ref;
+	if (c->verdict != V_NOT_MEASURED)
+		return;
+	if (sb == STATS_MISSING)
+		why = missing_counter(r, (int)mi, k, 0);
+	if (!why && sa == STATS_MISSING) {
+		side = ref;
+		why = missing_counter(r, (int)mi, ref, 0);
+	}
+	if (why)
+		snprintf(c->why, sizeof(c->why), "no %s in %s", why,
+			 r->kernels[side]);
 }
 
 void results_phase_compare(const struct results *r, unsigned int idx,
@@ -942,8 +982,8 @@ static json_t *blocked_json(const struct res_cmp *c)
 			json_null());
 }
 
-static json_t *cmp_json(const struct res_cmp *c, const char *metric,
-			const char *kernel, const char *ref)
+json_t *results_cmp_json(const struct res_cmp *c, const char *metric,
+			 const char *kernel, const char *ref)
 {
 	json_t *o = json_object();
 
@@ -958,6 +998,8 @@ static json_t *cmp_json(const struct res_cmp *c, const char *metric,
 			    json_null());
 	json_object_set_new(o, "verdict",
 			    json_string(results_verdict_name(c->verdict)));
+	if (c->why[0])
+		json_object_set_new(o, "reason", json_string(c->why));
 	json_object_set_new(o, "mde", c->has_mde ? json_real(c->mde) :
 			    json_null());
 	json_object_set_new(o, "mde_noise", c->has_mde_noise ?
@@ -995,7 +1037,7 @@ json_t *results_comparisons_json(const struct results *r)
 			json_t *o;
 
 			results_compare(r, mi, k, 0, &c);
-			o = cmp_json(&c, metric_defs[mi].key, r->kernels[k],
+			o = results_cmp_json(&c, metric_defs[mi].key, r->kernels[k],
 				     r->kernels[0]);
 			if (r->effect > 0)
 				json_object_set_new(o, "repeats_needed",
@@ -1028,7 +1070,7 @@ json_t *results_phases_json(const struct results *r)
 			struct res_cmp c;
 
 			results_phase_compare(r, idx, k, &c);
-			json_array_append_new(cs, cmp_json(&c, key,
+			json_array_append_new(cs, results_cmp_json(&c, key,
 				r->kernels[k], r->kernels[0]));
 		}
 		json_object_set_new(o, "index", json_integer(idx + 1));
@@ -1075,7 +1117,7 @@ static void fmt_desc(char *buf, size_t len, enum stats_state st,
 		snprintf(buf, len, "%.*f", dec, d->mean);
 }
 
-static void fmt_cmp(char *buf, size_t len, const struct res_cmp *c)
+void results_fmt_cmp(char *buf, size_t len, const struct res_cmp *c)
 {
 	const char *v = results_verdict_name(c->verdict);
 
@@ -1085,7 +1127,9 @@ static void fmt_cmp(char *buf, size_t len, const struct res_cmp *c)
 	else if (c->verdict == V_NO_CHANGE)
 		v = "no change";
 
-	if (c->verdict == V_NOT_MEASURED)
+	if (c->verdict == V_NOT_MEASURED && c->why[0])
+		snprintf(buf, len, "not measured: %.60s", c->why);
+	else if (c->verdict == V_NOT_MEASURED)
 		snprintf(buf, len, "-");
 	else if (c->has_ratio && c->has_ci)
 		snprintf(buf, len, "%.2fx [%.2f, %.2f] %s", c->ratio, c->lo,
@@ -1123,7 +1167,11 @@ static void print_cmp(FILE *f, const struct res_cmp *c, int width)
 {
 	char buf[96];
 
-	fmt_cmp(buf, sizeof(buf), c);
+	results_fmt_cmp(buf, sizeof(buf), c);
+	/* a table narrowed to the terminal: the reason is in the JSON */
+	if (c->verdict == V_NOT_MEASURED && width < T_RATIO &&
+	    (int)strlen(buf) > width)
+		snprintf(buf, sizeof(buf), "not measured");
 	fputc(' ', f);
 	pad(f, buf, width, true);
 	results_fmt_mde(buf, sizeof(buf), c);

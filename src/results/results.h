@@ -79,6 +79,11 @@ struct res_cmp {
 	double p;
 	enum verdict verdict;
 	/*
+	 * V_NOT_MEASURED because a kernel lacks a vmstat counter the metric
+	 * is computed from: "no nrswpout in base"; "" otherwise.
+	 */
+	char why[96];
+	/*
 	 * The minimum detectable effect (stats_mde): mde_noise from the
 	 * spread of the repeats (has_mde_noise), mde the smallest relative
 	 * difference this comparison could call a change: the larger of
@@ -271,6 +276,11 @@ void results_guest_place_json(json_t *o, const struct res_guest *g);
 json_t *results_kernels_json(const struct results *r);
 /* [{"metric", "kernel", "reference", "ratio", "ci95", "p_value", "verdict"}] */
 json_t *results_comparisons_json(const struct results *r);
+/* One comparison as in "comparisons" (metric, kernel, reference, ...). */
+json_t *results_cmp_json(const struct res_cmp *c, const char *metric,
+			 const char *kernel, const char *ref);
+/* "1.02x [0.98, 1.06] no change", "not measured: no nrswpout in X". */
+void results_fmt_cmp(char *buf, size_t len, const struct res_cmp *c);
 /* per phase index: {"index", "name", "kernels": {...}, "comparisons"} */
 json_t *results_phases_json(const struct results *r);
 /*

@@ -18,7 +18,7 @@
 #include "stream.h"
 
 #define SOURCE_MAX_GUESTS	256
-#define SOURCE_MAX_KERNELS	8
+#define SOURCE_MAX_KERNELS	32
 
 struct source_line {
 	size_t off, len;	/* in data */

@@ -1523,13 +1523,41 @@ static int parse_faults(struct pctx *c, struct scenario *s, json_t *root)
 	return 0;
 }
 
+/* "kernel_line": "MAJOR.MINOR" (6.1, 6.12): digits, one dot, digits. */
+static int parse_kernel_line(struct pctx *c, struct scenario *s,
+			     json_t *root)
+{
+	const char *p = s->kernel_line;
+	unsigned int dots = 0, digits = 0;
+
+	if (get_string(c, root, "kernel_line", s->kernel_line,
+		       sizeof(s->kernel_line), false, NULL))
+		return -1;
+	for (; *p; p++) {
+		if (*p == '.' && digits && !dots) {
+			dots++;
+			digits = 0;
+		} else if (isdigit((unsigned char)*p)) {
+			digits++;
+		} else {
+			break;
+		}
+	}
+	if (s->kernel_line[0] && (*p || dots != 1 || !digits)) {
+		push_key(c, "kernel_line");
+		return fail(c, "\"%s\" is not a kernel line: MAJOR.MINOR, as 6.1 or 6.12",
+			    s->kernel_line);
+	}
+	return 0;
+}
+
 static int parse_root(struct pctx *c, struct scenario *s, json_t *root)
 {
 	static const char *const keys[] = {
 		"name", "description", "kernels", "guest", "interval_ms",
 		"timeout_s", "repeat", "sysctl", "thp", "zswap", "swap",
 		"workload", "expect", "no_regression", "faults",
-		NULL };
+		"kernel_line", NULL };
 	static const char *const gkeys[] = { "memory_mb", "cpus", NULL };
 	char msg[256];
 	json_t *g;
@@ -1552,6 +1580,7 @@ static int parse_root(struct pctx *c, struct scenario *s, json_t *root)
 	}
 	if (get_string(c, root, "description", s->description,
 		       sizeof(s->description), false, NULL) ||
+	    parse_kernel_line(c, s, root) ||
 	    parse_kernels(c, s, root) ||
 	    get_object(c, root, "guest", &g))
 		return -1;

@@ -21,7 +21,7 @@
 #define SCN_MAX_FAULTS	PLAN_MAX_FAULTS
 #define SCN_MAX_BAD_SLOTS	PLAN_MAX_BAD_SLOTS
 #define SCN_DESC_MAX	511	/* bytes of "description" */
-#define SCN_MAX_KERNELS	8
+#define SCN_MAX_KERNELS	32
 #define SCN_KERNEL_MAX	33	/* a kernel name, with NUL */
 #define SCN_METRIC_MAX	40	/* a metric key, with NUL */
 #define SCN_MAX_NOREG	32
@@ -115,6 +115,8 @@ struct scenario {
 	/* the kernels compared; the first is the reference */
 	char kernels[SCN_MAX_KERNELS][SCN_KERNEL_MAX];
 	int nkernels;
+	/* "kernel_line": "6.1": the kernel line it is meant for, "" any */
+	char kernel_line[16];
 	unsigned int memory_mb;	/* 0: from swapctl.conf */
 	unsigned int cpus;	/* 0: from swapctl.conf */
 	unsigned int interval_ms;
