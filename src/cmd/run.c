@@ -1793,7 +1793,11 @@ struct run_opts {
  * in a minute, with 1 it booted in 2 s). A command group that asks for
  * more CPUs (cpuset.cpus) gets the guest's one, said once per group, so
  * that kernel-build's memcg and global halves both run under icount.
- * Before the plans are written; 0 or EXIT_USAGE.
+ * The guest's own watchdog gets the plan's longest timeout_s: with
+ * sleep=off its clock jumps over every idle wait, so a guest waiting
+ * for virtio-blk I/O saw 240 s pass in 42 s of host time (bdev-swap);
+ * the scenario's timeout_s stays the host's limit, in host time
+ * (prepare() set it). Before the plans are written; 0 or EXIT_USAGE.
  */
 static int setup_icount(struct run *r, int icount)
 {
@@ -1813,6 +1817,7 @@ static int setup_icount(struct run *r, int icount)
 		guest_msg("--icount: the guests get 1 vCPU instead of %u (icount runs the vCPUs in turn)",
 			  r->env.cpus);
 	r->env.cpus = 1;
+	r->scn.timeout_s = PLAN_TIMEOUT_S_MAX;
 	for (i = 0; i < r->scn.ngroups; i++) {
 		g = &r->scn.group[i];
 		if (g->cpus <= 1)

@@ -61,6 +61,22 @@ def test_icount_gives_groups_the_one_cpu(sw):
     assert "group name=stress memory_max_mb=48 cpus=2" in plain.out, plain
 
 
+def test_icount_leaves_the_time_limit_to_the_host(sw):
+    """Under -icount sleep=off the guest's clock jumps over idle waits
+    (a bdev-swap guest's watchdog fired at 240 guest seconds after 42 s
+    of host time): the guest gets the longest timeout_s and the
+    scenario's stays the host's limit, in host time."""
+    scn = REPO / "scenarios" / "bdev-swap.json"
+    limit = json.loads(scn.read_text())["timeout_s"]
+    r = sw.run("run", "--dry-run", "--icount", "3", scn)
+    if r.rc == EXIT_USAGE and "KVM" in r.err:
+        pytest.skip("KVM here: --icount is refused (%s)" % r.err.strip())
+    assert r.rc == 0, r
+    assert "\ntimeout_s 86400\n" in r.out, r
+    plain = sw.expect(0, "run", "--dry-run", scn)
+    assert "\ntimeout_s %d\n" % limit in plain.out, plain
+
+
 @pytest.mark.boot
 @pytest.mark.slow
 def test_repeat_auto_with_icount(guests, tmp_path):
