@@ -53,7 +53,7 @@ FUZZERS := $(patsubst tests/%.c,build/fuzz/bin/%,$(wildcard tests/fuzz_*.c))
 FUZZ_OBJS := $(LIBOBJS:build/%.o=build/fuzz/%.o)
 
 # Debian packages, installed by name.
-DEB_PKGS := linux-source-6.1 build-essential bc bison flex libelf-dev \
+DEB_PKGS := linux-source-6.1 linux-source-6.12 build-essential bc bison flex libelf-dev \
 	libssl-dev ccache cpio xz-utils lz4 pkg-config quilt \
 	qemu-system-x86 qemu-utils libvirt-dev libvirt-daemon \
 	libvirt-daemon-driver-qemu libvirt-clients libjansson-dev \

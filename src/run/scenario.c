@@ -17,6 +17,7 @@
 #include <jansson.h>
 
 #include "kbuild.h"
+#include "kline.h"
 #include "metrics.h"
 #include "scenario.h"
 #include "util.h"
@@ -680,6 +681,12 @@ static int parse_mthp(struct pctx *c, struct scenario *s, json_t *root)
 	if (!obj)
 		return 0;
 	push_key(c, "mthp");
+	if (s->kernel_line[0] && kline_before(s->kernel_line,
+					      PLAN_MTHP_LINE_MAJOR,
+					      PLAN_MTHP_LINE_MINOR))
+		return fail(c, "kernel line %s has no per-size mTHP (%d.%d and later): give \"kernel_line\": \"6.12\"",
+			    s->kernel_line, PLAN_MTHP_LINE_MAJOR,
+			    PLAN_MTHP_LINE_MINOR);
 	json_object_foreach(obj, key, v) {
 		push_key(c, key);
 		for (p = key; isdigit((unsigned char)*p); p++)
@@ -1567,23 +1574,10 @@ static int parse_faults(struct pctx *c, struct scenario *s, json_t *root)
 static int parse_kernel_line(struct pctx *c, struct scenario *s,
 			     json_t *root)
 {
-	const char *p = s->kernel_line;
-	unsigned int dots = 0, digits = 0;
-
 	if (get_string(c, root, "kernel_line", s->kernel_line,
 		       sizeof(s->kernel_line), false, NULL))
 		return -1;
-	for (; *p; p++) {
-		if (*p == '.' && digits && !dots) {
-			dots++;
-			digits = 0;
-		} else if (isdigit((unsigned char)*p)) {
-			digits++;
-		} else {
-			break;
-		}
-	}
-	if (s->kernel_line[0] && (*p || dots != 1 || !digits)) {
+	if (s->kernel_line[0] && !kline_valid(s->kernel_line)) {
 		push_key(c, "kernel_line");
 		return fail(c, "\"%s\" is not a kernel line: MAJOR.MINOR, as 6.1 or 6.12",
 			    s->kernel_line);
