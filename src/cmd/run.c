@@ -413,8 +413,9 @@ static void print_table(struct run *r, const struct res_expect *xr,
 	if (r->width > 1)
 		snprintf(at_once, sizeof(at_once), "%u guests at once",
 			 r->width);
-	printf("\nscenario %s: %s, %u MiB, %u CPUs, %u run%s per kernel, %s, reference %s\n",
-	       r->scn.name, r->env.kvm ? "KVM" : "TCG", r->env.memory_mb,
+	printf("\nscenario %s: line %s, %s, %u MiB, %u CPUs, %u run%s per kernel, %s, reference %s\n",
+	       r->scn.name, r->line, r->env.kvm ? "KVM" : "TCG",
+	       r->env.memory_mb,
 	       r->env.cpus, r->repeat, r->repeat > 1 ? "s" : "", at_once,
 	       r->scn.kernels[0]);
 	results_print_table(stdout, &r->res);
