@@ -310,8 +310,9 @@ static int output(struct bisect *b)
 		n = i;
 	}
 	if (!b->json) {
-		printf("bisect of %s (%s): %s\n\n", b->series ? b->series :
-		       "a recorded run", b->src.scenario, b->dir);
+		printf("bisect of %s (%s, line %s): %s\n\n", b->series ?
+		       b->series : "a recorded run", b->src.scenario, b->line,
+		       b->dir);
 		bisect_print(stdout, &b->res, mi, n, &b->names,
 			     b->metrics.n > 0);
 		return EXIT_OK;
@@ -323,6 +324,7 @@ static int output(struct bisect *b)
 			b->src.scenario));
 		json_object_set_new(o, "series", b->series ?
 				    json_string(b->series) : json_null());
+		json_object_set_new(o, "kernel_line", json_string(b->line));
 	}
 	text = o ? json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
 			      JSON_REAL_PRECISION(6)) : NULL;
