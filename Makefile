@@ -239,7 +239,7 @@ install: all
 	install -m 644 man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 644 man/*.5 $(DESTDIR)$(PREFIX)/share/man/man5
 	install -D -m 644 swapctl.conf $(DESTDIR)$(PREFIX)/share/swapctl/swapctl.conf
-	for d in patches/*/; do \
+	for d in patches/*/ patches/*/*/; do \
 		install -d $(DESTDIR)$(PREFIX)/share/swapctl/$$d && \
 		find $$d -maxdepth 1 -type f -exec install -m 644 {} \
 			$(DESTDIR)$(PREFIX)/share/swapctl/$$d \; || exit 1; \
