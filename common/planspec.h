@@ -67,7 +67,8 @@
 #define PLAN_MAX_MTHP		8
 #define PLAN_MTHP_KB_MIN	16
 #define PLAN_MTHP_KB_MAX	2048
-#define PLAN_MTHP_LINE_MAJOR	6	/* the first kernel line with mTHP */
+/* the first kernel line with per-size mTHP: 6.8 */
+#define PLAN_MTHP_LINE_MAJOR	6
 #define PLAN_MTHP_LINE_MINOR	8
 #define PLAN_MTHP_DIR		"/sys/kernel/mm/transparent_hugepage"
 
