@@ -53,7 +53,7 @@ FUZZERS := $(patsubst tests/%.c,build/fuzz/bin/%,$(wildcard tests/fuzz_*.c))
 FUZZ_OBJS := $(LIBOBJS:build/%.o=build/fuzz/%.o)
 
 # Debian packages, installed by name.
-DEB_PKGS := linux-source-6.1 build-essential bc bison flex libelf-dev \
+DEB_PKGS := linux-source-6.1 linux-source-6.12 build-essential bc bison flex libelf-dev \
 	libssl-dev ccache cpio xz-utils lz4 pkg-config quilt \
 	qemu-system-x86 qemu-utils libvirt-dev libvirt-daemon \
 	libvirt-daemon-driver-qemu libvirt-clients libjansson-dev \
@@ -239,7 +239,7 @@ install: all
 	install -m 644 man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 644 man/*.5 $(DESTDIR)$(PREFIX)/share/man/man5
 	install -D -m 644 swapctl.conf $(DESTDIR)$(PREFIX)/share/swapctl/swapctl.conf
-	for d in patches/*/; do \
+	for d in patches/*/ patches/*/*/; do \
 		install -d $(DESTDIR)$(PREFIX)/share/swapctl/$$d && \
 		find $$d -maxdepth 1 -type f -exec install -m 644 {} \
 			$(DESTDIR)$(PREFIX)/share/swapctl/$$d \; || exit 1; \

@@ -56,6 +56,43 @@
 #define PLAN_UNIQUE_WORDS_MAX	512
 #define PLAN_REWRITE_FRAC_DEF	0.25
 
+/*
+ * Per-size mTHP (multi-size THP, Linux 6.8 and later): a scenario's
+ * "mthp" {"<KiB>": "<policy>"}, the plan's "mthp size_kb=K enabled=P"
+ * lines, written by the guest into
+ * /sys/kernel/mm/transparent_hugepage/hugepages-<K>kB/enabled. The sizes
+ * of anonymous mTHP on x86-64: orders 2 to 9 of 4 KiB pages, a power of
+ * two from 16 to 2048 KiB; at most one line per size.
+ */
+#define PLAN_MAX_MTHP		8
+#define PLAN_MTHP_KB_MIN	16
+#define PLAN_MTHP_KB_MAX	2048
+/* the first kernel line with per-size mTHP: 6.8 */
+#define PLAN_MTHP_LINE_MAJOR	6
+#define PLAN_MTHP_LINE_MINOR	8
+#define PLAN_MTHP_DIR		"/sys/kernel/mm/transparent_hugepage"
+
+/* Whether @kb is an mTHP size: a power of two in [MIN, MAX]. */
+static inline int plan_mthp_size_ok(unsigned long long kb)
+{
+	return kb >= PLAN_MTHP_KB_MIN && kb <= PLAN_MTHP_KB_MAX &&
+	       !(kb & (kb - 1));
+}
+
+/* The policy called @name (always, inherit, madvise, never), or -1. */
+static inline int plan_mthp_policy_parse(const char *name)
+{
+	static const char *const names[] = {
+		"always", "inherit", "madvise", "never",
+	};
+	int i;
+
+	for (i = 0; i < (int)(sizeof(names) / sizeof(names[0])); i++)
+		if (!strcmp(name, names[i]))
+			return i;
+	return -1;
+}
+
 /* Swap backends, in the plan's "swap type=NAME" and a scenario's "type". */
 enum plan_backend {
 	SWAP_BLK,		/* a whole virtio-blk disk */

@@ -332,6 +332,47 @@ static int parse_swap(struct line_ctx *c, struct gplan *p, int nw, char **w)
 	return 0;
 }
 
+/* "mthp size_kb=K enabled=P": one size per line, each size once. */
+static int parse_mthp(struct line_ctx *c, struct gplan *p, int nw, char **w)
+{
+	struct gplan_mthp m = { 0 };
+	uint64_t kb = 0;
+	int i;
+
+	for (i = 1; i < nw; i++) {
+		char *key, *val;
+
+		if (split_kv(c, w[i], &key, &val))
+			return -1;
+		if (!strcmp(key, "size_kb")) {
+			if (parse_u64(c, key, val, PLAN_MTHP_KB_MIN,
+				      PLAN_MTHP_KB_MAX, &kb))
+				return -1;
+			if (!plan_mthp_size_ok(kb))
+				return fail(c, "size_kb: %s is not a power of two",
+					    val);
+		} else if (!strcmp(key, "enabled")) {
+			if (plan_mthp_policy_parse(val) < 0)
+				return fail(c, "enabled: '%s' is not always, inherit, madvise or never",
+					    val);
+			strcpy(m.enabled, val);
+		} else {
+			return fail(c, "mthp: unknown key '%s'", key);
+		}
+	}
+	if (!kb || !m.enabled[0])
+		return fail(c, "mthp: expected size_kb= and enabled=");
+	for (i = 0; i < p->nmthp; i++)
+		if (p->mthp[i].size_kb == kb)
+			return fail(c, "mthp: size_kb=%llu given twice",
+				    (unsigned long long)kb);
+	if (p->nmthp >= GPLAN_MAX_MTHP)
+		return fail(c, "mthp: more than %d sizes", GPLAN_MAX_MTHP);
+	m.size_kb = (unsigned int)kb;
+	p->mthp[p->nmthp++] = m;
+	return 0;
+}
+
 static int parse_net(struct line_ctx *c, struct gplan *p, int nw, char **w)
 {
 	bool have_addr = false;
@@ -863,6 +904,8 @@ static int parse_line(struct line_ctx *c, struct gplan *p, char *line,
 	} else if (!strcmp(w[0], "thp")) {
 		return add_kv(c, "thp", nw, w, p->thp, &p->nthp,
 			      GPLAN_MAX_KV, thp_keys);
+	} else if (!strcmp(w[0], "mthp")) {
+		return parse_mthp(c, p, nw, w);
 	} else if (!strcmp(w[0], "zswap")) {
 		return add_kv(c, "zswap", nw, w, p->zswap, &p->nzswap,
 			      GPLAN_MAX_KV, zswap_keys);

@@ -18,6 +18,7 @@
 #define GPLAN_MAX_LINE		PLAN_LINE_MAX
 #define GPLAN_MAX_SYSCTL	PLAN_MAX_SYSCTL
 #define GPLAN_MAX_KV		PLAN_MAX_KV
+#define GPLAN_MAX_MTHP		PLAN_MAX_MTHP
 #define GPLAN_MAX_SWAP		PLAN_MAX_SWAP
 #define GPLAN_MAX_PHASE		PLAN_MAX_PHASES
 #define GPLAN_MAX_FAULT		PLAN_MAX_FAULTS
@@ -39,6 +40,12 @@
 struct gplan_kv {
 	char key[GPLAN_KEY_LEN];
 	char val[GPLAN_VAL_LEN];
+};
+
+/* "mthp size_kb=K enabled=P": hugepages-<K>kB/enabled = P */
+struct gplan_mthp {
+	unsigned int size_kb;
+	char enabled[16];
 };
 
 struct gplan_swap {
@@ -115,6 +122,8 @@ struct gplan {
 	struct gplan_kv thp[GPLAN_MAX_KV];
 	int nzswap;
 	struct gplan_kv zswap[GPLAN_MAX_KV];
+	int nmthp;
+	struct gplan_mthp mthp[GPLAN_MAX_MTHP];
 
 	int nswap;
 	struct gplan_swap swap[GPLAN_MAX_SWAP];

@@ -273,6 +273,32 @@ static int apply_kv(const char *what, const char *dir,
 	return 0;
 }
 
+/* The plan's mthp lines: hugepages-<K>kB/enabled, after the thp ones. */
+static int apply_mthp(char *reason)
+{
+	char path[256];
+	int i, r;
+
+	for (i = 0; i < plan.nmthp; i++) {
+		const struct gplan_mthp *m = &plan.mthp[i];
+
+		snprintf(path, sizeof(path), "%s/hugepages-%ukB/enabled",
+			 PLAN_MTHP_DIR, m->size_kb);
+		set_step("mthp %u kB enabled=%s", m->size_kb, m->enabled);
+		r = gu_write_file(path, m->enabled);
+		if (r) {
+			reasonf(reason, "mthp %u kB enabled=%s: %s: %s%s",
+				m->size_kb, m->enabled, path, strerror(-r),
+				r == -ENOENT ?
+				" (a kernel without that mTHP size: 6.8 and later, CONFIG_TRANSPARENT_HUGEPAGE)" :
+				"");
+			return -1;
+		}
+		logi("info", "mthp %u kB enabled=%s", m->size_kb, m->enabled);
+	}
+	return 0;
+}
+
 static int do_swapon(const char *path, int prio, char *reason)
 {
 	int flags = 0;
@@ -708,6 +734,7 @@ static int setup(char *reason)
 	if (apply_kv("sysctl", NULL, plan.sysctl, plan.nsysctl, reason) ||
 	    apply_kv("thp", "/sys/kernel/mm/transparent_hugepage", plan.thp,
 		     plan.nthp, reason) ||
+	    apply_mthp(reason) ||
 	    apply_kv("zswap", "/sys/module/zswap/parameters", plan.zswap,
 		     plan.nzswap, reason))
 		return -1;

@@ -142,6 +142,8 @@ static void test_errors(void **state)
 	expect_error("workdir = relative/dir\n",
 		     "bad.conf:1: workdir: 'relative/dir' is not an absolute");
 	expect_error("kernel_tarball = x.tar\n", "bad.conf:1: kernel_tarball");
+	expect_error("kernel_line = 6\n",
+		     "bad.conf:1: kernel_line: '6' is not a kernel line");
 	expect_error("kernel_tree = linux\n",
 		     "bad.conf:1: kernel_tree: 'linux' is not an absolute");
 	expect_error("series = baseline\n", "bad.conf:1: series");
@@ -242,6 +244,8 @@ static void test_repo_default_file(void **state)
 	assert_int_equal(config_parse_file(&c, "swapctl.conf", err,
 					   sizeof(err)), 0);
 	assert_string_equal(c.tarball, def.tarball);
+	assert_int_equal(c.tarball_set, def.tarball_set);
+	assert_string_equal(c.kernel_line, def.kernel_line);
 	assert_string_equal(c.workdir, def.workdir);
 	assert_string_equal(c.series, def.series);
 	assert_int_equal(c.jobs, def.jobs);

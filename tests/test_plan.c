@@ -31,6 +31,7 @@ static void test_exact_text(void **state)
 		"{\"name\": \"p\", \"interval_ms\": 50, \"timeout_s\": 90,\n"
 		" \"sysctl\": {\"vm.swappiness\": 100, \"vm.page-cluster\": 0},\n"
 		" \"thp\": {\"enabled\": \"always\"},\n"
+		" \"mthp\": {\"64\": \"always\", \"2048\": \"inherit\"},\n"
 		" \"zswap\": {\"enabled\": false},\n"
 		" \"swap\": [{\"type\": \"ext4file\", \"size_mb\": 64, \"prio\": 1},\n"
 		"  {\"type\": \"blk\", \"size_mb\": 32, \"nonrot\": true},\n"
@@ -50,6 +51,8 @@ static void test_exact_text(void **state)
 		"sysctl vm.swappiness=100\n"
 		"sysctl vm.page-cluster=0\n"
 		"thp enabled=always\n"
+		"mthp size_kb=64 enabled=always\n"
+		"mthp size_kb=2048 enabled=inherit\n"
 		"zswap enabled=0\n"
 		"swap type=ext4file dev=/dev/vda size_mb=64 prio=1\n"
 		"swap type=blk dev=/dev/vdb nonrot=1\n"
@@ -104,6 +107,7 @@ static void test_guest_agrees(void **state)
 		"scenarios/fault-nfs-restart.json",
 		"scenarios/fault-swapoff.json",
 		"scenarios/fault-swap-churn.json", "scenarios/fault-oom.json",
+		"scenarios/mthp-swap.json",
 	};
 	struct gplan *gp = calloc(1, sizeof(*gp));
 	size_t f;
@@ -145,6 +149,13 @@ static void test_guest_agrees(void **state)
 		assert_int_equal(gp->seed, scn.seed);
 		assert_int_equal(gp->size_mb, scenario_size_mb(&scn, 256));
 		assert_int_equal(gp->thp_area, scn.wl_thp);
+		assert_int_equal(gp->nmthp, scn.nmthp);
+		for (i = 0; i < scn.nmthp; i++) {
+			assert_int_equal(gp->mthp[i].size_kb,
+					 scn.mthp[i].size_kb);
+			assert_string_equal(gp->mthp[i].enabled,
+					    scn.mthp[i].enabled);
+		}
 		/* absent: the guest's default, every word random */
 		assert_int_equal(gp->uniq_words, scn.unique_words ?
 				 scn.unique_words : 512);
@@ -425,6 +436,83 @@ static void test_limits_agree(void **state)
 	free(gp);
 }
 
+/*
+ * mTHP (common/planspec.h): every size from 16 to 2048 KiB on both sides,
+ * and what the guest refuses the host refuses too.
+ */
+static void test_mthp_agrees(void **state)
+{
+	static const char head[] = "{\"name\": \"m\", \"mthp\": {";
+	static const char tail[] =
+		"}, \"swap\": [{\"type\": \"zram\", \"size_mb\": 64}],"
+		" \"workload\": {\"size_mb\": 32, \"phases\": [\"fill\"]}}";
+	static const char *const bad[] = {
+		"\"8\": \"always\"", "\"4096\": \"always\"",
+		"\"48\": \"always\"", "\"64kB\": \"always\"",
+		"\"064x\": \"never\"", "\"64\": \"sometimes\"",
+		"\"64\": true",
+	};
+	struct gplan *gp = calloc(1, sizeof(*gp));
+	char text[1024], *plan;
+	unsigned int kb;
+	size_t i, off;
+
+	(void)state;
+	assert_non_null(gp);
+	off = (size_t)snprintf(text, sizeof(text), "%s", head);
+	for (kb = PLAN_MTHP_KB_MIN, i = 0; kb <= PLAN_MTHP_KB_MAX; kb *= 2, i++)
+		off += (size_t)snprintf(text + off, sizeof(text) - off,
+					"%s\"%u\": \"%s\"", i ? ", " : "",
+					kb, i % 2 ? "never" : "always");
+	snprintf(text + off, sizeof(text) - off, "%s", tail);
+	assert_int_equal(i, PLAN_MAX_MTHP);
+	if (scenario_parse(&scn, text, strlen(text), "m.json", err,
+			   sizeof(err)))
+		fail_msg("the host refuses every mTHP size: %s", err);
+	plan = plan_text(&scn, 256, 2049);
+	assert_non_null(plan);
+	if (gplan_parse(plan, gp, err, sizeof(err)))
+		fail_msg("the guest refuses every mTHP size: %s", err);
+	assert_int_equal(gp->nmthp, PLAN_MAX_MTHP);
+	assert_int_equal(gp->mthp[0].size_kb, PLAN_MTHP_KB_MIN);
+	assert_int_equal(gp->mthp[PLAN_MAX_MTHP - 1].size_kb,
+			 PLAN_MTHP_KB_MAX);
+	assert_string_equal(gp->mthp[1].enabled, "never");
+	free(plan);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(text, sizeof(text), "%s%s%s", head, bad[i], tail);
+		if (!scenario_parse(&scn, text, strlen(text), "m.json", err,
+				    sizeof(err)))
+			fail_msg("the host takes mthp {%s}", bad[i]);
+		assert_non_null(strstr(err, "mthp."));
+	}
+	/* on a line without mTHP the scenario contradicts itself */
+	snprintf(text, sizeof(text),
+		 "{\"name\": \"m\", \"kernel_line\": \"6.1\", \"mthp\": {\"64\": \"always\"%s",
+		 tail);
+	assert_int_equal(scenario_parse(&scn, text, strlen(text), "m.json",
+					err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "mthp: kernel line 6.1 has no per-size mTHP (6.8 and later)"));
+	/* the guest's side */
+	if (gplan_parse("version 1\nmthp size_kb=32 enabled=madvise\nworkload seed=1 size_mb=8\n",
+			gp, err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_int_equal(gp->mthp[0].size_kb, 32);
+	assert_int_equal(gplan_parse("version 1\nmthp size_kb=8 enabled=always\n",
+				     gp, err, sizeof(err)), -1);
+	assert_int_equal(gplan_parse("version 1\nmthp size_kb=96 enabled=always\n",
+				     gp, err, sizeof(err)), -1);
+	assert_string_equal(err, "line 2: size_kb: 96 is not a power of two");
+	assert_int_equal(gplan_parse("version 1\nmthp size_kb=64\n", gp, err,
+				     sizeof(err)), -1);
+	assert_int_equal(gplan_parse("version 1\nmthp size_kb=64 enabled=always\nmthp size_kb=64 enabled=never\n",
+				     gp, err, sizeof(err)), -1);
+	assert_string_equal(err, "line 3: mthp: size_kb=64 given twice");
+	assert_int_equal(gplan_parse("version 1\nmthp size_kb=64 enabled=always mode=x\n",
+				     gp, err, sizeof(err)), -1);
+	free(gp);
+}
+
 /* Fault kinds, ops and trigger keys: one table, both ways. */
 static void test_fault_names(void **state)
 {
@@ -455,6 +543,7 @@ int main(void)
 		cmocka_unit_test(test_exact_text),
 		cmocka_unit_test(test_guest_agrees),
 		cmocka_unit_test(test_limits_agree),
+		cmocka_unit_test(test_mthp_agrees),
 		cmocka_unit_test(test_fault_names),
 		cmocka_unit_test(test_plan_check),
 		cmocka_unit_test(test_initrd),

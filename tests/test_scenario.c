@@ -569,7 +569,7 @@ static void test_escaped_keys(void **state)
 	assert_int_equal(parse("{\"name\": \"x\",\n \"\\u0062ogus\": 1}"),
 			 -1);
 	assert_string_equal(err,
-		"t.json:1:1: bogus: unknown key (known: name, description, kernels, guest, interval_ms, timeout_s, repeat, sysctl, thp, zswap, swap, workload, expect, no_regression, faults, kernel_line)");
+		"t.json:1:1: bogus: unknown key (known: name, description, kernels, guest, interval_ms, timeout_s, repeat, sysctl, thp, mthp, zswap, swap, workload, expect, no_regression, faults, kernel_line)");
 	assert_int_equal(parse("{\"name\": \"x\\\"y\"}"), -1);
 	assert_non_null(strstr(err, "must be letters"));
 }

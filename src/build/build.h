@@ -27,6 +27,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "kline.h"
 #include "progress.h"
 #include "series.h"
 #include "swapctl.h"
@@ -48,7 +49,8 @@ struct git_src {
 
 /* One kernel to build. */
 struct variant {
-	char name[80];		/* trees/<name>, kernels/<name>: <series>[-debug] */
+	/* trees/<name>, kernels/<name>: <series>[-debug][@<line>] */
+	char name[80];
 	char series[64];	/* patches/<series>/series */
 	bool debug;		/* guest/debug.config merged after kernel.config */
 	char donor[80];		/* trees/<donor>/out seeds a new tree, "": none */
@@ -72,8 +74,11 @@ struct kconfig_set {
 struct build_ctx {
 	struct swapctl_config *cfg;
 	const char *datadir;
-	char patches_root[PATH_MAX];
-	char fragment[PATH_MAX];
+	char line[KLINE_MAX];		/* --line, else kernel_line */
+	char line_sfx[KLINE_MAX + 1];	/* "" or "@<line>" (kline.h) */
+	char tarball[PATH_MAX];		/* the line's (config_tarball) */
+	char patches_root[PATH_MAX];	/* patches/, patches/<line>/ */
+	char fragment[PATH_MAX];	/* <root>/kernel.config, guest/'s */
 	char pristine[PATH_MAX];
 	char pristine_id[17];		/* first 16 hex of the tarball sha */
 	char tarball_sha[65];
@@ -104,9 +109,14 @@ bool build_file_equals(const char *path, const char *text);
 void build_append(char *buf, size_t len, const char *s);
 
 /* kernel-tree.c */
+/* Where c->tarball came from, for messages: "kernel_tarball, from F"... */
+const char *tree_tarball_origin(struct build_ctx *c, char *buf, size_t len);
 /* c->tarball_sha and c->pristine_id, from a cache keyed by stat(). */
 int tree_tarball_sha(struct build_ctx *c);
-/* Extract the tarball once into <workdir>/src/<id>/; set c->pristine. */
+/*
+ * Extract the tarball once into <workdir>/src/<id>/; set c->pristine.
+ * EXIT_CONFIG when its Makefile is not of kernel line c->line.
+ */
 int tree_extract(struct build_ctx *c);
 /*
  * Make @tree hold the pristine source plus the first @count patches of

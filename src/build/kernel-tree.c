@@ -16,24 +16,40 @@
 
 /* ---- the pristine source ---- */
 
-/* The tarball's sha256, cached by device/inode/size/mtime. */
+const char *tree_tarball_origin(struct build_ctx *c, char *buf, size_t len)
+{
+	if (c->cfg->tarball_set && !strcmp(c->line, c->cfg->kernel_line))
+		snprintf(buf, len, "kernel_tarball, from %s", c->cfg->source);
+	else
+		snprintf(buf, len,
+			 "kernel line %s; 'make deps' installs linux-source-%s",
+			 c->line, c->line);
+	return buf;
+}
+
+/*
+ * The tarball's sha256, cached by device/inode/size/mtime in
+ * src/<tarball's name>.id (one per tarball: two lines do not evict each
+ * other's).
+ */
 int tree_tarball_sha(struct build_ctx *c)
 {
-	char idpath[PATH_MAX], id[PATH_MAX + 200], *cur;
+	char idpath[PATH_MAX], id[PATH_MAX + 200], why[PATH_MAX], *cur;
+	const char *base = strrchr(c->tarball, '/');
 	struct stat st;
 
-	if (stat(c->cfg->tarball, &st)) {
-		build_fail("%s: %s (kernel_tarball, from %s; 'make deps' installs linux-source-6.1)",
-		     c->cfg->tarball, strerror(errno), c->cfg->source);
+	if (stat(c->tarball, &st)) {
+		build_fail("%s: %s (%s)", c->tarball, strerror(errno),
+			   tree_tarball_origin(c, why, sizeof(why)));
 		return EXIT_SETUP;
 	}
-	if (util_path(idpath, sizeof(idpath), "%s/src/tarball.id",
-		      c->cfg->workdir))
+	if (util_path(idpath, sizeof(idpath), "%s/src/%s.id",
+		      c->cfg->workdir, base ? base + 1 : c->tarball))
 		return EXIT_SETUP;
 	snprintf(id, sizeof(id), "%lu %lu %lld %lld.%09ld %s\n",
 		 (unsigned long)st.st_dev, (unsigned long)st.st_ino,
 		 (long long)st.st_size, (long long)st.st_mtim.tv_sec,
-		 st.st_mtim.tv_nsec, c->cfg->tarball);
+		 st.st_mtim.tv_nsec, c->tarball);
 	cur = util_read_file(idpath, NULL);
 	if (cur && strlen(cur) == strlen(id) + 65 && !strncmp(cur, id,
 							       strlen(id))) {
@@ -42,8 +58,8 @@ int tree_tarball_sha(struct build_ctx *c)
 		free(cur);
 	} else {
 		free(cur);
-		if (util_sha256_file(c->cfg->tarball, c->tarball_sha)) {
-			build_fail("%s: %s", c->cfg->tarball, strerror(errno));
+		if (util_sha256_file(c->tarball, c->tarball_sha)) {
+			build_fail("%s: %s", c->tarball, strerror(errno));
 			return EXIT_SETUP;
 		}
 		strcat(id, c->tarball_sha);
@@ -53,6 +69,28 @@ int tree_tarball_sha(struct build_ctx *c)
 	}
 	memcpy(c->pristine_id, c->tarball_sha, 16);
 	c->pristine_id[16] = '\0';
+	return 0;
+}
+
+/* The pristine source's Makefile must be of line c->line. */
+static int check_line(struct build_ctx *c, const char *makefile)
+{
+	char *text = util_read_file(makefile, NULL), line[KLINE_MAX];
+	char why[PATH_MAX];
+	int r = text ? kline_of_makefile(text, line, sizeof(line)) : -1;
+
+	free(text);
+	if (r) {
+		build_fail("%s: no VERSION and PATCHLEVEL: not a kernel source tree (from %s)",
+			   makefile, c->tarball);
+		return EXIT_SETUP;
+	}
+	if (strcmp(line, c->line)) {
+		build_fail("%s: holds kernel line %s, not %s (%s)", c->tarball,
+			   line, c->line,
+			   tree_tarball_origin(c, why, sizeof(why)));
+		return EXIT_CONFIG;
+	}
 	return 0;
 }
 
@@ -79,7 +117,7 @@ static int top_dir(const char *dir, char *name, size_t len)
 int tree_extract(struct build_ctx *c)
 {
 	char dir[PATH_MAX], tmp[PATH_MAX], top[256], mk[PATH_MAX];
-	const char *argv[] = { "tar", "-xf", c->cfg->tarball, "-C", tmp,
+	const char *argv[] = { "tar", "-xf", c->tarball, "-C", tmp,
 			       NULL };
 	struct util_run_opts o = { .out_fd = -1 };
 	double t0;
@@ -93,7 +131,7 @@ int tree_extract(struct build_ctx *c)
 	    util_path(tmp, sizeof(tmp), "%s.tmp", dir))
 		return EXIT_SETUP;
 	if (!util_exists(dir)) {
-		build_info("extracting %s (once per tarball)", c->cfg->tarball);
+		build_info("extracting %s (once per tarball)", c->tarball);
 		t0 = util_now();
 		if (util_rm_rf(tmp) || util_mkdir_p(tmp, 0755)) {
 			build_fail("%s: %s", tmp, strerror(errno));
@@ -105,14 +143,14 @@ int tree_extract(struct build_ctx *c)
 			return r;
 		if (st) {
 			util_rm_rf(tmp);
-			build_fail("%s: tar failed with status %d", c->cfg->tarball,
+			build_fail("%s: tar failed with status %d", c->tarball,
 			     st);
 			return EXIT_SETUP;
 		}
 		if (top_dir(tmp, top, sizeof(top))) {
 			util_rm_rf(tmp);
 			build_fail("%s: expected one top-level directory in the tarball",
-			     c->cfg->tarball);
+			     c->tarball);
 			return EXIT_SETUP;
 		}
 		if (rename(tmp, dir)) {
@@ -129,7 +167,7 @@ int tree_extract(struct build_ctx *c)
 		     dir);
 		return EXIT_SETUP;
 	}
-	return 0;
+	return check_line(c, mk);
 }
 
 /* ---- per-variant source trees ---- */

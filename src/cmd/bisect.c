@@ -19,9 +19,11 @@
 #include <jansson.h>
 
 #include "bisect.h"
+#include "kline.h"
 #include "metrics.h"
 #include "parse-options.h"
 #include "results.h"
+#include "scenario.h"
 #include "series.h"
 #include "source.h"
 #include "swapctl.h"
@@ -29,7 +31,8 @@
 
 struct bisect {
 	struct swapctl_config *cfg;
-	const char *series, *patches, *run_dir, *scenario;
+	const char *series, *patches, *run_dir, *scenario, *line_opt;
+	char line[KLINE_MAX];	/* --line, the scenario's, kernel_line */
 	int repeat;
 	bool json;
 	struct res_power_opts metrics;	/* --metric, in order */
@@ -66,8 +69,11 @@ static int series_kernels(struct bisect *b)
 
 	if (b->patches)
 		snprintf(root, sizeof(root), "%s", b->patches);
-	else
+	else if (kline_is_first(b->line))
 		util_path(root, sizeof(root), "%s/patches", dd ? dd : ".");
+	else
+		util_path(root, sizeof(root), "%s/patches/%s", dd ? dd : ".",
+			  b->line);
 	if (series_load(&s, root, b->series, err, sizeof(err))) {
 		msg("%s", err);
 		return EXIT_PATCH;
@@ -119,22 +125,22 @@ static int quiet(int (*fn)(int, char **, struct swapctl_config *),
 
 static int build_kernels(struct bisect *b)
 {
-	const char *base[] = { "build", "--baseline", NULL, NULL, NULL };
-	const char *each[] = { "build", "--series", b->series, "--keep-each",
-			       NULL, NULL, NULL };
-	int n = 2, ret;
+	const char *base[7] = { "build", "--baseline", "--line", b->line };
+	const char *each[9] = { "build", "--series", b->series, "--keep-each",
+				"--line", b->line };
+	int n = 4, ret;
 
 	if (b->patches) {
 		base[n++] = "--patches";
 		base[n++] = b->patches;
-		each[4] = "--patches";
-		each[5] = b->patches;
+		each[6] = "--patches";
+		each[7] = b->patches;
 	}
 	msg("building the baseline and the kernel after each of the %u patches of %s",
 	    b->nk - 1, b->series);
 	ret = quiet(cmd_build, n, base, b->cfg);
 	if (!ret)
-		ret = quiet(cmd_build, b->patches ? 6 : 4, each, b->cfg);
+		ret = quiet(cmd_build, b->patches ? 8 : 6, each, b->cfg);
 	if (ret)
 		msg("the build failed (exit %d): no kernel is run", ret);
 	return ret;
@@ -144,6 +150,7 @@ static int build_kernels(struct bisect *b)
 static bool run_fatal(int code)
 {
 	return code == EXIT_INTERRUPTED || code == EXIT_SETUP ||
+	       code == EXIT_NO_KERNEL ||
 	       code == EXIT_CONFIG || code == EXIT_USAGE ||
 	       code == EXIT_FAILURE_GENERIC;
 }
@@ -151,7 +158,7 @@ static bool run_fatal(int code)
 static int run_kernels(struct bisect *b)
 {
 	char list[RES_MAX_KERNELS * SCN_KERNEL_MAX + 1] = "", rep[16];
-	const char *argv[8];
+	const char *argv[10];
 	unsigned int k;
 	int n = 0, ret;
 
@@ -161,6 +168,8 @@ static int run_kernels(struct bisect *b)
 	argv[n++] = "run";
 	argv[n++] = "--kernels";
 	argv[n++] = list;
+	argv[n++] = "--line";
+	argv[n++] = b->line;
 	if (b->repeat) {
 		snprintf(rep, sizeof(rep), "%d", b->repeat);
 		argv[n++] = "--repeat";
@@ -183,17 +192,36 @@ static int run_kernels(struct bisect *b)
 /* The last patch's name of kernels/<k>/manifest.json, for --run. */
 static void manifest_patch(struct bisect *b, unsigned int k)
 {
-	char p[PATH_MAX];
+	char p[PATH_MAX], name[PATH_MAX];
 	json_error_t jerr;
 	json_t *m, *step;
 
+	kline_kernel_name(name, sizeof(name), b->res.kernels[k], b->line);
 	util_path(p, sizeof(p), "%s/kernels/%s/manifest.json",
-		  b->cfg->workdir, b->res.kernels[k]);
+		  b->cfg->workdir, name);
 	m = json_load_file(p, 0, &jerr);
 	step = json_object_get(m, "step");
 	snprintf(b->patch[k], sizeof(b->patch[k]), "%s",
 		 json_string_value(json_object_get(step, "name")) ?: "");
 	json_decref(m);
+}
+
+/* --run without --line: the line the recorded run names, if any. */
+static void run_line(struct bisect *b)
+{
+	char path[PATH_MAX];
+	json_error_t jerr;
+	json_t *run;
+
+	if (b->line_opt || util_path(path, sizeof(path), "%s/summary.json",
+				     b->dir))
+		return;
+	run = json_load_file(path, 0, &jerr);
+	if (json_string_value(json_object_get(run, "kernel_line")))
+		snprintf(b->line, sizeof(b->line), "%s",
+			 json_string_value(json_object_get(run,
+						"kernel_line")));
+	json_decref(run);
 }
 
 /* Load the run directory into b->res; check its kernels when we ran it. */
@@ -228,11 +256,43 @@ static int load_run(struct bisect *b, const char *arg)
 			    b->dir);
 			return EXIT_SETUP;
 		}
+	if (!b->nk)
+		run_line(b);
 	for (i = 1; i < b->res.nk; i++)
 		if (!b->nk)
 			manifest_patch(b, i);
 	for (i = 1; i < b->res.nk; i++)
 		b->names.patch[i] = b->patch[i];
+	return 0;
+}
+
+/*
+ * The line: --line, else the scenario's kernel_line, else kernel_line
+ * of swapctl.conf (with --run: the recorded run's, run_line()). 0 or
+ * an exit code.
+ */
+static int pick_line(struct bisect *b, struct popt_cmd *cmd)
+{
+	static struct scenario scn;
+	char err[1024], path[PATH_MAX];
+
+	snprintf(b->line, sizeof(b->line), "%s", b->cfg->kernel_line);
+	if (b->line_opt && !kline_valid(b->line_opt))
+		return popt_error(cmd, "--line: '%s' is not a kernel line (MAJOR.MINOR, as 6.1 or 6.12)",
+				  b->line_opt);
+	if (b->line_opt) {
+		snprintf(b->line, sizeof(b->line), "%s", b->line_opt);
+	} else if (b->scenario) {
+		if (scenario_load(&scn, scenario_find(b->scenario, path,
+						      sizeof(path)),
+				  err, sizeof(err))) {
+			msg("%s", err);
+			return EXIT_CONFIG;
+		}
+		if (scn.kernel_line[0])
+			snprintf(b->line, sizeof(b->line), "%s",
+				 scn.kernel_line);
+	}
 	return 0;
 }
 
@@ -250,8 +310,9 @@ static int output(struct bisect *b)
 		n = i;
 	}
 	if (!b->json) {
-		printf("bisect of %s (%s): %s\n\n", b->series ? b->series :
-		       "a recorded run", b->src.scenario, b->dir);
+		printf("bisect of %s (%s, line %s): %s\n\n", b->series ?
+		       b->series : "a recorded run", b->src.scenario, b->line,
+		       b->dir);
 		bisect_print(stdout, &b->res, mi, n, &b->names,
 			     b->metrics.n > 0);
 		return EXIT_OK;
@@ -263,6 +324,7 @@ static int output(struct bisect *b)
 			b->src.scenario));
 		json_object_set_new(o, "series", b->series ?
 				    json_string(b->series) : json_null());
+		json_object_set_new(o, "kernel_line", json_string(b->line));
 	}
 	text = o ? json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
 			      JSON_REAL_PRECISION(6)) : NULL;
@@ -281,6 +343,8 @@ int cmd_bisect(int argc, char **argv, struct swapctl_config *cfg)
 			   "the series to bisect, patches/NAME/series (default: 'series' in swapctl.conf)"),
 		OPT_STRING(0, "patches", &b.patches, "DIR",
 			   "root of the series directories (default: the patches/ directory next to swapctl)"),
+		OPT_STRING(0, "line", &b.line_opt, "LINE",
+			   "the kernel line to build and run, MAJOR.MINOR (default: the scenario's kernel_line, else 'kernel_line' in swapctl.conf): its series under patches/LINE/ (patches/ for 6.1)"),
 		OPT_CALLBACK(0, "metric", &b.metrics, "KEY",
 			     "judge this metric only, with its values per patch (repeatable; default: every metric, as a table of verdicts)",
 			     results_opt_metric),
@@ -323,6 +387,9 @@ int cmd_bisect(int argc, char **argv, struct swapctl_config *cfg)
 		return popt_error(&cmd, "--run excludes --series, --patches and --repeat");
 	results_init(&b.res);
 	b.scenario = n ? argv[0] : NULL;
+	ret = pick_line(&b, &cmd);
+	if (ret)
+		return ret;
 	if (!b.run_dir && !b.series)
 		b.series = cfg->series;
 	if (!b.run_dir && !strcmp(b.series, "baseline"))

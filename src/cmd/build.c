@@ -50,7 +50,7 @@ static json_t *source_of(struct build_ctx *c, const struct variant *v,
 
 	if (!g)
 		return json_pack("{s:s,s:s,s:s,s:s}", "kind", "tarball",
-				 "tarball", c->cfg->tarball,
+				 "tarball", c->tarball,
 				 "tarball_sha256", c->tarball_sha,
 				 "series", s->n ? s->file : "");
 	return json_pack("{s:s,s:s,s:s,s:s,s:s}", "kind", "git",
@@ -74,6 +74,22 @@ static int write_manifest(struct build_ctx *c, const struct variant *v,
 	}
 	free(text);
 	return 0;
+}
+
+/*
+ * The kernel line of @v: the tarball's, or for a git tree's kernel
+ * MAJOR.MINOR of its release (null when it does not say).
+ */
+static json_t *line_json(struct build_ctx *c, const struct variant *v,
+			 const char *release)
+{
+	char line[KLINE_MAX];
+
+	if (!v->git)
+		return json_string(c->line);
+	if (kline_of_release(release, line, sizeof(line)))
+		return json_null();
+	return json_string(line);
 }
 
 static int install_kernel(struct build_ctx *c, const struct variant *v,
@@ -110,10 +126,12 @@ static int install_kernel(struct build_ctx *c, const struct variant *v,
 		      "bzimage_sha256", ksha,
 		      "config_sha256", csha,
 		      "fragment_sha256", c->fragment_sha,
-		      "tarball", v->git ? "" : c->cfg->tarball,
+		      "tarball", v->git ? "" : c->tarball,
 		      "tarball_sha256", v->git ? "" : c->tarball_sha,
 		      "built_at", utc_now(when, sizeof(when)),
 		      "build_seconds", secs);
+	if (m)
+		json_object_set_new(m, "kernel_line", line_json(c, v, release));
 	free(release);
 	if (m)
 		json_object_set_new(m, "source", source_of(c, v, s));
@@ -268,14 +286,17 @@ static bool variant_current(struct build_ctx *c, const struct variant *v)
 
 /* ---- --keep-each: kernels/<series>.<k>/, the kernel after patch k ---- */
 
-/* The variant of step @k of @v: kernels/<series>.<kk>[-debug][-cfg-...]. */
+/*
+ * The variant of step @k of @v:
+ * kernels/<series>.<kk>[-debug][-cfg-...][@<line>].
+ */
 static int step_variant(struct build_ctx *c, const struct variant *v,
 			const struct series *s, size_t k, struct variant *sv)
 {
 	*sv = *v;
-	if (util_path(sv->name, sizeof(sv->name), "%s.%0*zu%s%s", v->series,
+	if (util_path(sv->name, sizeof(sv->name), "%s.%0*zu%s%s%s", v->series,
 		      s->n > 99 ? 3 : 2, k, v->debug ? "-debug" : "",
-		      c->set ? c->set->suffix : "")) {
+		      c->set ? c->set->suffix : "", v->git ? "" : c->line_sfx)) {
 		build_fail("%s: kernel name too long (--keep-each)", v->name);
 		return EXIT_USAGE;
 	}
@@ -556,9 +577,9 @@ static int check_inputs(struct build_ctx *c, const struct variant *vs,
 
 	if (clean)
 		return 0;
-	if (!vs[0].git && access(c->cfg->tarball, R_OK)) {
-		build_fail("%s: %s (kernel_tarball, from %s; 'make deps' installs linux-source-6.1)",
-			   c->cfg->tarball, strerror(errno), c->cfg->source);
+	if (!vs[0].git && access(c->tarball, R_OK)) {
+		build_fail("%s: %s (%s)", c->tarball, strerror(errno),
+			   tree_tarball_origin(c, err, sizeof(err)));
 		return EXIT_SETUP;
 	}
 	for (i = 0; i < nvar; i++) {
@@ -614,7 +635,7 @@ static void print_summary(struct build_ctx *c, const char *initramfs,
 
 struct build_opts {
 	const char *series, *patches;
-	const char *tree, *range, *apply, *base, *names;
+	const char *tree, *range, *apply, *base, *names, *line;
 	bool baseline, all, each, keep_each, clean, json, initramfs_only;
 	bool dry_run;
 	bool debug;
@@ -638,6 +659,8 @@ static int parse_args(int argc, char **argv, struct build_opts *o)
 			 "build only the baseline (patches/baseline/series)"),
 		OPT_BOOL(0, "all", &o->all,
 			 "build every series under patches/: baseline first, then each directory holding a series file, by name"),
+		OPT_STRING(0, "line", &o->line, "LINE",
+			   "the kernel line to build, MAJOR.MINOR (default: 'kernel_line' in swapctl.conf, 6.1): the tarball /usr/src/linux-source-LINE.tar.xz, the series under patches/LINE/ (patches/ for 6.1), its kernels kernels/<variant>@LINE/ (kernels/<variant>/ for 6.1)"),
 		OPT_BOOL(0, "debug", &o->debug,
 			 "build the debug variant of each selected kernel instead (guest/kernel.config + guest/debug.config, into kernels/<variant>-debug/)"),
 		OPT_CALLBACK(0, "config-set", &o->set, "CONFIG_X=V",
@@ -707,6 +730,11 @@ static int parse_args(int argc, char **argv, struct build_opts *o)
 				  o->series);
 	if (o->initramfs_only + o->clean + o->dry_run > 1)
 		return popt_error(&cmd, "--initramfs-only, --clean and --dry-run exclude each other");
+	if (o->line && !kline_valid(o->line))
+		return popt_error(&cmd, "--line: '%s' is not a kernel line (MAJOR.MINOR, as 6.1 or 6.12)",
+				  o->line);
+	if (o->line && (o->range || o->apply))
+		return popt_error(&cmd, "--line selects a Debian tarball: --range and --apply build from your git tree, whose line is its own");
 	if (o->range && o->apply)
 		return popt_error(&cmd, "--range and --apply exclude each other (--base names the commit --apply applies to)");
 	if ((o->range || o->apply) &&
@@ -743,11 +771,26 @@ static int setup_ctx(struct build_ctx *c, const struct build_opts *o)
 		build_fail("--patches: %s: %s", o->patches, strerror(errno));
 		return EXIT_USAGE;
 	}
-	if (!o->patches)
+	snprintf(c->line, sizeof(c->line), "%s",
+		 o->line ? o->line : c->cfg->kernel_line);
+	kline_suffix(c->line, c->line_sfx, sizeof(c->line_sfx));
+	if (config_tarball(c->cfg, c->line, c->tarball, sizeof(c->tarball))) {
+		build_fail("kernel line %s: tarball path too long", c->line);
+		return EXIT_CONFIG;
+	}
+	/* patches/ for 6.1, patches/<line>/ for the others */
+	if (!o->patches && kline_is_first(c->line))
 		util_path(c->patches_root, sizeof(c->patches_root),
 			  "%s/patches", c->datadir);
-	util_path(c->fragment, sizeof(c->fragment), "%s/guest/kernel.config",
-		  c->datadir);
+	else if (!o->patches)
+		util_path(c->patches_root, sizeof(c->patches_root),
+			  "%s/patches/%s", c->datadir, c->line);
+	/* the series root's guest fragment, else guest/kernel.config */
+	util_path(c->fragment, sizeof(c->fragment), "%s/kernel.config",
+		  c->patches_root);
+	if (!util_exists(c->fragment))
+		util_path(c->fragment, sizeof(c->fragment),
+			  "%s/guest/kernel.config", c->datadir);
 	util_path(c->debug_fragment, sizeof(c->debug_fragment),
 		  "%s/guest/debug.config", c->datadir);
 	if (util_sha256_file(c->fragment, c->fragment_sha)) {
@@ -838,16 +881,18 @@ static int select_variants(struct build_ctx *c, const struct build_opts *o,
 		vs[i].debug = o->debug;
 		if (snprintf(vs[i].series, sizeof(vs[i].series), "%s",
 			     names[i]) >= (int)sizeof(vs[i].series) ||
-		    snprintf(vs[i].name, sizeof(vs[i].name), "%s%s%s", names[i],
-			     o->debug ? "-debug" : "",
-			     o->set.suffix) >= (int)sizeof(vs[i].name)) {
+		    snprintf(vs[i].name, sizeof(vs[i].name), "%s%s%s%s",
+			     names[i], o->debug ? "-debug" : "",
+			     o->set.suffix, c->line_sfx) >=
+		    (int)sizeof(vs[i].name)) {
 			build_fail("%s: series name too long", names[i]);
 			return -EXIT_USAGE;
 		}
 		/* the baseline of the same debug and --config-set suffix */
 		if (strcmp(names[i], "baseline"))
-			snprintf(vs[i].donor, sizeof(vs[i].donor), "baseline%s%s",
-				 o->debug ? "-debug" : "", o->set.suffix);
+			util_path(vs[i].donor, sizeof(vs[i].donor),
+				  "baseline%s%s%s", o->debug ? "-debug" : "",
+				  o->set.suffix, c->line_sfx);
 	}
 	return n;
 }
@@ -1150,8 +1195,10 @@ static int build_dry_run(struct build_ctx *c, const struct variant *vs,
 		json_array_append_new(arr, dry_variant(c, &vs[k], &s, each));
 		series_free(&s);
 	}
-	o = json_pack("{s:b,s:s,s:s,s:s,s:b,s:i,s:b,s:s,s:o}", "dry_run", 1,
-		      "tarball", c->cfg->tarball,
+	o = json_pack("{s:b,s:o,s:s,s:s,s:s,s:s,s:b,s:i,s:b,s:s,s:o}",
+		      "dry_run", 1, "kernel_line", vs[0].git ? json_null() :
+		      json_string(c->line),
+		      "series_root", c->patches_root, "tarball", c->tarball,
 		      "tarball_sha256", c->tarball_sha, "source", src,
 		      "extracted", util_exists(src), "jobs", c->jobs,
 		      "ccache", c->cfg->ccache, "initramfs", ird,
@@ -1169,7 +1216,9 @@ static int build_dry_run(struct build_ctx *c, const struct variant *vs,
 		printf("git tree     %s (not written: a worktree per kernel)\n",
 		       vs[0].git->top);
 	} else {
-		printf("tarball      %s (sha256 %.16s)\n", c->cfg->tarball,
+		printf("kernel line  %s (series under %s)\n", c->line,
+		       c->patches_root);
+		printf("tarball      %s (sha256 %.16s)\n", c->tarball,
 		       c->tarball_sha);
 		printf("extract      %s: %s\n", src, util_exists(src) ?
 		       "done already" : "to do (tar -xf, once per tarball)");

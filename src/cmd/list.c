@@ -148,8 +148,9 @@ static json_t *kernel_entry(const char *kdir, const char *variant)
 	json_error_t jerr;
 	json_t *m, *o, *p, *names, *x;
 	size_t i;
-	size_t l = strlen(variant);
-	bool debug = l > 6 && !strcmp(variant + l - 6, "-debug");
+	/* <variant>[-debug][@<line>] (kline.h) */
+	size_t l = strcspn(variant, "@");
+	bool debug = l > 6 && !strncmp(variant + l - 6, "-debug", 6);
 
 	snprintf(path, sizeof(path), "%s/%s/manifest.json", kdir, variant);
 	m = json_load_file(path, 0, &jerr);

@@ -44,6 +44,7 @@ struct run {
 	struct results res;	/* res.g[i] is src.g[i] */
 	int targets[RES_MAX_METRICS];	/* power targets (--metric) */
 	unsigned int ntargets;
+	char line[16];		/* summary.json's kernel_line, "" unknown */
 };
 
 #define POWER_LIMIT	1000	/* the most repeats a "needs N" figure says */
@@ -210,6 +211,8 @@ static int load_run(struct run *r, const char *workdir, const char *arg,
 			return -1;
 		}
 	}
+	snprintf(r->line, sizeof(r->line), "%s",
+		 json_string_value(json_object_get(sum, "kernel_line")) ?: "");
 	json_decref(sum);
 	return 0;
 }
@@ -288,8 +291,9 @@ static void text_run(const struct run *r, FILE *f)
 	char buf[64], title[512];
 
 	/* one line, or two when it would not fit */
-	snprintf(title, sizeof(title), "scenario %s  state %s  reference %s",
+	snprintf(title, sizeof(title), "scenario %s%s%s  state %s  reference %s",
 		 r->src.scenario[0] ? r->src.scenario : "?",
+		 r->line[0] ? "  line " : "", r->line,
 		 r->src.state[0] ? r->src.state : "?",
 		 r->res.nk ? r->res.kernels[0] : "?");
 	if (width && strlen(r->src.id) + 6 + strlen(title) > width)
@@ -457,6 +461,8 @@ static json_t *run_json(const struct run *r)
 	json_object_set_new(o, "dir", json_string(r->src.dir));
 	json_object_set_new(o, "scenario", json_string(r->src.scenario));
 	json_object_set_new(o, "state", json_string(r->src.state));
+	json_object_set_new(o, "kernel_line", r->line[0] ?
+			    json_string(r->line) : json_null());
 	json_object_set_new(o, "reference", r->res.nk ?
 			    json_string(r->res.kernels[0]) : json_null());
 	guests = json_array();

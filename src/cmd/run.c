@@ -22,6 +22,7 @@
 #include <jansson.h>
 
 #include "guest.h"
+#include "kline.h"
 #include "kbuild.h"
 #include "parse-options.h"
 #include "plan.h"
@@ -76,6 +77,9 @@ struct run {
 	int targets[RES_MAX_METRICS];	/* pw.mi, or results_power_targets */
 	unsigned int ntargets;
 	bool json, dry_run;
+	/* the kernel line run (kline.h), and where it was named */
+	char line[KLINE_MAX];
+	char line_from[PATH_MAX + 32];
 	/* per kernel of scn.kernels: the variant and its bzImage */
 	char variant[SCN_MAX_KERNELS][80];
 	char kernel_path[SCN_MAX_KERNELS][4096];
@@ -339,6 +343,7 @@ static json_t *summary_json(struct run *r, const struct res_expect *xr,
 	json_object_set_new(o, "waves", json_incref(r->wave_log));
 	json_object_set_new(o, "wall_seconds", json_real(r->wall_s));
 	json_object_set_new(o, "hosts", hosts_json(r));
+	json_object_set_new(o, "kernel_line", json_string(r->line));
 	ks = json_array();
 	for (k = 0; k < r->scn.nkernels; k++)
 		json_array_append_new(ks, json_pack("{sssssb}",
@@ -408,8 +413,9 @@ static void print_table(struct run *r, const struct res_expect *xr,
 	if (r->width > 1)
 		snprintf(at_once, sizeof(at_once), "%u guests at once",
 			 r->width);
-	printf("\nscenario %s: %s, %u MiB, %u CPUs, %u run%s per kernel, %s, reference %s\n",
-	       r->scn.name, r->env.kvm ? "KVM" : "TCG", r->env.memory_mb,
+	printf("\nscenario %s: line %s, %s, %u MiB, %u CPUs, %u run%s per kernel, %s, reference %s\n",
+	       r->scn.name, r->line, r->env.kvm ? "KVM" : "TCG",
+	       r->env.memory_mb,
 	       r->env.cpus, r->repeat, r->repeat > 1 ? "s" : "", at_once,
 	       r->scn.kernels[0]);
 	results_print_table(stdout, &r->res);
@@ -658,6 +664,7 @@ static json_t *dry_json(struct run *r, struct guest *g)
 		json_decref(doms);
 		return NULL;
 	}
+	json_object_set_new(o, "kernel_line", json_string(r->line));
 	json_object_set_new(o, "disks", dry_disks(r));
 	json_object_set_new(o, "parallel", json_integer(r->width));
 	json_object_set_new(o, "waves", waves_json(r));
@@ -772,6 +779,7 @@ static int dry_run(struct run *r)
 	printf("# accelerator: %s (%s)\n", r->env.kvm ? "KVM" : "TCG",
 	       r->env.accel_why);
 	printf("# libvirt URI: %s\n", r->uri);
+	printf("# kernel line: %s (%s)\n", r->line, r->line_from);
 	if (r->repeat_auto)
 		printf("# repeats: auto, %u to %u runs per kernel, until every power target's mde <= %.3g%%\n",
 		       AUTO_MIN_REPEAT, r->repeat_limit, r->pw.effect * 100);
@@ -935,6 +943,50 @@ static int opt_pk(const struct popt *opt, const char *arg, char *err,
 			    err, errlen);
 }
 
+/* The kernel line a manifest records ("kernel_line"), "" when none. */
+static void manifest_line(const char *workdir, const char *variant,
+			  char *line, size_t len)
+{
+	char p[4200];
+	json_error_t jerr;
+	json_t *m;
+
+	line[0] = '\0';
+	if (util_path(p, sizeof(p), "%s/kernels/%s/manifest.json", workdir,
+		      variant))
+		return;
+	m = json_load_file(p, 0, &jerr);
+	snprintf(line, len, "%s", json_string_value(json_object_get(m,
+		 "kernel_line")) ?: "");
+	json_decref(m);
+}
+
+/*
+ * The variant of kernel @name on r->line: <name>[-debug] on 6.1,
+ * <name>[-debug]@<line> on another line; a kernel of a git tree keeps
+ * the name it was built under (swapctl build --tree --names): used when
+ * only that exists and its manifest says it is of r->line.
+ */
+static int line_variant(struct run *r, const char *name, char *variant,
+			size_t len)
+{
+	char plain[80], p[4200], line[KLINE_MAX];
+
+	snprintf(plain, sizeof(plain), "%s%s",
+		 !strcmp(name, SCN_PATCHED) ? r->cfg->series : name,
+		 r->env.debug ? "-debug" : "");
+	if (kline_kernel_name(variant, len, plain, r->line))
+		return -1;
+	if (kline_is_first(r->line) ||
+	    util_path(p, sizeof(p), "%s/kernels/%s/bzImage", r->cfg->workdir,
+		      variant) || util_exists(p))
+		return 0;
+	manifest_line(r->cfg->workdir, plain, line, sizeof(line));
+	if (!strcmp(line, r->line))
+		snprintf(variant, len, "%s", plain);
+	return 0;
+}
+
 /* The variant and bzImage of every kernel; -1 when a path is too long. */
 static int resolve_kernels(struct run *r, const struct overrides *ovs)
 {
@@ -946,9 +998,8 @@ static int resolve_kernels(struct run *r, const struct overrides *ovs)
 		const char *name = r->scn.kernels[k];
 		const char *file = NULL;
 
-		snprintf(r->variant[k], sizeof(r->variant[k]), "%s%s",
-			 !strcmp(name, SCN_PATCHED) ? r->cfg->series : name,
-			 r->env.debug ? "-debug" : "");
+		if (line_variant(r, name, r->variant[k], sizeof(r->variant[k])))
+			return -1;
 		for (i = 0; i < nov; i++)
 			if (!strcmp(ov[i].name, name))
 				file = ov[i].file;
@@ -1311,9 +1362,38 @@ static void run_all(struct run *r)
 #define STR(x) STR_(x)
 
 /* Load and check the scenario and the guest's size; 0 or an exit code. */
+/*
+ * The kernel line to run: --line, else the scenario's kernel_line, else
+ * kernel_line of swapctl.conf. A scenario that sets per-size mTHP needs
+ * a line that has it (6.8 and later): 0, or EXIT_CONFIG after one line.
+ */
+static int pick_line(struct run *r, const char *line_opt)
+{
+	if (line_opt) {
+		snprintf(r->line, sizeof(r->line), "%s", line_opt);
+		snprintf(r->line_from, sizeof(r->line_from), "--line");
+	} else if (r->scn.kernel_line[0]) {
+		snprintf(r->line, sizeof(r->line), "%s", r->scn.kernel_line);
+		snprintf(r->line_from, sizeof(r->line_from),
+			 "kernel_line of the scenario");
+	} else {
+		snprintf(r->line, sizeof(r->line), "%s", r->cfg->kernel_line);
+		snprintf(r->line_from, sizeof(r->line_from),
+			 "kernel_line, from %s", r->cfg->source);
+	}
+	if (r->scn.nmthp && kline_before(r->line, PLAN_MTHP_LINE_MAJOR,
+					 PLAN_MTHP_LINE_MINOR)) {
+		fprintf(stderr, "swapctl run: %s: mthp: kernel line %s (%s) has no per-size mTHP (hugepages-<size>kB, %d.%d and later): run it on 6.12 (--line 6.12)\n",
+			r->scn.file, r->line, r->line_from,
+			PLAN_MTHP_LINE_MAJOR, PLAN_MTHP_LINE_MINOR);
+		return -1;
+	}
+	return 0;
+}
+
 static int load_scenario(struct run *r, struct popt_cmd *cmd,
 			 const char *arg, const char *kernels_opt,
-			 const char *append)
+			 const char *line_opt, const char *append)
 {
 	struct swapctl_config *cfg = r->cfg;
 	char err[8192], path[4200];
@@ -1326,6 +1406,8 @@ static int load_scenario(struct run *r, struct popt_cmd *cmd,
 	if (kernels_opt && scn_set_kernels(&r->scn, kernels_opt, err,
 					   sizeof(err)))
 		return popt_error(cmd, "option '--kernels': %s", err);
+	if (pick_line(r, line_opt))
+		return EXIT_CONFIG;
 	r->env.cfg = cfg;
 	r->env.scn = &r->scn;
 	r->env.memory_mb = r->scn.memory_mb ? r->scn.memory_mb :
@@ -1508,19 +1590,52 @@ toolong:
 	return EXIT_CONFIG;
 }
 
-/* Every kernel and the initramfs can be read; 0 or EXIT_SETUP. */
+/*
+ * The build of kernel @k: "--baseline", "--series S" (patched: the
+ * configured series), "--series S --keep-each" for the kernel after
+ * patch KK of S (S.KK).
+ */
+static void build_args(const struct run *r, int k, char *buf, size_t len)
+{
+	const char *name = r->scn.kernels[k], *dot = strrchr(name, '.');
+	size_t n = dot ? strspn(dot + 1, "0123456789") : 0;
+
+	if (!strcmp(name, "baseline"))
+		snprintf(buf, len, "--baseline");
+	else if (!strcmp(name, SCN_PATCHED))
+		snprintf(buf, len, "--series %s", r->cfg->series);
+	else if (n >= 2 && !dot[1 + n])
+		snprintf(buf, len, "--series %.*s --keep-each",
+			 (int)(dot - name), name);
+	else
+		snprintf(buf, len, "--series %s", name);
+}
+
+/*
+ * Every kernel and the initramfs can be read; 0, EXIT_NO_KERNEL (a
+ * kernel of the line not built, with the build that makes it) or
+ * EXIT_SETUP.
+ */
 static int check_inputs(struct run *r)
 {
+	char args[128];
 	int k;
 
 	for (k = 0; k < r->scn.nkernels; k++) {
-		if (access(r->kernel_path[k], R_OK)) {
-			fprintf(stderr, "swapctl run: kernel %s: %s: %s (build the variant %s first: 'swapctl build%s')\n",
+		if (!access(r->kernel_path[k], R_OK))
+			continue;
+		if (errno != ENOENT || !strcmp(r->variant[k], "(given)")) {
+			fprintf(stderr, "swapctl run: kernel %s: %s: %s\n",
 				r->scn.kernels[k], r->kernel_path[k],
-				strerror(errno), r->variant[k],
-				r->env.debug ? " --debug" : "");
+				strerror(errno));
 			return EXIT_SETUP;
 		}
+		build_args(r, k, args, sizeof(args));
+		fprintf(stderr, "swapctl run: kernel %s of line %s (%s) is not built: %s does not exist; run 'swapctl build --line %s %s%s' first\n",
+			r->scn.kernels[k], r->line, r->line_from,
+			r->kernel_path[k], r->line, args,
+			r->env.debug ? " --debug" : "");
+		return EXIT_NO_KERNEL;
 	}
 	if (access(r->initramfs, R_OK)) {
 		fprintf(stderr, "swapctl run: %s: %s (run 'swapctl build' first)\n",
@@ -1782,7 +1897,7 @@ struct run_opts {
 	struct overrides ov;		/* --kernel, --baseline/patched-kernel */
 	struct res_power_opts pw;	/* --effect, --metric */
 	struct repeat_opt ro;		/* --repeat */
-	const char *kernels, *initramfs, *append;
+	const char *kernels, *initramfs, *append, *line;
 	bool json, dry, keep, debug;
 	int timeout, limit, icount, parallel;	/* 0 (icount -1): not given */
 };
@@ -1885,7 +2000,7 @@ static int setup_run(struct run *r, struct popt_cmd *cmd, const char *arg,
 {
 	int code;
 
-	code = load_scenario(r, cmd, arg, o->kernels, o->append);
+	code = load_scenario(r, cmd, arg, o->kernels, o->line, o->append);
 	if (!code)
 		code = check_remote_hosts(r);
 	if (!code)
@@ -1948,6 +2063,8 @@ int cmd_run(int argc, char **argv, struct swapctl_config *cfg)
 			1, WAVES_MAX_PARALLEL),
 		OPT_STRING(0, "kernels", &o.kernels, "LIST",
 			   "the kernels to compare, comma-separated, the first the reference: baseline, patched (the configured series) or any variant built under <workdir>/kernels/ (default: the scenario's)"),
+		OPT_STRING(0, "line", &o.line, "LINE",
+			   "run the kernels of this kernel line, MAJOR.MINOR (default: the scenario's kernel_line, else 'kernel_line' in swapctl.conf, 6.1): kernels/<variant>@LINE/ (kernels/<variant>/ for 6.1)"),
 		OPT_INT(0, "timeout", &o.timeout, "S",
 			"host time limit per guest in seconds (default: the scenario's timeout_s + "
 			STR(BOOT_MARGIN_S) ")", 1, 86400),
@@ -1985,7 +2102,7 @@ int cmd_run(int argc, char **argv, struct swapctl_config *cfg)
 		"metrics` lists the metrics.\n",
 		.epilog =
 		"exit codes: 0 all passed, 3 bad scenario, 4 setup error,\n"
-		"7 an expectation failed, 8 corrupt pages, 9 guest panic/BUG/\n"
+		"16 a kernel of the line not built, 7 an expectation failed, 8 corrupt pages, 9 guest panic/BUG/\n"
 		"timeout/error, 12 a no_regression metric got significantly\n"
 		"worse, 130 interrupted. See swapctl(1) and\n"
 		"swapctl-scenario(5).\n",
@@ -1997,5 +2114,8 @@ int cmd_run(int argc, char **argv, struct swapctl_config *cfg)
 	n = parse_options(&cmd, argc, argv);
 	if (n < 0)
 		return parse_options_exit(n);
+	if (o.line && !kline_valid(o.line))
+		return popt_error(&cmd, "--line: '%s' is not a kernel line (MAJOR.MINOR, as 6.1 or 6.12)",
+				  o.line);
 	return run_with(&cmd, argv[0], &o, cfg);
 }

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "kline.h"
 #include "util.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -29,6 +30,14 @@ static const char *home_dir(void)
 	return pw && pw->pw_dir ? pw->pw_dir : "/";
 }
 
+int config_tarball(const struct swapctl_config *cfg, const char *line,
+		   char *buf, size_t len)
+{
+	if (cfg->tarball_set && !strcmp(line, cfg->kernel_line))
+		return util_path(buf, len, "%s", cfg->tarball);
+	return kline_tarball(buf, len, line);
+}
+
 void config_defaults(struct swapctl_config *cfg)
 {
 	const char *xdg = getenv("XDG_CACHE_HOME");
@@ -42,6 +51,8 @@ void config_defaults(struct swapctl_config *cfg)
 		util_path(cfg->workdir, sizeof(cfg->workdir),
 			  "%s/.cache/swapctl", home_dir());
 	snprintf(cfg->series, sizeof(cfg->series), "%s", "swap-ops");
+	snprintf(cfg->kernel_line, sizeof(cfg->kernel_line), "%s",
+		 KLINE_FIRST);
 	cfg->jobs = 0;
 	cfg->ccache = true;
 	cfg->libvirt_uri[0] = '\0';
@@ -219,6 +230,15 @@ static int set_key(struct swapctl_config *cfg, const char *key,
 	if (!strcmp(key, "kernel_tarball")) {
 		if (parse_path(v, cfg->tarball, sizeof(cfg->tarball)))
 			goto bad_path;
+		cfg->tarball_set = true;
+	} else if (!strcmp(key, "kernel_line")) {
+		if (!kline_valid(v)) {
+			snprintf(msg, msglen,
+				 "kernel_line: '%s' is not a kernel line (MAJOR.MINOR, as 6.1 or 6.12)",
+				 v);
+			return -1;
+		}
+		snprintf(cfg->kernel_line, sizeof(cfg->kernel_line), "%s", v);
 	} else if (!strcmp(key, "workdir")) {
 		if (parse_path(v, cfg->workdir, sizeof(cfg->workdir)))
 			goto bad_path;

@@ -18,6 +18,8 @@ enum accel { ACCEL_AUTO, ACCEL_KVM, ACCEL_TCG };
 
 struct swapctl_config {
 	char tarball[PATH_MAX];		/* kernel_tarball */
+	bool tarball_set;		/* kernel_tarball given in a file */
+	char kernel_line[16];		/* kernel_line: the default line */
 	char workdir[PATH_MAX];		/* workdir */
 	char kernel_tree[PATH_MAX];	/* kernel_tree: git tree, "" none */
 	char series[64];		/* series: the patched variant's series */
@@ -35,6 +37,14 @@ struct swapctl_config {
 	char append[CONFIG_APPEND_MAX];	/* append: guest kernel cmdline */
 	char source[PATH_MAX];		/* which file the values came from */
 };
+
+/*
+ * The tarball of kernel line @line: kernel_tarball when it was given and
+ * @line is the configured kernel_line, else Debian's
+ * /usr/src/linux-source-<line>.tar.xz. -1 when it does not fit @len.
+ */
+int config_tarball(const struct swapctl_config *cfg, const char *line,
+		   char *buf, size_t len);
 
 /* Fill @cfg with the built-in defaults. */
 void config_defaults(struct swapctl_config *cfg);

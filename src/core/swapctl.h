@@ -31,6 +31,7 @@ enum swapctl_exit {
 	EXIT_NOT_GIT = 13,	/* build --tree: not a git work tree */
 	EXIT_DIRTY = 14,	/* build --tree: uncommitted changes it would miss */
 	EXIT_REF = 15,		/* build --tree: a ref that names no commit */
+	EXIT_NO_KERNEL = 16,	/* run: a kernel of the line is not built */
 	EXIT_INTERRUPTED = 130,	/* SIGINT/SIGTERM */
 };
 

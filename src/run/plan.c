@@ -231,6 +231,9 @@ char *plan_text(const struct scenario *s, unsigned int memory_mb,
 			fprintf(f, " defrag=%s", s->thp_defrag);
 		fputc('\n', f);
 	}
+	for (i = 0; i < s->nmthp; i++)
+		fprintf(f, "mthp size_kb=%u enabled=%s\n", s->mthp[i].size_kb,
+			s->mthp[i].enabled);
 	if (s->zswap_enabled >= 0 || s->zswap_compressor[0] ||
 	    s->zswap_max_pool_percent) {
 		fprintf(f, "zswap");

@@ -17,6 +17,7 @@
 #include <jansson.h>
 
 #include "kbuild.h"
+#include "kline.h"
 #include "metrics.h"
 #include "scenario.h"
 #include "util.h"
@@ -665,6 +666,50 @@ static int parse_sysctl(struct pctx *c, struct scenario *s, json_t *root)
 	return 0;
 }
 
+/*
+ * "mthp": {"<KiB>": "always" | "inherit" | "madvise" | "never"}: the
+ * policy of each mTHP size (common/planspec.h), sizes in KiB as keys.
+ */
+static int parse_mthp(struct pctx *c, struct scenario *s, json_t *root)
+{
+	const char *key, *val, *p;
+	unsigned long long kb;
+	json_t *obj, *v;
+
+	if (get_object(c, root, "mthp", &obj))
+		return -1;
+	if (!obj)
+		return 0;
+	push_key(c, "mthp");
+	if (s->kernel_line[0] && kline_before(s->kernel_line,
+					      PLAN_MTHP_LINE_MAJOR,
+					      PLAN_MTHP_LINE_MINOR))
+		return fail(c, "kernel line %s has no per-size mTHP (%d.%d and later): give \"kernel_line\": \"6.12\"",
+			    s->kernel_line, PLAN_MTHP_LINE_MAJOR,
+			    PLAN_MTHP_LINE_MINOR);
+	json_object_foreach(obj, key, v) {
+		push_key(c, key);
+		for (p = key; isdigit((unsigned char)*p); p++)
+			;
+		kb = *key && !*p && p - key < 6 ? strtoull(key, NULL, 10) : 0;
+		if (!plan_mthp_size_ok(kb))
+			return fail(c, "not an mTHP size: a size in KiB, a power of two from %d to %d (\"64\")",
+				    PLAN_MTHP_KB_MIN, PLAN_MTHP_KB_MAX);
+		if (s->nmthp >= SCN_MAX_MTHP)
+			return fail(c, "more than %d mTHP sizes", SCN_MAX_MTHP);
+		val = json_string_value(v);
+		if (!val || plan_mthp_policy_parse(val) < 0)
+			return fail(c, "expected \"always\", \"inherit\", \"madvise\" or \"never\"");
+		s->mthp[s->nmthp].size_kb = (unsigned int)kb;
+		snprintf(s->mthp[s->nmthp].enabled,
+			 sizeof(s->mthp[s->nmthp].enabled), "%s", val);
+		s->nmthp++;
+		pop(c);
+	}
+	pop(c);
+	return 0;
+}
+
 static int parse_thp_zswap(struct pctx *c, struct scenario *s, json_t *root)
 {
 	static const char *const thp_keys[] = { "enabled", "defrag", NULL };
@@ -694,6 +739,8 @@ static int parse_thp_zswap(struct pctx *c, struct scenario *s, json_t *root)
 			return -1;
 		pop(c);
 	}
+	if (parse_mthp(c, s, root))
+		return -1;
 	if (get_object(c, root, "zswap", &obj))
 		return -1;
 	if (obj) {
@@ -1527,23 +1574,10 @@ static int parse_faults(struct pctx *c, struct scenario *s, json_t *root)
 static int parse_kernel_line(struct pctx *c, struct scenario *s,
 			     json_t *root)
 {
-	const char *p = s->kernel_line;
-	unsigned int dots = 0, digits = 0;
-
 	if (get_string(c, root, "kernel_line", s->kernel_line,
 		       sizeof(s->kernel_line), false, NULL))
 		return -1;
-	for (; *p; p++) {
-		if (*p == '.' && digits && !dots) {
-			dots++;
-			digits = 0;
-		} else if (isdigit((unsigned char)*p)) {
-			digits++;
-		} else {
-			break;
-		}
-	}
-	if (s->kernel_line[0] && (*p || dots != 1 || !digits)) {
+	if (s->kernel_line[0] && !kline_valid(s->kernel_line)) {
 		push_key(c, "kernel_line");
 		return fail(c, "\"%s\" is not a kernel line: MAJOR.MINOR, as 6.1 or 6.12",
 			    s->kernel_line);
@@ -1555,7 +1589,7 @@ static int parse_root(struct pctx *c, struct scenario *s, json_t *root)
 {
 	static const char *const keys[] = {
 		"name", "description", "kernels", "guest", "interval_ms",
-		"timeout_s", "repeat", "sysctl", "thp", "zswap", "swap",
+		"timeout_s", "repeat", "sysctl", "thp", "mthp", "zswap", "swap",
 		"workload", "expect", "no_regression", "faults",
 		"kernel_line", NULL };
 	static const char *const gkeys[] = { "memory_mb", "cpus", NULL };

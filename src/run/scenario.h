@@ -15,6 +15,7 @@
 /* a scenario holds what one plan can (common/planspec.h) */
 #define SCN_MAX_SWAP	PLAN_MAX_SWAP
 #define SCN_MAX_SYSCTL	PLAN_MAX_SYSCTL
+#define SCN_MAX_MTHP	PLAN_MAX_MTHP
 #define SCN_MAX_PHASES	PLAN_MAX_PHASES
 #define SCN_MAX_EXPECT	16
 #define SCN_NAME_MAX	48
@@ -47,6 +48,12 @@ struct scn_swap {
 	char vers[8];		/* nfsfile: "4.0", "4.1" or "4.2" */
 	char dev[16];		/* blk/ext4file: "vda", "vdb"... (derived) */
 	bool nonrot;		/* blk: tell the guest the disk is not rotational */
+};
+
+/* "mthp": {"64": "always"}: hugepages-64kB/enabled in the guest */
+struct scn_mthp {
+	unsigned int size_kb;
+	char enabled[16];
 };
 
 struct scn_sysctl {
@@ -127,6 +134,8 @@ struct scenario {
 	int nsysctl;
 	char thp_enabled[16];	/* "" = leave the kernel's default */
 	char thp_defrag[16];
+	struct scn_mthp mthp[SCN_MAX_MTHP];
+	int nmthp;
 	int zswap_enabled;	/* -1 = leave */
 	char zswap_compressor[32];
 	unsigned int zswap_max_pool_percent;	/* 0 = leave */

@@ -12,13 +12,17 @@ from harness import EXIT_CORRUPT, REPO, SWAPCTL
 
 
 def shipped():
-    """The synthetic-workload scenarios; command workloads (the host's
-    programs, minutes each) have their own tests in test_workloads.py, the
-    three-kernel designs-* scenarios theirs in test_designs."""
+    """The synthetic-workload scenarios of the 6.1 line; command workloads
+    (the host's programs, minutes each) have their own tests in
+    test_workloads.py, the three-kernel designs-* scenarios theirs in
+    test_designs, the other lines' (mthp-swap) test_lines.py."""
+    def ours(p):
+        s = json.loads(p.read_text())
+        return "command" not in s.get("workload", {}) and \
+            s.get("kernel_line", "6.1") == "6.1" and \
+            not p.stem.startswith("designs-")
     return sorted(p.stem for p in (REPO / "scenarios").glob("*.json")
-                  if "command" not in
-                  json.loads(p.read_text()).get("workload", {})
-                  and not p.stem.startswith("designs-"))
+                  if ours(p))
 
 
 # Issue 9's must-show: on these the patched kernel's pswpout and pswpin
