@@ -234,6 +234,7 @@ def test_tarball_of_another_line_is_refused(sw, tmp_path, root612):
         % (TARBALL_61, conf) in r.err
 
 
+@pytest.mark.full
 @pytest.mark.build
 @pytest.mark.boot
 @pytest.mark.slow
