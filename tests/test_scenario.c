@@ -159,6 +159,7 @@ static void test_shipped(void **state)
 		"scenarios/multi-device.json", "scenarios/thp-swap.json",
 		"scenarios/default.json", "scenarios/fault-read-error.json",
 		"scenarios/fault-write-error.json",
+		"scenarios/fault-write-batch.json",
 		"scenarios/fault-nfs-stall.json",
 		"scenarios/fault-nfs-restart.json",
 		"scenarios/fault-swapoff.json",

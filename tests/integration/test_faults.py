@@ -117,6 +117,48 @@ def test_write_errors_keep_every_page(runs):
     assert run.rc == 0, run
 
 
+def phase_end(guest_dir, index):
+    """The end line of phase @index in a guest's samples.jsonl."""
+    ends = [d for d in lines(guest_dir, "phase")
+            if d.get("index") == index and d.get("state") == "end"]
+    assert len(ends) == 1, (guest_dir, index, ends)
+    return ends[0]
+
+
+@pytest.mark.boot
+@pytest.mark.slow
+def test_failed_write_batch_is_retried_page_by_page(runs):
+    """A few write errors inside swap batches (fail_make_request, the
+    first 8 swap I/Os of the first pageout): the baseline writes a bio per
+    page and re-dirties 8 pages; the patched kernel batches, and must
+    retry a failed batch page by page, so it re-dirties no more pages than
+    the baseline. The second pageout (after read seq mapped the pages
+    again) frees the clean pages and writes the re-dirtied ones again: the
+    pages still resident after it are about those whose write failed."""
+    scn = json.loads((REPO / "scenarios" /
+                      "fault-write-batch.json").read_text())
+    times = scn["faults"][0]["times"]
+    run = runs.get("fault-write-batch")
+    res = check_common(run, "io_error")
+    kept = {}
+    for k, r in res.items():
+        m = r["metrics"]
+        assert m["pages_failed"] == 0, (k, m)
+        assert m["swap_write_errors"] >= 1, (k, m)
+        assert m["pages_verified"] == 2 * 16384, (k, m)
+        first, second = phase_end(Path(r["dir"]), 1), \
+            phase_end(Path(r["dir"]), 3)
+        assert first["name"] == second["name"] == "pageout", (first, second)
+        kept[k] = second["resident"]
+    m = res["patched"]["metrics"]
+    assert m["write_pages_per_io"] >= 8, m["write_pages_per_io"]
+    print("resident after the second pageout (%d failed I/Os): %r"
+          % (times, kept))
+    # one batch of SWAP_CLUSTER_MAX pages re-dirtied whole would exceed it
+    assert kept["patched"] <= kept["baseline"] + 16, kept
+    assert run.rc == 0, run
+
+
 def counter_around(guest_dir, fault, counter):
     """@counter (a vmstat name) in the last sample before @fault's end
     line and in the last sample of the run."""
