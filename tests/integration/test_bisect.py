@@ -190,6 +190,19 @@ def test_broken_patch_is_named_for_pswpout(guests, tmp_path):
         "no significant change", p["steps"][3]
 
 
+def build_each_patch(sw, tmp_path):
+    """The baseline and the kernel after every patch of swap-ops, in a
+    work dir of the test's own: the environment that selects it."""
+    wd, conf = own_workdir(sw, tmp_path)
+    env = {"SWAPCTL_CONFIG": str(conf)}
+    with harness.default_build_lock():
+        for args in (["--baseline"], ["--series", "swap-ops",
+                                      "--keep-each"]):
+            b = sw.run("build", *args, env=env, timeout=4 * 3600)
+            assert b.rc == EXIT_OK, b.tail()
+    return env
+
+
 @pytest.mark.full
 @pytest.mark.build
 @pytest.mark.boot
@@ -201,13 +214,7 @@ def test_swap_ops_on_zram_names_the_batching_patch(guests, tmp_path):
     (pswpout/nrswpout) is measured only from the last patch, which adds
     nrswpout, and is named there, better."""
     sw = guests
-    wd, conf = own_workdir(sw, tmp_path)
-    env = {"SWAPCTL_CONFIG": str(conf)}
-    with harness.default_build_lock():
-        for args in (["--baseline"], ["--series", "swap-ops",
-                                      "--keep-each"]):
-            b = sw.run("build", *args, env=env, timeout=4 * 3600)
-            assert b.rc == EXIT_OK, b.tail()
+    env = build_each_patch(sw, tmp_path)
     # two repeats: device write pages per I/O is no deterministic count,
     # so one run of each gives "1 run: no test" and names no patch
     r = sw.run("bisect", "--series", "swap-ops", "--json", "--repeat", "2",
@@ -240,13 +247,7 @@ def test_swap_ops_no_patch_fails_more_pages_than_the_baseline(guests,
     slots. No patch may fail more pages than the baseline, nor corrupt
     one."""
     sw = guests
-    wd, conf = own_workdir(sw, tmp_path)
-    env = {"SWAPCTL_CONFIG": str(conf)}
-    with harness.default_build_lock():
-        for args in (["--baseline"], ["--series", "swap-ops",
-                                      "--keep-each"]):
-            b = sw.run("build", *args, env=env, timeout=4 * 3600)
-            assert b.rc == EXIT_OK, b.tail()
+    env = build_each_patch(sw, tmp_path)
     r = sw.run("bisect", "--series", "swap-ops", "--json",
                "--metric", "pages_failed_distinct",
                "--metric", "pages_corrupt",
