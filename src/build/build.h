@@ -143,6 +143,11 @@ int git_tree_open(const char *dir, const char *what, char *top, size_t len);
 /* @g->commit from @g->ref in @g->top; EXIT_REF when it names none. */
 int git_resolve(struct git_src *g, const char *what);
 /*
+ * MAJOR.MINOR of @g's commit, from its top Makefile (git show); else one
+ * line naming the tree and ref, and EXIT_NOT_GIT.
+ */
+int git_line(const struct git_src *g, char *line, size_t len);
+/*
  * EXIT_DIRTY when the user's tree has uncommitted changes to tracked
  * files and one of the @n commits of @g is its HEAD (the changes would be
  * silently left out); 0 otherwise.

@@ -116,6 +116,22 @@ int git_resolve(struct git_src *g, const char *what)
 	return 0;
 }
 
+int git_line(const struct git_src *g, char *line, size_t len)
+{
+	char spec[64], *out = NULL;
+	const char *args[] = { "show", spec, NULL };
+	int st;
+
+	snprintf(spec, sizeof(spec), "%s:Makefile", g->commit);
+	st = git_capture(g->top, args, &out);
+	st = st || !out ? -1 : kline_of_makefile(out, line, len);
+	free(out);
+	if (st)
+		build_fail("%s: %s (%s) has no top Makefile with VERSION and PATCHLEVEL: not a kernel tree",
+			   g->top, g->ref, g->commit);
+	return st ? EXIT_NOT_GIT : 0;
+}
+
 int git_check_clean(const struct git_src *g, size_t n)
 {
 	static const char *const head[] = { "rev-parse", "--verify", "--quiet",

@@ -759,6 +759,15 @@ static int parse_args(int argc, char **argv, struct build_opts *o)
 	return 0;
 }
 
+static int hash_fragment(struct build_ctx *c)
+{
+	if (util_sha256_file(c->fragment, c->fragment_sha)) {
+		build_fail("%s: %s", c->fragment, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 /* The data directory, the series root, the fragments and the jobs. */
 static int setup_ctx(struct build_ctx *c, const struct build_opts *o)
 {
@@ -793,10 +802,8 @@ static int setup_ctx(struct build_ctx *c, const struct build_opts *o)
 			  "%s/guest/kernel.config", c->datadir);
 	util_path(c->debug_fragment, sizeof(c->debug_fragment),
 		  "%s/guest/debug.config", c->datadir);
-	if (util_sha256_file(c->fragment, c->fragment_sha)) {
-		build_fail("%s: %s", c->fragment, strerror(errno));
+	if (hash_fragment(c))
 		return EXIT_SETUP;
-	}
 	c->set = o->set.n ? &o->set : NULL;
 	c->jobs = o->jobs >= 0 ? o->jobs : c->cfg->jobs;
 	if (c->jobs == 0)
@@ -1005,6 +1012,76 @@ static bool other_source(struct build_ctx *c, const struct variant *v,
 	return other;
 }
 
+/* Whether kernel line @a (valid) is newer than @b. */
+static bool line_newer(const char *a, const char *b)
+{
+	unsigned int major, minor;
+
+	return sscanf(a, "%u.%u", &major, &minor) == 2 &&
+	       kline_before(b, major, minor);
+}
+
+/*
+ * The guest fragment for a git tree of kernel line @line: that of the
+ * newest line swapctl ships a fragment for (patches/<L>/kernel.config)
+ * that is not newer than @line, else guest/kernel.config (6.1's).
+ */
+static void line_fragment(const struct build_ctx *c, const char *line,
+			  char *frag, size_t len, char *from, size_t flen)
+{
+	char dir[PATH_MAX], p[PATH_MAX];
+	struct dirent *d;
+	DIR *dh;
+
+	util_path(frag, len, "%s/guest/kernel.config", c->datadir);
+	snprintf(from, flen, "%s", KLINE_FIRST);
+	util_path(dir, sizeof(dir), "%s/patches", c->datadir);
+	dh = opendir(dir);
+	if (!dh)
+		return;
+	while ((d = readdir(dh))) {
+		if (!kline_valid(d->d_name) ||
+		    line_newer(d->d_name, line) ||
+		    !line_newer(d->d_name, from))
+			continue;
+		if (util_path(p, sizeof(p), "%s/%s/kernel.config", dir,
+			      d->d_name) || !util_exists(p))
+			continue;
+		snprintf(frag, len, "%s", p);
+		/* kline_valid(): shorter than KLINE_MAX */
+		snprintf(from, flen, "%.*s", KLINE_MAX - 1, d->d_name);
+	}
+	closedir(dh);
+}
+
+/*
+ * A git tree's kernel line (its top Makefile at BASE and TOPIC) selects
+ * the guest fragment, as --line does for a tarball. Both commits must
+ * take the same fragment: one build has one .config recipe.
+ */
+static int tree_line(struct build_ctx *c, const struct tree_mode *t)
+{
+	char line[2][KLINE_MAX], frag[2][PATH_MAX], from[2][KLINE_MAX];
+	int i, ret;
+
+	for (i = 0; i < 2; i++) {
+		ret = git_line(&t->g[i], line[i], sizeof(line[i]));
+		if (ret)
+			return ret;
+		line_fragment(c, line[i], frag[i], sizeof(frag[i]), from[i],
+			      sizeof(from[i]));
+	}
+	if (strcmp(frag[0], frag[1])) {
+		build_fail("%s: %s is kernel line %s and %s is %s: they need different guest fragments (%s, %s); build each with --apply",
+			   t->g[0].top, t->g[0].ref, line[0], t->g[1].ref,
+			   line[1], frag[0], frag[1]);
+		return EXIT_USAGE;
+	}
+	snprintf(c->line, sizeof(c->line), "%s", line[1]);
+	snprintf(c->fragment, sizeof(c->fragment), "%s", frag[0]);
+	return hash_fragment(c) ? EXIT_SETUP : 0;
+}
+
 /* Refuse to replace a kernel the user built from another source. */
 static int check_owners(struct build_ctx *c, const struct variant *vs,
 			int nvar)
@@ -1045,6 +1122,8 @@ static int tree_variants(struct build_ctx *c, const struct build_opts *o,
 	ret = git_tree_open(dir, t->what, t->g[0].top, sizeof(t->g[0].top));
 	if (!ret)
 		ret = tree_refs(t, o);
+	if (!ret)
+		ret = tree_line(c, t);
 	if (!ret && !o->clean)
 		ret = git_check_clean(t->g, 2);
 	if (!ret)
@@ -1195,9 +1274,9 @@ static int build_dry_run(struct build_ctx *c, const struct variant *vs,
 		json_array_append_new(arr, dry_variant(c, &vs[k], &s, each));
 		series_free(&s);
 	}
-	o = json_pack("{s:b,s:o,s:s,s:s,s:s,s:s,s:b,s:i,s:b,s:s,s:o}",
-		      "dry_run", 1, "kernel_line", vs[0].git ? json_null() :
-		      json_string(c->line),
+	o = json_pack("{s:b,s:s,s:s,s:s,s:s,s:s,s:s,s:b,s:i,s:b,s:s,s:o}",
+		      "dry_run", 1, "kernel_line", c->line,
+		      "fragment", c->fragment,
 		      "series_root", c->patches_root, "tarball", c->tarball,
 		      "tarball_sha256", c->tarball_sha, "source", src,
 		      "extracted", util_exists(src), "jobs", c->jobs,
@@ -1215,6 +1294,8 @@ static int build_dry_run(struct build_ctx *c, const struct variant *vs,
 	if (vs[0].git) {
 		printf("git tree     %s (not written: a worktree per kernel)\n",
 		       vs[0].git->top);
+		printf("kernel line  %s (its Makefile; guest fragment %s)\n",
+		       c->line, c->fragment);
 	} else {
 		printf("kernel line  %s (series under %s)\n", c->line,
 		       c->patches_root);

@@ -25,6 +25,8 @@ from harness import (EXIT_DIRTY, EXIT_NOT_GIT, EXIT_OK, EXIT_PATCH,
                      EXIT_REF, EXIT_USAGE)
 
 TOY_MAKEFILE = """\
+VERSION = 6
+PATCHLEVEL = 1
 O ?= .
 OBJS := $(patsubst src/%.c,$(O)/%.o,$(wildcard src/*.c))
 tinyconfig:
@@ -37,7 +39,7 @@ $(O)/%.o: src/%.c
 bzImage: $(OBJS)
 \tmkdir -p $(O)/arch/x86/boot $(O)/include/config
 \tcat $(OBJS) > $(O)/arch/x86/boot/bzImage
-\techo 6.1.0-toy > $(O)/include/config/kernel.release
+\techo $(VERSION).$(PATCHLEVEL).0-toy > $(O)/include/config/kernel.release
 .PHONY: tinyconfig olddefconfig bzImage
 """
 
@@ -327,6 +329,74 @@ def test_refusals(toy, tmp_path):
     assert "is not BASE..TOPIC" in r.err, r.err
     r = toy.expect(EXIT_USAGE, "build", "--tree", toy.tree)
     assert "need --range" in r.err, r.err
+
+
+def set_line(tree, line, msg):
+    """Commit the toy's Makefile as kernel line @line on the branch
+    checked out."""
+    major, minor = line.split(".")
+    mk = tree / "Makefile"
+    text = re.sub(r"(?m)^VERSION = .*$", "VERSION = " + major,
+                  mk.read_text())
+    mk.write_text(re.sub(r"(?m)^PATCHLEVEL = .*$", "PATCHLEVEL = " + minor,
+                         text))
+    git(tree, "commit", "-q", "-am", msg)
+
+
+def test_the_trees_line_selects_its_guest_fragment(toy):
+    """A 6.12 tree gets patches/6.12/kernel.config (no FRONTSWAP, zram's
+    own backends), as `build --line 6.12` does; a 6.1 tree
+    guest/kernel.config."""
+    r = toy.expect(EXIT_OK, "build", "--tree", toy.tree,
+                   "--range", "base..topic", "--dry-run")
+    assert "kernel line  6.1 (its Makefile; guest fragment %s)" % (
+        harness.REPO / "guest" / "kernel.config") in r.out, r.out
+    for b in ("base", "topic"):
+        git(toy.tree, "checkout", "-q", b)
+        set_line(toy.tree, "6.12", "toy: 6.12")
+    git(toy.tree, "checkout", "-q", "base")
+    frag = harness.REPO / "patches" / "6.12" / "kernel.config"
+    j = toy.expect(EXIT_OK, "build", "--tree", toy.tree, "--range",
+                   "base..topic", "--dry-run", "--json").json()
+    assert j["kernel_line"] == "6.12" and j["fragment"] == str(frag), j
+    toy.expect(EXIT_OK, "build", "--tree", toy.tree, "--range", "base..topic")
+    config = (toy.workdir / "trees" / "topic" / "out" / ".config").read_text()
+    assert "CONFIG_ZRAM_BACKEND_LZO=y" in config, config
+    assert "CONFIG_FRONTSWAP=y" not in config, config
+    assert toy.manifest("topic")["kernel_line"] == "6.12"
+    assert toy.manifest("topic")["fragment_sha256"] == sha(frag)
+    # a newer line with no fragment of its own takes the newest older one
+    git(toy.tree, "checkout", "-q", "topic")
+    set_line(toy.tree, "6.13", "toy: 6.13")
+    git(toy.tree, "checkout", "-q", "base")
+    j = toy.expect(EXIT_OK, "build", "--tree", toy.tree, "--range",
+                   "base..topic", "--dry-run", "--json").json()
+    assert j["kernel_line"] == "6.13" and j["fragment"] == str(frag), j
+
+
+def test_a_range_across_fragments_and_a_tree_that_is_no_kernel(toy):
+    before = toy.state()
+    git(toy.tree, "checkout", "-q", "topic")
+    set_line(toy.tree, "6.12", "toy: 6.12")
+    git(toy.tree, "checkout", "-q", "base")
+    before = toy.state()
+    r = toy.expect(EXIT_USAGE, "build", "--tree", toy.tree,
+                   "--range", "base..topic")
+    assert "base is kernel line 6.1 and topic is 6.12: they need " \
+        "different guest fragments" in r.err, r.err
+    assert len(r.err.strip().splitlines()) == 1, r.err
+    assert toy.state() == before
+    assert not (toy.workdir / "trees").exists()
+    git(toy.tree, "checkout", "-q", "topic")
+    mk = toy.tree / "Makefile"
+    mk.write_text(re.sub(r"(?m)^(VERSION|PATCHLEVEL) = .*\n", "",
+                         mk.read_text()))
+    git(toy.tree, "commit", "-q", "-am", "toy: no version")
+    git(toy.tree, "checkout", "-q", "base")
+    r = toy.expect(EXIT_NOT_GIT, "build", "--tree", toy.tree,
+                   "--range", "base..topic")
+    assert "topic (%s) has no top Makefile with VERSION and PATCHLEVEL" % (
+        git(toy.tree, "rev-parse", "topic")) in r.err, r.err
 
 
 # Each refusal of --tree: the arguments ({tree}, {tmp} filled in), the
