@@ -502,6 +502,10 @@ static int parse_phase(struct line_ctx *c, struct gplan *p, int nw, char **w)
 				return fail(c, "wait: '%s' is not writeback",
 					    val);
 			ph->wait_writeback = true;
+		} else if (t == PHASE_PAGEOUT && !strcmp(key, "drain")) {
+			if (strcmp(val, "lru"))
+				return fail(c, "drain: '%s' is not lru", val);
+			ph->drain_lru = true;
 		} else if (t == PHASE_REWRITE && !strcmp(key, "frac")) {
 			if (parse_frac(c, key, val, 0, 1, &ph->frac))
 				return -1;

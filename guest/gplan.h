@@ -69,6 +69,7 @@ struct gplan_phase {
 	double ram;		/* pressure: multiple of MemTotal */
 	double frac;		/* rewrite: fraction of pages */
 	bool wait_writeback;	/* pageout: wait=writeback */
+	bool drain_lru;		/* pageout: drain=lru */
 };
 
 /* A fault the guest injects itself (the host does the NFS ones). */

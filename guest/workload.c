@@ -27,6 +27,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <sched.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -162,6 +163,8 @@ struct phase_stat {
 	/* pageout wait=writeback: time waited, pages still under writeback */
 	uint64_t writeback_ns;
 	int64_t writeback_left;
+	/* pageout drain=lru: time spent draining */
+	uint64_t drain_ns;
 	/* push-out phases: residency of the area before and after */
 	bool has_residency;
 	uint64_t resident_before, resident_after;
@@ -247,6 +250,8 @@ static void phase_line(int idx, const struct gplan_phase *ph,
 			ghist_members(&j, &st->lat);
 			gj_u64(&j, "check_ns", st->check_ns);
 		}
+		if (ph->drain_lru)
+			gj_u64(&j, "drain_ns", st->drain_ns);
 		if (ph->wait_writeback) {
 			gj_u64(&j, "writeback_ns", st->writeback_ns);
 			gj_i64(&j, "writeback_left", st->writeback_left);
@@ -473,6 +478,49 @@ static void wait_writeback(struct phase_stat *st)
 			WRITEBACK_WAIT_NS / 1000000000ULL);
 }
 
+/*
+ * pageout drain=lru: a page just added to the LRU waits in its CPU's
+ * batch (lru_add, 15 pages in 6.1) until the batch is full or drained.
+ * MADV_PAGEOUT drains its own CPU's batch only and skips every page that
+ * is not on an LRU list, so pages of the area left in another CPU's batch
+ * (the workload moved while it filled them) are pushed out by no pageout
+ * as long as that CPU adds no other pages. Writing
+ * /proc/sys/vm/compact_memory drains the batches of every CPU
+ * (lru_add_drain_all() in compact_nodes()), then compacts; the pages
+ * compaction moves go to the batch of the CPU it runs on, so the workload
+ * stays on one CPU from here to the end of its MADV_PAGEOUT, whose own
+ * lru_add_drain() takes them (drain_lru_done() lets it move again).
+ */
+static cpu_set_t drain_cpus;
+
+static void drain_lru(struct phase_stat *st)
+{
+	uint64_t t0 = gj_now_ns();
+	cpu_set_t one;
+	int cpu, ret;
+
+	cpu = sched_getcpu();
+	if (cpu < 0 || sched_getaffinity(0, sizeof(drain_cpus), &drain_cpus))
+		fatal("pageout drain=lru: which CPU: %s", strerror(errno));
+	CPU_ZERO(&one);
+	CPU_SET(cpu, &one);
+	if (sched_setaffinity(0, sizeof(one), &one))
+		fatal("pageout drain=lru: stay on CPU %d: %s", cpu,
+		      strerror(errno));
+	ret = gu_write_file("/proc/sys/vm/compact_memory", "1");
+	if (ret)
+		fatal("pageout drain=lru: /proc/sys/vm/compact_memory: %s%s",
+		      strerror(-ret), ret == -ENOENT ?
+		      " (kernel without CONFIG_COMPACTION)" : "");
+	st->drain_ns = gj_now_ns() - t0;
+}
+
+static void drain_lru_done(void)
+{
+	if (sched_setaffinity(0, sizeof(drain_cpus), &drain_cpus))
+		fatal("pageout drain=lru: leave the CPU: %s", strerror(errno));
+}
+
 static void run_phase(int idx, const struct gplan_phase *ph)
 {
 	static struct phase_stat st;
@@ -488,6 +536,8 @@ static void run_phase(int idx, const struct gplan_phase *ph)
 	/* outside [t0, t1]: the phase's time does not include the check */
 	if (pushes_out(ph))
 		st.has_residency = !resident_pages(&st.resident_before);
+	if (ph->type == PHASE_PAGEOUT && ph->drain_lru)
+		drain_lru(&st);
 	t0 = gj_now_ns();
 	switch (ph->type) {
 	case PHASE_FILL:
@@ -499,6 +549,8 @@ static void run_phase(int idx, const struct gplan_phase *ph)
 		break;
 	case PHASE_PAGEOUT:
 		advise_all(MADV_PAGEOUT, "MADV_PAGEOUT");
+		if (ph->drain_lru)
+			drain_lru_done();
 		st.pages = npages;
 		if (ph->wait_writeback)
 			wait_writeback(&st);

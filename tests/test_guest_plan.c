@@ -35,7 +35,7 @@ static const char full[] =
 	"net addr=10.0.2.15/24 gw=10.0.2.2\n"
 	"workload seed=12345 size_mb=300 shmem_mb=0 thp=0 unique_words=64\n"
 	"phase fill\n"
-	"phase pageout wait=writeback\n"
+	"phase pageout wait=writeback drain=lru\n"
 	"phase pressure mb=200\n"
 	"phase read order=seq\n"
 	"phase read order=random\n"
@@ -92,6 +92,8 @@ static void test_full_example(void **state)
 	assert_int_equal(p.phase[0].type, PHASE_FILL);
 	assert_true(p.phase[1].wait_writeback);
 	assert_false(p.phase[2].wait_writeback);
+	assert_true(p.phase[1].drain_lru);
+	assert_false(p.phase[2].drain_lru);
 	assert_int_equal(p.phase[2].type, PHASE_PRESSURE);
 	assert_int_equal(p.phase[2].mb, 200);
 	assert_false(p.phase[3].random);
@@ -272,6 +274,10 @@ static const struct bad bad[] = {
 	  "line 4: wait: 'io' is not writeback" },
 	{ "version 1\n" W "phase fill\nphase read wait=writeback\n",
 	  "line 4: phase read: unknown key 'wait'" },
+	{ "version 1\n" W "phase fill\nphase pageout drain=all\n",
+	  "line 4: drain: 'all' is not lru" },
+	{ "version 1\n" W "phase fill\nphase rewrite frac=0.5 drain=lru\n",
+	  "line 4: phase rewrite: unknown key 'drain'" },
 	{ "version 1\n" W "phase fill\nphase pressure\n",
 	  "line 4: phase pressure: missing mb= or ram=" },
 	{ "version 1\n" W "phase fill\nphase rewrite\n",

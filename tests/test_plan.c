@@ -40,7 +40,8 @@ static void test_exact_text(void **state)
 		" \"workload\": {\"seed\": 99, \"size_mb\": 40, \"thp\": true,\n"
 		"  \"unique_words\": 64,\n"
 		"  \"verify_seed\": 100, \"phases\": [\"fill\",\n"
-		"  {\"name\": \"pageout\", \"wait_writeback\": true},\n"
+		"  {\"name\": \"pageout\", \"wait_writeback\": true,\n"
+		"   \"drain_lru\": true},\n"
 		"  {\"name\": \"pressure\", \"mb\": 20}, {\"name\": \"read\", \"order\": \"random\"},\n"
 		"  \"willneed\", {\"name\": \"rewrite\", \"frac\": 0.5}]}}\n";
 	static const char want[] =
@@ -61,7 +62,7 @@ static void test_exact_text(void **state)
 		"net addr=10.0.2.15/24 gw=10.0.2.2\n"
 		"workload seed=99 size_mb=40 shmem_mb=0 thp=1 unique_words=64\n"
 		"phase fill\n"
-		"phase pageout wait=writeback\n"
+		"phase pageout wait=writeback drain=lru\n"
 		"phase pressure mb=20\n"
 		"phase read order=random\n"
 		"phase willneed\n"
@@ -104,6 +105,7 @@ static void test_guest_agrees(void **state)
 		"scenarios/default.json", "scenarios/fault-read-error.json",
 		"scenarios/fault-write-error.json",
 		"scenarios/fault-write-batch.json",
+		"scenarios/pageout-resident.json",
 		"scenarios/fault-nfs-stall.json",
 		"scenarios/fault-nfs-restart.json",
 		"scenarios/fault-swapoff.json",

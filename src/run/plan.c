@@ -61,6 +61,8 @@ static void phase_line(FILE *f, const struct scn_phase *ph)
 	case PHASE_PAGEOUT:
 		if (ph->wait_writeback)
 			fputs(" wait=writeback", f);
+		if (ph->drain_lru)
+			fputs(" drain=lru", f);
 		break;
 	default:
 		break;

@@ -876,7 +876,8 @@ static int parse_swap(struct pctx *c, struct scenario *s, json_t *root)
 static int parse_phase(struct pctx *c, struct scn_phase *ph, json_t *v)
 {
 	static const char *const pkeys[] = {
-		"name", "mb", "order", "frac", "wait_writeback", NULL };
+		"name", "mb", "order", "frac", "wait_writeback", "drain_lru",
+		NULL };
 	static const char *const orders[] = { "seq", "random", NULL };
 	char name[16] = "", order[16] = "seq";
 	bool has_frac = false;
@@ -919,6 +920,10 @@ static int parse_phase(struct pctx *c, struct scn_phase *ph, json_t *v)
 		push_key(c, "wait_writeback");
 		return fail(c, "phase %s takes no \"wait_writeback\"", name);
 	}
+	if (json_object_get(o, "drain_lru") && k != PHASE_PAGEOUT) {
+		push_key(c, "drain_lru");
+		return fail(c, "phase %s takes no \"drain_lru\"", name);
+	}
 	if ((json_object_get(o, "mb") && k != PHASE_PRESSURE) ||
 	    (json_object_get(o, "order") && k != PHASE_READ) ||
 	    (json_object_get(o, "frac") && k != PHASE_REWRITE)) {
@@ -936,7 +941,8 @@ static int parse_phase(struct pctx *c, struct scn_phase *ph, json_t *v)
 		       NAME_CHARS) ||
 	    one_of(c, "order", order, orders) ||
 	    get_double(c, o, "frac", 0.0, 1.0, &has_frac, &ph->frac) ||
-	    get_bool(c, o, "wait_writeback", &ph->wait_writeback))
+	    get_bool(c, o, "wait_writeback", &ph->wait_writeback) ||
+	    get_bool(c, o, "drain_lru", &ph->drain_lru))
 		return -1;
 	if (has_frac && ph->frac <= 0.0) {
 		push_key(c, "frac");

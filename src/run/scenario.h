@@ -67,6 +67,7 @@ struct scn_phase {
 	bool random;		/* read: order=random */
 	double frac;		/* rewrite */
 	bool wait_writeback;	/* pageout: until nr_writeback is 0 */
+	bool drain_lru;		/* pageout: drain the per-CPU LRU batches */
 };
 
 /*

@@ -10,16 +10,23 @@ swap_writepage() activate every page (tests/fixtures/broken-series, never
 shipped), built and run in a work dir of the test's own, must be named
 for pswpout; the shipped swap-ops series on zram-swap must be named for
 device write pages per I/O; and on fault-read-error no patch of it may
-fail more pages than the baseline (issue 21's bisect order)."""
+fail more pages than the baseline (issue 21's bisect order). With
+SWAPCTL_TEST_KERNELS=DIR holding the kernel after every patch of swap-ops
+(DIR/swap-ops.01/...), built from the repository's patches, those two are
+run on DIR's kernels (swapctl run, then bisect --run) instead of building
+them."""
+import hashlib
 import json
 import os
 import shutil
 import subprocess
+from pathlib import Path
 
 import pytest
 
 import harness
-from harness import EXIT_OK, EXIT_PATCH, EXIT_SETUP, EXIT_USAGE
+from harness import EXIT_CONFIG, EXIT_FAILURE_GENERIC, EXIT_NO_KERNEL, \
+    EXIT_OK, EXIT_PATCH, EXIT_SETUP, EXIT_USAGE
 
 FIXTURE = harness.REPO / "tests" / "fixtures" / "run-zram-unfixed"
 
@@ -190,9 +197,70 @@ def test_broken_patch_is_named_for_pswpout(guests, tmp_path):
         "no significant change", p["steps"][3]
 
 
+def series_patches(name):
+    """(patch file name, sha256) of patches/NAME/series, in order."""
+    d = harness.REPO / "patches" / name
+    out = []
+    for ln in (d / "series").read_text().split("\n"):
+        ln = ln.split("#", 1)[0].split()
+        if ln:
+            out.append((ln[0], hashlib.sha256(
+                (d / ln[0]).read_bytes()).hexdigest()))
+    return out
+
+
+def borrowed_steps(series="swap-ops"):
+    """SWAPCTL_TEST_KERNELS=DIR holding DIR/<series>.KK/ for every patch
+    of the series (swapctl build --keep-each in another work dir): the
+    kernels to run, baseline first, each checked against the patches of
+    this repository (its manifest's names and sha256s); None when DIR
+    lacks any of them. A kernel built from other patches fails the test:
+    it would measure another series."""
+    src = os.environ.get("SWAPCTL_TEST_KERNELS")
+    if not src:
+        return None
+    src = Path(src).expanduser().resolve()
+    want = series_patches(series)
+    names = ["baseline"] + ["%s.%02d" % (series, i + 1)
+                            for i in range(len(want))]
+    if not all((src / n / "bzImage").is_file() for n in names):
+        return None
+    for i, n in enumerate(names):
+        m = json.loads((src / n / "manifest.json").read_text())
+        got = [(p["name"], p["sha256"]) for p in m.get("patches", [])]
+        exp = series_patches("baseline") if i == 0 else want[:i]
+        if got != exp:
+            pytest.fail("SWAPCTL_TEST_KERNELS: %s/%s was built from other "
+                        "patches than patches/%s: rebuild it (swapctl "
+                        "build --keep-each) or unset SWAPCTL_TEST_KERNELS"
+                        % (src, n, "baseline" if i == 0 else series))
+    return [(n, src / n) for n in names]
+
+
 def build_each_patch(sw, tmp_path):
     """The baseline and the kernel after every patch of swap-ops, in a
-    work dir of the test's own: the environment that selects it."""
+    work dir of the test's own: the environment that selects it, and the
+    kernels' names when they were borrowed (SWAPCTL_TEST_KERNELS has
+    them all and they match the patches: linked, not built), else
+    None."""
+    steps = borrowed_steps()
+    if steps:
+        # a work dir apart: nothing is ever built through these links
+        # (a short name: unix socket paths under it have 108 bytes)
+        wd = sw.workdir / "borrowed"
+        kdir = wd / "kernels"
+        kdir.mkdir(parents=True, exist_ok=True)
+        for n, src in steps:
+            tmp = kdir / (n + ".link")
+            if tmp.is_symlink():
+                tmp.unlink()
+            tmp.symlink_to(src)
+            tmp.replace(kdir / n)
+        env = {"SWAPCTL_CONFIG": str(sw.write_config(
+            tmp_path / "bisect.conf", workdir=str(wd)))}
+        b = sw.run("build", "--initramfs-only", env=env, timeout=600)
+        assert b.rc == EXIT_OK, b.tail()
+        return env, [n for n, _ in steps]
     wd, conf = own_workdir(sw, tmp_path)
     env = {"SWAPCTL_CONFIG": str(conf)}
     with harness.default_build_lock():
@@ -200,7 +268,27 @@ def build_each_patch(sw, tmp_path):
                                       "--keep-each"]):
             b = sw.run("build", *args, env=env, timeout=4 * 3600)
             assert b.rc == EXIT_OK, b.tail()
-    return env
+    return env, None
+
+
+def bisect_swap_ops(sw, env, borrowed, scenario, repeat, metrics):
+    """swapctl bisect of swap-ops on @scenario: with @borrowed kernels,
+    swapctl run over them (bisect would build) judged by bisect --run."""
+    judge = []
+    for m in metrics:
+        judge += ["--metric", m]
+    rep = ["--repeat", str(repeat)] if repeat else []
+    if not borrowed:
+        return sw.run("bisect", "--series", "swap-ops", "--json", *rep,
+                      *judge, scenario, env=env, timeout=4 * 3600)
+    r = sw.run("run", "--json", "--kernels", ",".join(borrowed), *rep,
+               scenario, env=env, timeout=4 * 3600)
+    # as bisect does: a run that fails its expectations or regresses is
+    # still judged
+    assert r.rc not in (EXIT_SETUP, EXIT_NO_KERNEL, EXIT_CONFIG,
+                        EXIT_USAGE, EXIT_FAILURE_GENERIC), r.tail()
+    return sw.run("bisect", "--run", r.json()["dir"], "--json", *judge,
+                  env=env)
 
 
 @pytest.mark.full
@@ -214,12 +302,11 @@ def test_swap_ops_on_zram_names_the_batching_patch(guests, tmp_path):
     (pswpout/nrswpout) is measured only from the last patch, which adds
     nrswpout, and is named there, better."""
     sw = guests
-    env = build_each_patch(sw, tmp_path)
+    env, borrowed = build_each_patch(sw, tmp_path)
     # two repeats: device write pages per I/O is no deterministic count,
     # so one run of each gives "1 run: no test" and names no patch
-    r = sw.run("bisect", "--series", "swap-ops", "--json", "--repeat", "2",
-               harness.REPO / "scenarios" / "zram-swap.json", env=env,
-               timeout=4 * 3600)
+    r = bisect_swap_ops(sw, env, borrowed,
+                        harness.REPO / "scenarios" / "zram-swap.json", 2, [])
     assert r.rc == EXIT_OK, r.tail()
     m = {x["metric"]: x for x in r.json()["metrics"]}
     d = m["device_write_pages_per_io"]
@@ -247,12 +334,10 @@ def test_swap_ops_no_patch_fails_more_pages_than_the_baseline(guests,
     slots. No patch may fail more pages than the baseline, nor corrupt
     one."""
     sw = guests
-    env = build_each_patch(sw, tmp_path)
-    r = sw.run("bisect", "--series", "swap-ops", "--json",
-               "--metric", "pages_failed_distinct",
-               "--metric", "pages_corrupt",
-               harness.REPO / "scenarios" / "fault-read-error.json",
-               env=env, timeout=4 * 3600)
+    env, borrowed = build_each_patch(sw, tmp_path)
+    r = bisect_swap_ops(sw, env, borrowed,
+                        harness.REPO / "scenarios" / "fault-read-error.json",
+                        None, ["pages_failed_distinct", "pages_corrupt"])
     assert r.rc == EXIT_OK, r.tail()
     o = r.json()
     names = [k["kernel"] for k in o["kernels"]]
