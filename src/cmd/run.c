@@ -21,6 +21,7 @@
 
 #include <jansson.h>
 
+#include "build.h"
 #include "guest.h"
 #include "kline.h"
 #include "kbuild.h"
@@ -84,6 +85,7 @@ struct run {
 	char variant[SCN_MAX_KERNELS][80];
 	char kernel_path[SCN_MAX_KERNELS][4096];
 	char initramfs[4096];
+	bool initramfs_given;	/* --initramfs: used as it is */
 	char uri[4200];
 	char id[SCN_NAME_MAX + 32];
 	char dir[4096];
@@ -1573,6 +1575,7 @@ static int prepare(struct run *r, const struct overrides *ov,
 	r->env.kvm = read_cpuinfo_kvm(r);
 	if (resolve_kernels(r, ov))
 		goto toolong;
+	r->initramfs_given = ird;
 	if (ird)
 		snprintf(r->initramfs, sizeof(r->initramfs), "%s", ird);
 	else if (util_path(r->initramfs, sizeof(r->initramfs),
@@ -1612,6 +1615,29 @@ static void build_args(const struct run *r, int k, char *buf, size_t len)
 }
 
 /*
+ * The work dir's initramfs holds the guest programs next to this
+ * swapctl: the other end of the host/guest contract it speaks. Remade
+ * (only when its bytes differ) before every run, so that a swapctl
+ * updated since the last build never boots an older guest that
+ * refuses what the new host sends (a plan key it does not know).
+ */
+static int refresh_initramfs(struct run *r)
+{
+	struct build_ctx bc = { .cfg = r->cfg, .logfd = -1 };
+	char path[PATH_MAX];
+
+	bc.datadir = util_data_dir();
+	if (!bc.datadir)
+		return 0;	/* check_inputs() says what is missing */
+	if (initramfs_write(&bc, path, sizeof(path))) {
+		fprintf(stderr, "swapctl run: cannot remake %s from the guest programs next to swapctl (above); 'make' builds them\n",
+			r->initramfs);
+		return -1;
+	}
+	return 0;
+}
+
+/*
  * Every kernel and the initramfs can be read; 0, EXIT_NO_KERNEL (a
  * kernel of the line not built, with the build that makes it) or
  * EXIT_SETUP.
@@ -1637,6 +1663,8 @@ static int check_inputs(struct run *r)
 			r->env.debug ? " --debug" : "");
 		return EXIT_NO_KERNEL;
 	}
+	if (!r->initramfs_given && refresh_initramfs(r))
+		return EXIT_SETUP;
 	if (access(r->initramfs, R_OK)) {
 		fprintf(stderr, "swapctl run: %s: %s (run 'swapctl build' first)\n",
 			r->initramfs, strerror(errno));

@@ -266,3 +266,28 @@ def test_designs_follow_their_scenarios():
         for k in set(d) | set(x):
             if k not in ("name", "description", "kernels", "expect"):
                 assert d.get(k) == x.get(k), (n, k)
+
+
+@pytest.mark.boot
+def test_run_remakes_an_initramfs_older_than_swapctl(sw, guests):
+    """The work dir's initramfs is remade from the guest programs next to
+    swapctl before a run: one left from an older swapctl (here: a
+    truncated file that boots no guest) must not be what the guest runs.
+    Before this, such a guest refused the new plan's keys ("unknown key
+    'drain'") and every kernel failed."""
+    ird = sw.workdir / "kernels" / "initramfs.cpio"
+    good = ird.read_bytes()
+    try:
+        ird.unlink()
+        ird.write_bytes(good[:4096])
+        r = sw.run("run", "--json", "--kernels", "baseline",
+                   REPO / "tests" / "fixtures" / "bisect-zram-short.json",
+                   timeout=900)
+        assert r.rc == 0, r.tail()
+        d = json.loads(r.out)
+        assert d["results"][0]["status"] == "pass", d["results"]
+        assert ird.read_bytes() == good
+    finally:
+        if ird.read_bytes() != good:
+            ird.unlink()
+            ird.write_bytes(good)
