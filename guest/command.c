@@ -401,8 +401,9 @@ static void cg_make(struct job *jb)
 	}
 	gu_log(STDOUT_FILENO, "info",
 	       "cgroup %s: memory.max=%" PRIu64 "M memory.high=%" PRIu64
-	       "M swap.max=%s cpus=%u", jb->cg, g->memory_max_mb,
-	       g->memory_high_mb, g->has_swap_max ? "set" : "max", g->cpus);
+	       "M swap.max=%s cpus=%u cpu_max_pct=%u", jb->cg,
+	       g->memory_max_mb, g->memory_high_mb,
+	       g->has_swap_max ? "set" : "max", g->cpus, g->cpu_max_pct);
 }
 
 /* ---- the command's root: an overlay of the host's root ---- */
