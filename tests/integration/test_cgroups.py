@@ -84,7 +84,7 @@ def kswapd_figures(r):
 def test_iomax_group_is_charged_its_swap_reads(runs):
     """Item 1 (blkcg of punted batches): the only group that swaps runs
     under io.max on the swap disk and reads its pages back through swap
-    readahead. Its io.stat must hold its swap reads and writes, also the
+    readahead, in 6 forked readers at once (racing swap-ins sleep). Its io.stat must hold its swap reads and writes, also the
     batches the patched kernel submits from swap_io_wq because the task
     slept with them pending: before the fix that work ran in the
     kworker's root blkcg, so those reads were neither throttled nor
@@ -105,11 +105,15 @@ def test_iomax_group_is_charged_its_swap_reads(runs):
             "io_rios": e["io_rios"], "io_wios": e["io_wios"],
             "group_s": e["ns"] / 1e9,
         }
+        figures[k]["pages not charged (read, write)"] = (
+            (rd - e["io_rbytes"]) // PAGE, (wr - e["io_wbytes"]) // PAGE)
         assert m["pswpin"] > 0 and m["pswpout"] > 0, (k, m)
-        # every byte swapped was charged to the group (the io.stat of a
-        # read that went to the root would be missing here)
-        assert e["io_rbytes"] >= 0.99 * rd, (k, figures[k])
-        assert e["io_wbytes"] >= 0.99 * wr, (k, figures[k])
+        # every byte swapped was charged to the group, exactly: a read
+        # batch submitted from the kworker's root blkcg is missing here
+        # (the 15-patch series of 2026-12-03 missed 5 and 4 pages in two
+        # runs, doc/measurements/issue21-cgroups.md)
+        assert e["io_rbytes"] == rd, (k, figures[k])
+        assert e["io_wbytes"] == wr, (k, figures[k])
     print("cg-iomax-readahead: %r" % figures)
     assert figures["patched"]["read_pages_per_io"] > 1, figures
     assert run.rc == 0, run
