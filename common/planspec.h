@@ -38,6 +38,53 @@
 #define PLAN_MAX_OUT		8
 #define PLAN_STR_MAX		256
 
+/*
+ * A command group's io.max (blk-throttle, CONFIG_BLK_DEV_THROTTLING): a
+ * scenario's group "io_max" {"rbps", "wbps", "riops", "wiops"}, the plan's
+ * io_rbps= io_wbps= io_riops= io_wiops= (absent: no limit of that kind),
+ * written by the guest as "MAJ:MIN rbps=... wbps=..." into the group's
+ * io.max for the whole disk under every active swap device. Bytes and
+ * I/Os per second.
+ */
+#define PLAN_IO_BPS_MIN		4096ull
+#define PLAN_IO_BPS_MAX		(1ull << 40)
+#define PLAN_IO_IOPS_MIN	1ull
+#define PLAN_IO_IOPS_MAX	(1ull << 24)
+enum plan_io_limit { IO_RBPS, IO_WBPS, IO_RIOPS, IO_WIOPS };
+#define PLAN_IO_LIMITS		(IO_WIOPS + 1)
+
+/* The io.max key of limit @k (rbps, wbps, riops, wiops). */
+static inline const char *plan_io_limit_name(enum plan_io_limit k)
+{
+	static const char *const names[PLAN_IO_LIMITS] = {
+		[IO_RBPS] = "rbps", [IO_WBPS] = "wbps",
+		[IO_RIOPS] = "riops", [IO_WIOPS] = "wiops",
+	};
+
+	return (unsigned int)k < PLAN_IO_LIMITS ? names[k] : "?";
+}
+
+/* The range of limit @k: bytes or I/Os per second. */
+static inline unsigned long long plan_io_limit_min(enum plan_io_limit k)
+{
+	return k == IO_RBPS || k == IO_WBPS ? PLAN_IO_BPS_MIN : PLAN_IO_IOPS_MIN;
+}
+
+static inline unsigned long long plan_io_limit_max(enum plan_io_limit k)
+{
+	return k == IO_RBPS || k == IO_WBPS ? PLAN_IO_BPS_MAX : PLAN_IO_IOPS_MAX;
+}
+
+/*
+ * A command group's cpu.max as a share of one CPU: a scenario's group
+ * "cpu_max_pct", the plan's cpu_max_pct=, written as
+ * "<pct * PERIOD / 100> PERIOD" (microseconds). At most 100 per CPU the
+ * group may use.
+ */
+#define PLAN_CPU_MAX_PCT_MIN	1
+#define PLAN_CPU_MAX_PCT_MAX	6400
+#define PLAN_CPU_PERIOD_US	100000
+
 /* ranges and defaults */
 #define PLAN_INTERVAL_MS_MIN	10
 #define PLAN_INTERVAL_MS_MAX	60000

@@ -12,6 +12,7 @@
  * for the host to connect. Without a port (or if the host never connects)
  * lines go to stdout (the console) so that nothing is silently lost.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -282,6 +283,39 @@ static const char *dev_of_swap(const char *name)
 	return devmap[ndevmap++].dev;
 }
 
+/*
+ * kswapd0's /proc/<pid>/ directory, found once: its state and CPU time
+ * show whether it runs, sleeps or waits for I/O (D) in each sample.
+ */
+static const char *kswapd_dir(void)
+{
+	static char dir[32];
+	static bool looked;
+	char path[300], comm[32];
+	struct dirent *e;
+	DIR *d;
+
+	if (looked)
+		return dir[0] ? dir : NULL;
+	looked = true;
+	d = opendir("/proc");
+	if (!d)
+		return NULL;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] < '1' || e->d_name[0] > '9' ||
+		    strlen(e->d_name) > 10)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/comm", e->d_name);
+		if (gu_read_file(path, comm, sizeof(comm)) > 0 &&
+		    !strcmp(comm, "kswapd0\n")) {
+			snprintf(dir, sizeof(dir), "/proc/%s", e->d_name);
+			break;
+		}
+	}
+	closedir(d);
+	return dir[0] ? dir : NULL;
+}
+
 static void send_sample(void)
 {
 	static char buf[GU_LINE_MAX];
@@ -338,6 +372,17 @@ static void send_sample(void)
 	/* Absent without CONFIG_PSI (or with psi=0 on the command line). */
 	if (read_cached("/proc/pressure/memory", text, sizeof(text)) > 0)
 		gstat_psi_member(&j, text);
+	if (kswapd_dir()) {
+		char wchan[128];
+
+		snprintf(path, sizeof(path), "%s/stat", kswapd_dir());
+		if (read_cached(path, text, sizeof(text)) > 0) {
+			snprintf(path, sizeof(path), "%s/wchan", kswapd_dir());
+			if (read_cached(path, wchan, sizeof(wchan)) <= 0)
+				wchan[0] = '\0';
+			gstat_task_member(&j, "kswapd", text, wchan, clk_tck);
+		}
+	}
 	gj_u64(&j, "agent_cpu_ns", cpu_ns());
 	gj_obj_close(&j);
 	send_built(&j, "sample");

@@ -25,10 +25,12 @@
  * "phase" command start/end, "log", and the "result". Exit status: 0 pass,
  * 1 outputs differ (result "corrupt"), 2 error (result sent).
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <glob.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -185,17 +187,134 @@ static uint64_t cg_read_u64(const char *dir, const char *file,
 	return 0;
 }
 
+/* Whether group @g has any io.max limit. */
+static bool has_io_max(const struct gplan_group *g)
+{
+	int k;
+
+	for (k = 0; k < PLAN_IO_LIMITS; k++)
+		if (g->io_max[k])
+			return true;
+	return false;
+}
+
+/*
+ * Sum the "KEY=VALUE" fields named @key over the lines of @dir/io.stat
+ * (one line per device: "MAJ:MIN rbytes=.. wbytes=.. rios=.. wios=.."),
+ * or -1 when the group has no io.stat (io controller off).
+ */
+static int64_t cg_io_stat(const char *dir, const char *key)
+{
+	char path[GPLAN_STR_LEN + 64], buf[4096], want[32];
+	const char *p;
+	int64_t sum = 0;
+
+	snprintf(path, sizeof(path), "%s/io.stat", dir);
+	if (gu_read_file(path, buf, sizeof(buf)) < 0)
+		return -1;
+	snprintf(want, sizeof(want), " %s=", key);
+	for (p = buf; (p = strstr(p, want)); ) {
+		p += strlen(want);
+		if (isdigit((unsigned char)*p))
+			sum += (int64_t)strtoull(p, NULL, 10);
+	}
+	return sum;
+}
+
+/*
+ * The whole disk of block device @name ("vdb1" -> "vdb", "zram0" ->
+ * "zram0") as "MAJ:MIN" in @devno: blk-throttle takes no partitions.
+ */
+static int whole_disk_devno(const char *name, char *devno, size_t len)
+{
+	char path[PATH_MAX + 16], real[PATH_MAX], *slash;
+	int n;
+
+	snprintf(path, sizeof(path), "/sys/class/block/%s", name);
+	if (!realpath(path, real))
+		return -errno;
+	snprintf(path, sizeof(path), "%s/partition", real);
+	if (!access(path, F_OK)) {
+		slash = strrchr(real, '/');
+		if (!slash)
+			return -EINVAL;
+		*slash = '\0';
+	}
+	snprintf(path, sizeof(path), "%s/dev", real);
+	n = gu_read_file(path, devno, len);
+	if (n <= 0)
+		return n < 0 ? n : -ENODATA;
+	devno[strcspn(devno, "\n")] = '\0';
+	if (!devno[0] || strspn(devno, "0123456789:") != strlen(devno) ||
+	    !strchr(devno, ':'))
+		return -EINVAL;
+	return 0;
+}
+
+/*
+ * io.max of group @g on the whole disk under every active swap device
+ * (/proc/swaps): NFS swap files have none and are skipped, but one disk
+ * at least must be limited.
+ */
+static void cg_io_max(struct job *jb)
+{
+	const struct gplan_group *g = jb->g;
+	char text[4096], disks[GPLAN_MAX_SWAP][32], line[256];
+	char name[64], devno[32];
+	const char *p, *nl;
+	int ndisk = 0, i, k, off;
+
+	if (gu_read_file("/proc/swaps", text, sizeof(text)) <= 0)
+		fatal("group %s: io_max: cannot read /proc/swaps", g->name);
+	p = strchr(text, '\n');	/* the header */
+	for (p = p ? p + 1 : text; *p; p = nl ? nl + 1 : p + strlen(p)) {
+		char path[256];
+
+		nl = strchr(p, '\n');
+		if (sscanf(p, "%255s", path) != 1)
+			continue;
+		if (gu_blkdev_of(path, name, sizeof(name)))
+			continue;	/* no block device (NFS) */
+		if (whole_disk_devno(name, devno, sizeof(devno)))
+			fatal("group %s: io_max: no disk for swap %s (%s)",
+			      g->name, path, name);
+		for (k = 0; k < ndisk; k++)
+			if (!strcmp(disks[k], devno))
+				break;
+		if (k < ndisk || ndisk >= GPLAN_MAX_SWAP)
+			continue;
+		snprintf(disks[ndisk++], sizeof(disks[0]), "%s", devno);
+	}
+	if (!ndisk)
+		fatal("group %s: io_max: no active swap device on a block device",
+		      g->name);
+	for (i = 0; i < ndisk; i++) {
+		off = snprintf(line, sizeof(line), "%s", disks[i]);
+		for (k = 0; k < PLAN_IO_LIMITS; k++)
+			if (g->io_max[k])
+				off += snprintf(line + off, sizeof(line) - off,
+						" %s=%" PRIu64,
+						plan_io_limit_name(k),
+						g->io_max[k]);
+		cg_write(jb->cg, "io.max", line);
+		gu_log(STDOUT_FILENO, "info", "cgroup %s: io.max %s", jb->cg,
+		       line);
+	}
+}
+
 static void cg_setup(void)
 {
 	char buf[256];
-	bool cpus = false;
+	bool cpus = false, io = false;
 	int i, r;
 
 	mkdir(CGROOT, 0755);
 	if (mount("cgroup2", CGROOT, "cgroup2", 0, NULL) && errno != EBUSY)
 		fatal("mount cgroup2 on %s: %s", CGROOT, strerror(errno));
-	for (i = 0; i < plan.ngroup; i++)
+	for (i = 0; i < plan.ngroup; i++) {
 		cpus |= plan.group[i].cpus > 0;
+		io |= has_io_max(&plan.group[i]);
+	}
 	r = gu_write_file(CGROOT "/cgroup.subtree_control", "+memory");
 	if (r) {
 		buf[0] = '\0';
@@ -211,6 +330,13 @@ static void cg_setup(void)
 			      strerror(-r));
 	}
 	gu_write_file(CGROOT "/cgroup.subtree_control", "+cpu");
+	/* only when asked: a group's own blkcg changes what swap merges */
+	if (io) {
+		r = gu_write_file(CGROOT "/cgroup.subtree_control", "+io");
+		if (r)
+			fatal("cgroup: enabling the io controller: %s (CONFIG_BLK_CGROUP?)",
+			      strerror(-r));
+	}
 }
 
 static void cg_make(struct job *jb)
@@ -247,13 +373,37 @@ static void cg_make(struct job *jb)
 		else
 			snprintf(val, sizeof(val), "0-%u", g->cpus - 1);
 		cg_write(jb->cg, "cpuset.cpus", val);
-		snprintf(val, sizeof(val), "%u 100000", g->cpus * 100000);
+		snprintf(val, sizeof(val), "%u %u", g->cpus * PLAN_CPU_PERIOD_US,
+			 PLAN_CPU_PERIOD_US);
 		cg_write(jb->cg, "cpu.max", val);
+	}
+	if (g->cpu_max_pct) {
+		long online = sysconf(_SC_NPROCESSORS_ONLN);
+		unsigned int ncpu = g->cpus ? g->cpus :
+			online > 0 ? (unsigned int)online : 1;
+
+		if (g->cpu_max_pct > 100 * ncpu)
+			fatal("group %s: cpu_max_pct=%u is more than its %u CPUs",
+			      g->name, g->cpu_max_pct, ncpu);
+		snprintf(val, sizeof(val), "%" PRIu64 " %u",
+			 (uint64_t)g->cpu_max_pct * PLAN_CPU_PERIOD_US / 100,
+			 PLAN_CPU_PERIOD_US);
+		cg_write(jb->cg, "cpu.max", val);
+	}
+	if (has_io_max(g)) {
+		char iomax[GPLAN_STR_LEN + 16];
+
+		snprintf(iomax, sizeof(iomax), "%s/io.max", jb->cg);
+		if (access(iomax, F_OK))
+			fatal("group %s: io_max: %s missing (CONFIG_BLK_DEV_THROTTLING?)",
+			      g->name, iomax);
+		cg_io_max(jb);
 	}
 	gu_log(STDOUT_FILENO, "info",
 	       "cgroup %s: memory.max=%" PRIu64 "M memory.high=%" PRIu64
-	       "M swap.max=%s cpus=%u", jb->cg, g->memory_max_mb,
-	       g->memory_high_mb, g->has_swap_max ? "set" : "max", g->cpus);
+	       "M swap.max=%s cpus=%u cpu_max_pct=%u", jb->cg,
+	       g->memory_max_mb, g->memory_high_mb,
+	       g->has_swap_max ? "set" : "max", g->cpus, g->cpu_max_pct);
 }
 
 /* ---- the command's root: an overlay of the host's root ---- */
@@ -354,6 +504,19 @@ static void command_line(const struct job *jb, const char *state)
 		       cg_read_u64(jb->cg, "memory.peak", NULL) >> 10);
 		gj_u64(&j, "oom_kill",
 		       cg_read_u64(jb->cg, "memory.events", "oom_kill"));
+		/* io controller on (io_max): what blkcg charged to the group */
+		if (cg_io_stat(jb->cg, "rbytes") >= 0) {
+			gj_i64(&j, "io_rbytes", cg_io_stat(jb->cg, "rbytes"));
+			gj_i64(&j, "io_wbytes", cg_io_stat(jb->cg, "wbytes"));
+			gj_i64(&j, "io_rios", cg_io_stat(jb->cg, "rios"));
+			gj_i64(&j, "io_wios", cg_io_stat(jb->cg, "wios"));
+		}
+		gj_u64(&j, "cpu_nr_throttled",
+		       cg_read_u64(jb->cg, "cpu.stat", "nr_throttled"));
+		gj_u64(&j, "cpu_throttled_us",
+		       cg_read_u64(jb->cg, "cpu.stat", "throttled_usec"));
+		gj_u64(&j, "pgmajfault",
+		       cg_read_u64(jb->cg, "memory.stat", "pgmajfault"));
 		gj_u64(&j, "outputs", (uint64_t)jb->nfiles);
 		if (jb->nfiles)
 			gj_str(&j, "outputs_sha256", jb->digest);

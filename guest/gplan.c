@@ -608,6 +608,17 @@ static int parse_command(struct line_ctx *c, struct gplan *p, int nw,
 	return 0;
 }
 
+/* The io.max limit called @name (rbps, wbps, riops, wiops), or -1. */
+static int io_limit_parse(const char *name)
+{
+	int k;
+
+	for (k = 0; k < PLAN_IO_LIMITS; k++)
+		if (!strcmp(name, plan_io_limit_name(k)))
+			return k;
+	return -1;
+}
+
 static int parse_group(struct line_ctx *c, struct gplan *p, int nw, char **w)
 {
 	struct gplan_group *g;
@@ -647,6 +658,18 @@ static int parse_group(struct line_ctx *c, struct gplan *p, int nw, char **w)
 			if (parse_u64(c, key, val, 1, 64, &v))
 				return -1;
 			g->cpus = (unsigned int)v;
+		} else if (!strcmp(key, "cpu_max_pct")) {
+			if (parse_u64(c, key, val, PLAN_CPU_MAX_PCT_MIN,
+				      PLAN_CPU_MAX_PCT_MAX, &v))
+				return -1;
+			g->cpu_max_pct = (unsigned int)v;
+		} else if (!strncmp(key, "io_", 3) &&
+			   (k = io_limit_parse(key + 3)) >= 0) {
+			if (g->io_max[k])
+				return fail(c, "group: %s given twice", key);
+			if (parse_u64(c, key, val, plan_io_limit_min(k),
+				      plan_io_limit_max(k), &g->io_max[k]))
+				return -1;
 		} else if (!strcmp(key, "cwd")) {
 			if (decode_word(c, key, val, g->cwd))
 				return -1;

@@ -103,6 +103,9 @@ struct gplan_group {
 	uint64_t swap_max_mb;
 	bool has_swap_max;
 	unsigned int cpus;		/* 0: every CPU */
+	unsigned int cpu_max_pct;	/* cpu.max in % of a CPU; 0: cpus */
+	/* io.max per enum plan_io_limit (rbps...); 0: no limit */
+	uint64_t io_max[PLAN_IO_LIMITS];
 	char cwd[GPLAN_STR_LEN];	/* "" = / */
 	int nargs;
 	char args[GPLAN_MAX_ARGS][GPLAN_STR_LEN];

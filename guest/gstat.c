@@ -11,7 +11,7 @@
 
 static const char * const prefixes[] = {
 	"pswp", "nrswp", "swap_ra", "thp_swpout", "pgsteal", "pgscan",
-	"workingset_", "zswp", NULL
+	"workingset_", "zswp", "allocstall_", NULL
 };
 
 static const char * const exact[] = {
@@ -187,6 +187,45 @@ int gstat_cpu_member(struct gj *j, const char *text, long hz)
 	gj_obj_open(j, "cpu_ns");
 	for (i = 0; i < 8; i++)
 		gj_u64(j, names[i], v[i] * (1000000000ULL / (uint64_t)hz));
+	gj_obj_close(j);
+	return 0;
+}
+
+int gstat_task_member(struct gj *j, const char *key, const char *stat,
+		      const char *wchan, long hz)
+{
+	/* after "pid (comm) ": state is field 3, utime 14, stime 15 */
+	const char *p = strrchr(stat, ')');
+	unsigned long long v[13];
+	char state[2], *end;
+	int i;
+
+	if (!p || hz <= 0 || p[1] != ' ' || !p[2] || p[3] != ' ')
+		return -1;
+	state[0] = p[2];
+	state[1] = '\0';
+	if (state[0] < 'A' || state[0] > 'z')
+		return -1;
+	p += 4;
+	for (i = 0; i < 13; i++) {	/* fields 4 (ppid) to 16 */
+		while (*p == ' ')
+			p++;
+		if (*p < '0' || *p > '9') {
+			if (*p != '-')
+				return -1;
+			p++;	/* tty_nr and pgrp may be negative */
+		}
+		v[i] = strtoull(p, &end, 10);
+		if (end == p)
+			return -1;
+		p = end;
+	}
+	gj_obj_open(j, key);
+	gj_str(j, "state", state);
+	/* utime and stime: fields 14 and 15 */
+	gj_u64(j, "cpu_ns", (v[10] + v[11]) * (1000000000ULL / (uint64_t)hz));
+	if (wchan && wchan[0] && strcmp(wchan, "0"))
+		gj_str(j, "wchan", wchan);
 	gj_obj_close(j);
 	return 0;
 }

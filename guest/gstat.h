@@ -50,6 +50,15 @@ int gstat_cpu_member(struct gj *j, const char *text, long hz);
  * there is no well-formed "some" line.
  */
 int gstat_psi_member(struct gj *j, const char *text);
+/*
+ * Member "@key":{"state":"D","cpu_ns":N[,"wchan":".."]} from a task's
+ * /proc/<pid>/stat (@stat: its state and utime + stime, ticks of @hz per
+ * second) and, when not NULL and not "0", its /proc/<pid>/wchan (a
+ * symbol with CONFIG_KALLSYMS); -1 if @stat is malformed (nothing
+ * written then).
+ */
+int gstat_task_member(struct gj *j, const char *key, const char *stat,
+		      const char *wchan, long hz);
 /* Parse /proc/swaps; returns the number of entries (at most @max). */
 int gstat_parse_swaps(const char *text, struct gstat_swap *out, int max);
 /* Array element {"name":..,"used_kb":..,"size_kb":..,"prio":..}. */

@@ -5,14 +5,19 @@
  * Our own static program: commands see it as /run/swapctl-bin/usemem.
  *
  *   usemem [--order seq|random] [--tasks N] [--mb MIB] [--passes P]
- *          [--seed S] [--unique-words W]
+ *          [--seed S] [--unique-words W] [--readers R]
  *
  * Each of N tasks (processes) maps MIB MiB of anonymous memory and writes
  * every page P times, in address order (seq) or in a random permutation
  * (random), each pass with a new pattern; then reads every page back and
  * checks it holds the last pass's pattern. Run it in a cgroup whose
- * memory.max is below N * MIB and the writes swap. Prints one summary line
- * per task. Exit status: 0 every page intact, 1 corrupt pages, 2 error.
+ * memory.max is below N * MIB and the writes swap. With --readers R, each
+ * task then forks R children that check every page at once, in address
+ * order, before the task checks them itself: the pages are shared
+ * copy-on-write, so the readers fault on the same swap entries together
+ * (swap-ins that race for one slot, readahead of the same windows). Prints
+ * one summary line per task. Exit status: 0 every page intact, 1 corrupt
+ * pages, 2 error.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -32,7 +37,7 @@
 
 struct opts {
 	bool random;
-	unsigned int tasks, passes, uniq;
+	unsigned int tasks, passes, uniq, readers;
 	uint64_t mb, seed;
 };
 
@@ -40,9 +45,10 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: usemem [--order seq|random] [--tasks N] [--mb MIB] [--passes P]\n"
-		"              [--seed S] [--unique-words W]\n"
+		"              [--seed S] [--unique-words W] [--readers R]\n"
 		"Write MIB MiB of anonymous memory per task P times (seq or random page\n"
-		"order), then verify every page. Exit 0 intact, 1 corrupt, 2 error.\n");
+		"order), then verify every page (first in R forked readers at once).\n"
+		"Exit 0 intact, 1 corrupt, 2 error.\n");
 }
 
 static double now_s(void)
@@ -69,10 +75,27 @@ static bool parse_num(const char *s, uint64_t min, uint64_t max,
 	return true;
 }
 
+/* The pages of @area that do not hold the last pass's pattern. */
+static uint64_t check(const struct opts *o, const char *area, size_t npages,
+		      uint64_t seed)
+{
+	uint64_t corrupt = 0;
+	size_t i;
+
+	for (i = 0; i < npages; i++)
+		if (!gpat_check(area + i * GPAT_PAGE, seed + o->passes - 1, i,
+				o->uniq))
+			corrupt++;
+	return corrupt;
+}
+
 static int task(const struct opts *o, unsigned int t)
 {
+	pid_t pids[MAX_TASKS];
+	unsigned int r, bad_readers = 0;
+	int status;
 	size_t npages = (size_t)(o->mb << 20) / GPAT_PAGE, i, k;
-	uint64_t seed = o->seed + (uint64_t)t * 1000003u, corrupt = 0;
+	uint64_t seed = o->seed + (uint64_t)t * 1000003u, corrupt;
 	uint32_t *perm = NULL;
 	double t0 = now_s(), t1;
 	unsigned int p;
@@ -102,15 +125,34 @@ static int task(const struct opts *o, unsigned int t)
 		}
 	}
 	t1 = now_s();
-	for (i = 0; i < npages; i++)
-		if (!gpat_check(area + i * GPAT_PAGE, seed + o->passes - 1, i,
-				o->uniq))
-			corrupt++;
-	printf("usemem[%u]: order=%s pages=%zu passes=%u write_s=%.3f verify_s=%.3f corrupt=%" PRIu64 "\n",
-	       t, o->random ? "random" : "seq", npages, o->passes, t1 - t0,
-	       now_s() - t1, corrupt);
 	fflush(stdout);
-	return corrupt ? 1 : 0;
+	for (r = 0; r < o->readers; r++) {
+		pids[r] = fork();
+		if (pids[r] < 0) {
+			fprintf(stderr, "usemem[%u]: fork reader: %s\n", t,
+				strerror(errno));
+			return 2;
+		}
+		if (!pids[r])
+			_exit(check(o, area, npages, seed) ? 1 : 0);
+	}
+	for (r = 0; r < o->readers; r++) {
+		if (waitpid(pids[r], &status, 0) < 0)
+			return 2;
+		if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+			fprintf(stderr, "usemem[%u]: reader %u: %s %d\n", t, r,
+				WIFEXITED(status) ? "exit" : "signal",
+				WIFEXITED(status) ? WEXITSTATUS(status) :
+				WTERMSIG(status));
+			bad_readers++;
+		}
+	}
+	corrupt = check(o, area, npages, seed);
+	printf("usemem[%u]: order=%s pages=%zu passes=%u readers=%u write_s=%.3f verify_s=%.3f corrupt=%" PRIu64 " bad_readers=%u\n",
+	       t, o->random ? "random" : "seq", npages, o->passes, o->readers,
+	       t1 - t0, now_s() - t1, corrupt, bad_readers);
+	fflush(stdout);
+	return corrupt || bad_readers ? 1 : 0;
 }
 
 int main(int argc, char **argv)
@@ -122,6 +164,7 @@ int main(int argc, char **argv)
 		{ "passes", required_argument, NULL, 'p' },
 		{ "seed", required_argument, NULL, 's' },
 		{ "unique-words", required_argument, NULL, 'u' },
+		{ "readers", required_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -165,6 +208,11 @@ int main(int argc, char **argv)
 				goto bad;
 			o.uniq = (unsigned int)v;
 			break;
+		case 'r':
+			if (!parse_num(optarg, 0, MAX_TASKS, &v))
+				goto bad;
+			o.readers = (unsigned int)v;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -204,6 +252,6 @@ int main(int argc, char **argv)
 bad:
 	fprintf(stderr, "usemem: bad value '%s' for --%s\n", optarg,
 		lo[c == 't' ? 1 : c == 'm' ? 2 : c == 'p' ? 3 :
-		   c == 's' ? 4 : 5].name);
+		   c == 's' ? 4 : c == 'u' ? 5 : 6].name);
 	return 2;
 }

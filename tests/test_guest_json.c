@@ -197,6 +197,7 @@ static const char vmstat[] =
 	"thp_swpout 16\n"
 	"thp_swpout_fallback 17\n"
 	"zswpout 18\n"
+	"allocstall_normal 19\n"
 	"pgfault 99999\n"
 	"pswp_bogus notanumber\n"
 	"PSWPIN 1\n"
@@ -209,6 +210,7 @@ static void test_vmstat_filter(void **state)
 		"nrswpout", "pgmajfault", "pgsteal_kswapd", "pgscan_direct",
 		"workingset_refault_anon", "swap_ra", "swap_ra_hit",
 		"thp_swpout", "thp_swpout_fallback", "zswpout",
+		"allocstall_normal",
 	};
 	char buf[2048];
 	struct gj j;
@@ -419,6 +421,62 @@ static void test_cpu_psi(void **state)
 	json_decref(v);
 }
 
+/* kswapd's /proc/<pid>/stat and wchan -> "kswapd":{state,cpu_ns,wchan} */
+static void test_task_member(void **state)
+{
+	/* a comm with ") " in it: the last ')' ends it */
+	static const char stat[] =
+		"33 (kswapd0) D 2 0 0 0 -1 10561600 0 0 0 0 250 130 0 0 20 0 1 "
+		"0 12 0 0 18446744073709551615 0 0 0 0 0 0 0 2147483647 0 1 0 "
+		"0 1 0 0 0 0 0 0 0 0 0 0 0 0 0\n";
+	static const char odd[] = "7 (a) b) S 2 0 0 0 -1 1 0 0 0 0 3 4 0 0\n";
+	char buf[512];
+	struct gj j;
+	json_t *v, *o;
+
+	(void)state;
+	gj_init(&j, buf, sizeof(buf));
+	gj_obj_open(&j, NULL);
+	assert_int_equal(gstat_task_member(&j, "kswapd", stat,
+					   "balance_pgdat", 100), 0);
+	assert_int_equal(gstat_task_member(&j, "other", odd, "0", 100), 0);
+	gj_obj_close(&j);
+	v = parse_line(buf, gj_finish(&j));
+	o = json_object_get(v, "kswapd");
+	assert_string_equal(json_string_value(json_object_get(o, "state")),
+			    "D");
+	/* utime 250 + stime 130 ticks of 10 ms */
+	assert_int_equal(json_integer_value(json_object_get(o, "cpu_ns")),
+			 3800000000LL);
+	assert_string_equal(json_string_value(json_object_get(o, "wchan")),
+			    "balance_pgdat");
+	o = json_object_get(v, "other");
+	assert_string_equal(json_string_value(json_object_get(o, "state")),
+			    "S");
+	assert_int_equal(json_integer_value(json_object_get(o, "cpu_ns")),
+			 70000000);
+	/* "0": no symbol (no CONFIG_KALLSYMS), no member */
+	assert_null(json_object_get(o, "wchan"));
+	json_decref(v);
+
+	/* malformed: nothing written */
+	gj_init(&j, buf, sizeof(buf));
+	gj_obj_open(&j, NULL);
+	assert_int_equal(gstat_task_member(&j, "k", "33 kswapd0 D 2", NULL,
+					   100), -1);
+	assert_int_equal(gstat_task_member(&j, "k", "33 (k) D 2 0 0\n", NULL,
+					   100), -1);
+	assert_int_equal(gstat_task_member(&j, "k", "33 (k) D 2 x 0 0 -1 1 "
+					   "0 0 0 0 3 4 0\n", NULL, 100), -1);
+	assert_int_equal(gstat_task_member(&j, "k", "33 (k) \n", NULL, 100),
+			 -1);
+	assert_int_equal(gstat_task_member(&j, "k", stat, NULL, 0), -1);
+	gj_obj_close(&j);
+	v = parse_line(buf, gj_finish(&j));
+	assert_int_equal(json_object_size(v), 0);
+	json_decref(v);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -431,6 +489,7 @@ int main(void)
 		cmocka_unit_test(test_vmstat_without_nrswp),
 		cmocka_unit_test(test_blk_mmstat_swaps),
 		cmocka_unit_test(test_cpu_psi),
+		cmocka_unit_test(test_task_member),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -452,7 +452,7 @@ static const char cmd_plan[] =
 	"arg %23not-a-comment%25\n"
 	"env KEY=a%3Db%20c\n"
 	"output mm/%2A.o\n"
-	"group name=b2\n"
+	"group name=b2 cpu_max_pct=10 io_wbps=1048576 io_riops=100\n"
 	"arg /run/swapctl-bin/usemem\n";
 
 static void test_command(void **state)
@@ -483,7 +483,14 @@ static void test_command(void **state)
 	assert_string_equal(g->env[0], "KEY=a=b c");
 	assert_int_equal(g->nout, 1);
 	assert_string_equal(g->out[0], "mm/*.o");
+	assert_int_equal(g->cpu_max_pct, 0);
+	assert_int_equal(g->io_max[IO_WBPS], 0);
 	g = &p.group[1];
+	assert_int_equal(g->cpu_max_pct, 10);
+	assert_int_equal(g->io_max[IO_RBPS], 0);
+	assert_int_equal(g->io_max[IO_WBPS], 1048576);
+	assert_int_equal(g->io_max[IO_RIOPS], 100);
+	assert_int_equal(g->io_max[IO_WIOPS], 0);
 	assert_false(g->has_swap_max);
 	assert_int_equal(g->memory_max_mb, 0);
 	assert_int_equal(g->nargs, 1);
@@ -548,6 +555,22 @@ static void test_command_errors(void **state)
 		  "line 3: memory_max_mb: 0 out of range" },
 		{ "version 1\ncommand\ngroup name=a cpus=65\n",
 		  "line 3: cpus: 65 out of range" },
+		{ "version 1\ncommand\ngroup name=a cpu_max_pct=0\n",
+		  "line 3: cpu_max_pct: 0 out of range" },
+		{ "version 1\ncommand\ngroup name=a cpu_max_pct=6401\n",
+		  "line 3: cpu_max_pct: 6401 out of range" },
+		{ "version 1\ncommand\ngroup name=a io_rbps=4095\n",
+		  "line 3: io_rbps: 4095 out of range" },
+		{ "version 1\ncommand\ngroup name=a io_wiops=16777217\n",
+		  "line 3: io_wiops: 16777217 out of range" },
+		{ "version 1\ncommand\ngroup name=a io_wbps=-1\n",
+		  "line 3: io_wbps: '-1' is not an unsigned integer" },
+		{ "version 1\ncommand\ngroup name=a io_wbps=4096 io_wbps=8192\n",
+		  "line 3: group: io_wbps given twice" },
+		{ "version 1\ncommand\ngroup name=a io_bps=4096\n",
+		  "line 3: group: unknown key 'io_bps'" },
+		{ "version 1\ncommand\ngroup name=a io_=4096\n",
+		  "line 3: group: unknown key 'io_'" },
 		{ "version 1\ncommand\ngroup name=a\narg a b\n",
 		  "line 4: arg: expected one word" },
 	};

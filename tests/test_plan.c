@@ -227,7 +227,8 @@ static void test_command_plan(void **state)
 		"   \"cwd\": \"@KBUILD_SRC@\", \"env\": {\"X\": \"1 2\"},\n"
 		"   \"memory_max_mb\": 48, \"memory_high_mb\": 40, \"swap_max_mb\": 0,\n"
 		"   \"cpus\": 1, \"outputs\": [\"@KBUILD_OUT@/mm/*.o\"]},\n"
-		"  {\"name\": \"u\", \"argv\": [\"/run/swapctl-bin/usemem\"]}]}}}\n";
+		"  {\"name\": \"u\", \"argv\": [\"/run/swapctl-bin/usemem\"],\n"
+		"   \"cpu_max_pct\": 5, \"io_max\": {\"wbps\": 1048576, \"rbps\": 8192, \"riops\": 7}}]}}}\n";
 	static const char want[] =
 		"# swapctl plan for scenario c\n"
 		"version 1\n"
@@ -243,7 +244,7 @@ static void test_command_plan(void **state)
 		"arg a%20b%23\n"
 		"env X=1%202\n"
 		"output /o/mm/%2A.o\n"
-		"group name=u\n"
+		"group name=u cpu_max_pct=5 io_rbps=8192 io_wbps=1048576 io_riops=7\n"
 		"arg /run/swapctl-bin/usemem\n";
 	struct gplan *gp = calloc(1, sizeof(*gp));
 	char *plan;
@@ -264,6 +265,13 @@ static void test_command_plan(void **state)
 	assert_string_equal(gp->group[0].args[3], "a b#");
 	assert_string_equal(gp->group[0].env[0], "X=1 2");
 	assert_string_equal(gp->group[0].out[0], "/o/mm/*.o");
+	assert_int_equal(gp->group[0].cpu_max_pct, 0);
+	assert_int_equal(gp->group[0].io_max[IO_WBPS], 0);
+	assert_int_equal(gp->group[1].cpu_max_pct, 5);
+	assert_int_equal(gp->group[1].io_max[IO_RBPS], 8192);
+	assert_int_equal(gp->group[1].io_max[IO_WBPS], 1048576);
+	assert_int_equal(gp->group[1].io_max[IO_RIOPS], 7);
+	assert_int_equal(gp->group[1].io_max[IO_WIOPS], 0);
 	free(plan);
 	free(gp);
 }
@@ -276,6 +284,8 @@ static void test_guest_agrees_command(void **state)
 		"scenarios/stress-ng.json", "scenarios/stress-ng-zram.json",
 		"scenarios/usemem.json", "scenarios/usemem-zram.json",
 		"scenarios/memcg-pair.json", "scenarios/memcg-pair-zram.json",
+		"scenarios/cg-iomax-readahead.json", "scenarios/cg-iomax-zram.json",
+		"scenarios/cg-cpumax.json", "scenarios/cg-nfs-fork.json",
 	};
 	struct gplan *gp = calloc(1, sizeof(*gp));
 	size_t f;

@@ -470,6 +470,25 @@ static const struct bad cmd_bads[] = {
 	  "workload.command.kbuild: \"oldconfig\" is not one of: tinyconfig" },
 	{ "{\"name\": \"x\", " MIN_SWAP ", " CMD_WL("{\"name\": \"a\", \"argv\": [\"x\"], \"limits\": 1}") "}",
 	  "workload.command.groups[0].limits: unknown key" },
+	/* io_max and cpu_max_pct (issue 21) */
+	{ "{\"name\": \"x\", " MIN_SWAP ", " CMD_WL("{\"name\": \"a\", \"argv\": [\"x\"], \"io_max\": {}}") "}",
+	  "workload.command.groups[0].io_max: names no limit (rbps, wbps, riops or wiops)" },
+	{ "{\"name\": \"x\", " MIN_SWAP ", " CMD_WL("{\"name\": \"a\", \"argv\": [\"x\"], \"io_max\": 1}") "}",
+	  "workload.command.groups[0].io_max: expected an object, got an integer" },
+	{ "{\"name\": \"x\", " MIN_SWAP ", " CMD_WL("{\"name\": \"a\", \"argv\": [\"x\"], \"io_max\": {\"rbps\": 4095}}") "}",
+	  "workload.command.groups[0].io_max.rbps: 4095 is out of range 4096..1099511627776" },
+	{ "{\"name\": \"x\", " MIN_SWAP ", " CMD_WL("{\"name\": \"a\", \"argv\": [\"x\"], \"io_max\": {\"wiops\": 0}}") "}",
+	  "workload.command.groups[0].io_max.wiops: 0 is out of range 1..16777216" },
+	{ "{\"name\": \"x\", " MIN_SWAP ", " CMD_WL("{\"name\": \"a\", \"argv\": [\"x\"], \"io_max\": {\"rbps\": \"1M\"}}") "}",
+	  "workload.command.groups[0].io_max.rbps: expected an integer, got a string" },
+	{ "{\"name\": \"x\", " MIN_SWAP ", " CMD_WL("{\"name\": \"a\", \"argv\": [\"x\"], \"io_max\": {\"bps\": 4096}}") "}",
+	  "workload.command.groups[0].io_max.bps: unknown key (known: rbps, wbps, riops, wiops)" },
+	{ "{\"name\": \"x\", \"swap\": [{\"type\": \"nfsfile\", \"size_mb\": 64}], " CMD_WL("{\"name\": \"a\", \"argv\": [\"x\"], \"io_max\": {\"wbps\": 4096}}") "}",
+	  "workload.command.groups[0].io_max: no swap device on a block device to limit (only nfsfile)" },
+	{ "{\"name\": \"x\", " MIN_SWAP ", " CMD_WL("{\"name\": \"a\", \"argv\": [\"x\"], \"cpu_max_pct\": 0}") "}",
+	  "workload.command.groups[0].cpu_max_pct: 0 is out of range 1..6400" },
+	{ "{\"name\": \"x\", \"guest\": {\"cpus\": 2}, " MIN_SWAP ", " CMD_WL("{\"name\": \"a\", \"argv\": [\"x\"], \"cpus\": 1, \"cpu_max_pct\": 101}") "}",
+	  "workload.command.groups[0].cpu_max_pct: 101 is more than 100 per CPU of the group's 1" },
 };
 
 static void test_command(void **state)
@@ -480,7 +499,8 @@ static void test_command(void **state)
 		"  {\"name\": \"a\", \"argv\": [\"stress-ng\", \"--vm\", \"1\"], \"cwd\": \"/tmp\",\n"
 		"   \"env\": {\"A\": \"b c\"}, \"memory_max_mb\": 96, \"memory_high_mb\": 80,\n"
 		"   \"swap_max_mb\": 0, \"cpus\": 1, \"outputs\": [\"*.o\"]},\n"
-		"  {\"name\": \"b\", \"argv\": [\"true\"]}]}}}";
+		"  {\"name\": \"b\", \"argv\": [\"true\"], \"cpu_max_pct\": 150,\n"
+		"   \"io_max\": {\"rbps\": 4096, \"wiops\": 16777216}}]}}}";
 	size_t i;
 
 	(void)state;
@@ -497,6 +517,13 @@ static void test_command(void **state)
 	assert_true(scn.group[0].has_swap_max);
 	assert_int_equal(scn.group[0].swap_max_mb, 0);
 	assert_false(scn.group[1].has_swap_max);
+	assert_int_equal(scn.group[0].cpu_max_pct, 0);
+	assert_int_equal(scn.group[1].cpu_max_pct, 150);
+	assert_int_equal(scn.group[0].io_max[IO_RBPS], 0);
+	assert_int_equal(scn.group[1].io_max[IO_RBPS], 4096);
+	assert_int_equal(scn.group[1].io_max[IO_WBPS], 0);
+	assert_int_equal(scn.group[1].io_max[IO_RIOPS], 0);
+	assert_int_equal(scn.group[1].io_max[IO_WIOPS], 16777216);
 	assert_int_equal(scn.group[0].nout, 1);
 	assert_int_equal(scenario_check_fit(&scn, 256, err, sizeof(err)), 0);
 	/* a group limit at or above the guest's RAM limits nothing */

@@ -189,6 +189,12 @@ static void command_lines(FILE *f, const struct scenario *s)
 			fprintf(f, " swap_max_mb=%u", g->swap_max_mb);
 		if (g->cpus)
 			fprintf(f, " cpus=%u", g->cpus);
+		if (g->cpu_max_pct)
+			fprintf(f, " cpu_max_pct=%u", g->cpu_max_pct);
+		for (k = 0; k < PLAN_IO_LIMITS; k++)
+			if (g->io_max[k])
+				fprintf(f, " io_%s=%llu", plan_io_limit_name(k),
+					g->io_max[k]);
 		if (g->cwd[0])
 			word(f, s, " cwd=", g->cwd);
 		fputc('\n', f);

@@ -998,11 +998,51 @@ static int string_list(struct pctx *c, json_t *o, const char *key,
 	return 0;
 }
 
+/*
+ * A group's "io_max": {"rbps", "wbps", "riops", "wiops"}, at least one,
+ * on the disks of the swap devices, so there must be one on a block
+ * device (not only NFS swap files).
+ */
+static int parse_io_max(struct pctx *c, const struct scenario *s,
+			struct scn_group *g, json_t *o)
+{
+	static const char *const keys[] = {
+		"rbps", "wbps", "riops", "wiops", NULL };
+	bool any = false;
+	json_t *io;
+	int k;
+
+	if (get_object(c, o, "io_max", &io))
+		return -1;
+	if (!io)
+		return 0;
+	push_key(c, "io_max");
+	if (check_keys(c, io, keys))
+		return -1;
+	for (k = 0; k < PLAN_IO_LIMITS; k++) {
+		if (get_uint(c, io, plan_io_limit_name(k),
+			     plan_io_limit_min(k), plan_io_limit_max(k),
+			     false, &g->io_max[k]))
+			return -1;
+		any |= g->io_max[k] != 0;
+	}
+	if (!any)
+		return fail(c, "names no limit (rbps, wbps, riops or wiops)");
+	for (k = 0; k < s->nswap; k++)
+		if (s->swap[k].type != SWAP_NFSFILE)
+			break;
+	if (k == s->nswap)
+		return fail(c, "no swap device on a block device to limit (only nfsfile)");
+	pop(c);
+	return 0;
+}
+
 static int parse_group(struct pctx *c, struct scenario *s, json_t *o)
 {
 	static const char *const keys[] = {
 		"name", "argv", "cwd", "env", "memory_max_mb",
-		"memory_high_mb", "swap_max_mb", "cpus", "outputs", NULL };
+		"memory_high_mb", "swap_max_mb", "cpus", "cpu_max_pct",
+		"io_max", "outputs", NULL };
 	struct scn_group *g = &s->group[s->ngroups];
 	const char *key;
 	json_t *env, *v;
@@ -1031,7 +1071,10 @@ static int parse_group(struct pctx *c, struct scenario *s, json_t *o)
 		       &g->memory_high_mb) ||
 	    get_uint32(c, o, "swap_max_mb", 0, 1048576, false,
 		       &g->swap_max_mb) ||
-	    get_uint32(c, o, "cpus", 1, 64, false, &g->cpus))
+	    get_uint32(c, o, "cpus", 1, 64, false, &g->cpus) ||
+	    get_uint32(c, o, "cpu_max_pct", PLAN_CPU_MAX_PCT_MIN,
+		       PLAN_CPU_MAX_PCT_MAX, false, &g->cpu_max_pct) ||
+	    parse_io_max(c, s, g, o))
 		return -1;
 	g->has_swap_max = json_object_get(o, "swap_max_mb") != NULL;
 	if (json_object_get(o, "cwd")) {
@@ -1077,6 +1120,13 @@ static int parse_group(struct pctx *c, struct scenario *s, json_t *o)
 		push_key(c, "cpus");
 		return fail(c, "%u is more than the guest's %u CPUs", g->cpus,
 			    s->cpus);
+	}
+	if (g->cpu_max_pct &&
+	    g->cpu_max_pct > 100 * (g->cpus ? g->cpus : s->cpus ? s->cpus : 64)) {
+		push_key(c, "cpu_max_pct");
+		return fail(c, "%u is more than 100 per CPU of the group's %u",
+			    g->cpu_max_pct, g->cpus ? g->cpus :
+			    s->cpus ? s->cpus : 64);
 	}
 	return 0;
 }

@@ -107,6 +107,9 @@ struct scn_group {
 	unsigned int memory_max_mb, memory_high_mb, swap_max_mb;
 	bool has_swap_max;
 	unsigned int cpus;		/* 0: every CPU of the guest */
+	unsigned int cpu_max_pct;	/* cpu.max, % of one CPU; 0: cpus */
+	/* io.max per PLAN_IO_* kind (enum plan_io_limit); 0: no limit */
+	unsigned long long io_max[PLAN_IO_LIMITS];
 	char cwd[SCN_STR_MAX];		/* "" = / */
 	char args[SCN_MAX_ARGS][SCN_STR_MAX];
 	int nargs;

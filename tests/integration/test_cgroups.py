@@ -1,0 +1,240 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Swap I/O under cgroup limits (issue 21 items 1, 4 and 7), both kernels:
+io.max on the swap disk (scenario group "io_max"), cpu.max below one CPU
+("cpu_max_pct"), swap over NFS with a fork-heavy workload. Each test
+prints its figures (doc/measurements/issue21-cgroups.md has them for the
+kernels of the session that wrote it)."""
+import json
+from pathlib import Path
+
+import pytest
+
+PAGE = 4096
+
+
+def lines(guest_dir, kind):
+    """The JSON lines of @kind in a guest's samples.jsonl."""
+    out = []
+    with open(Path(guest_dir) / "samples.jsonl") as f:
+        for raw in f:
+            d = json.loads(raw)
+            if d.get("type") == kind:
+                out.append(d)
+    return out
+
+
+def command_ends(r):
+    """{group: end line} of the limited run of a command workload."""
+    return {c["group"]: c for c in lines(r["dir"], "command")
+            if c["state"] == "end" and c["run"] == "limited"}
+
+
+def by_kernel(run):
+    assert run.json is not None, "no JSON on stdout: %r" % run
+    res = {r["kernel"]: r for r in run.json["results"]}
+    assert sorted(res) == ["baseline", "patched"], run
+    return res
+
+
+def check_clean(k, r, groups):
+    """Every group exited 0 (usemem and stress-ng verify every page), no
+    page failed or was corrupt, no hung task or splat on the console."""
+    m = r["metrics"]
+    assert r["status"] == "pass", (k, r["status"], r.get("reason"))
+    assert m["pages_corrupt"] == 0 and m["pages_failed"] == 0, (k, m)
+    assert r["console_problems"] == 0, (k, r.get("console_first_problem"))
+    ends = command_ends(r)
+    assert sorted(ends) == sorted(groups), (k, ends)
+    for g, e in ends.items():
+        assert e["exit"] == 0 and e["signal"] == 0, (k, g, e)
+        assert e["oom_kill"] == 0, (k, g, e)
+    return ends
+
+
+def kswapd_figures(r):
+    """From the samples: kswapd's CPU seconds over the run, the share of
+    samples that found it in D state, allocstall, PSI some/full seconds."""
+    samples = [s for s in lines(r["dir"], "sample")]
+    ks = [s["kswapd"] for s in samples if "kswapd" in s]
+    first, last = samples[0], samples[-1]
+
+    def delta(get):
+        try:
+            return get(last) - get(first)
+        except (KeyError, TypeError):
+            return None
+
+    stall = delta(lambda s: sum(v for n, v in s["vmstat"].items()
+                                if n.startswith("allocstall_")))
+    return {
+        "kswapd_cpu_s": delta(lambda s: s["kswapd"]["cpu_ns"]) / 1e9
+        if ks else None,
+        "kswapd_D_share": sum(1 for k in ks if k["state"] == "D") /
+        len(ks) if ks else None,
+        "kswapd_wchan": sorted({k["wchan"] for k in ks if "wchan" in k}),
+        "allocstall": stall,
+        "psi_some_s": delta(lambda s: s["psi"]["some_us"]) / 1e6,
+        "psi_full_s": delta(lambda s: s["psi"]["full_us"]) / 1e6,
+        "samples": len(samples),
+    }
+
+
+@pytest.mark.boot
+@pytest.mark.slow
+def test_iomax_group_is_charged_its_swap_reads(runs):
+    """Item 1 (blkcg of punted batches): the only group that swaps runs
+    under io.max on the swap disk and reads its pages back through swap
+    readahead, in 6 forked readers at once (racing swap-ins sleep). Its io.stat must hold its swap reads and writes, also the
+    batches the patched kernel submits from swap_io_wq because the task
+    slept with them pending: before the fix that work ran in the
+    kworker's root blkcg, so those reads were neither throttled nor
+    charged to the group. Swap I/O is all there is on that disk, so the
+    group's bytes are compared with pswpin/pswpout."""
+    run = runs.get("cg-iomax-readahead")
+    figures = {}
+    for k, r in by_kernel(run).items():
+        ends = check_clean(k, r, ["ra"])
+        e, m = ends["ra"], r["metrics"]
+        assert "io_rbytes" in e, ("io controller off?", k, e)
+        rd, wr = m["pswpin"] * PAGE, m["pswpout"] * PAGE
+        figures[k] = {
+            "pswpin": m["pswpin"], "pswpout": m["pswpout"],
+            "read_pages_per_io": m["read_pages_per_io"],
+            "io_rbytes/pswpin bytes": round(e["io_rbytes"] / rd, 4),
+            "io_wbytes/pswpout bytes": round(e["io_wbytes"] / wr, 4),
+            "io_rios": e["io_rios"], "io_wios": e["io_wios"],
+            "group_s": e["ns"] / 1e9,
+        }
+        figures[k]["pages not charged (read, write)"] = (
+            (rd - e["io_rbytes"]) // PAGE, (wr - e["io_wbytes"]) // PAGE)
+        assert m["pswpin"] > 0 and m["pswpout"] > 0, (k, m)
+        # every byte swapped was charged to the group, exactly: a read
+        # batch submitted from the kworker's root blkcg is missing here
+        # (the 15-patch series of 2026-12-03 missed 5 and 4 pages in two
+        # runs, doc/measurements/issue21-cgroups.md)
+        assert e["io_rbytes"] == rd, (k, figures[k])
+        assert e["io_wbytes"] == wr, (k, figures[k])
+    print("cg-iomax-readahead: %r" % figures)
+    assert figures["patched"]["read_pages_per_io"] > 1, figures
+    assert run.rc == 0, run
+
+
+@pytest.mark.boot
+@pytest.mark.slow
+def test_iomax_on_zram_reaches_reclaim(runs):
+    """Item 4: io.max on zram for one group, global pressure from
+    another. The baseline writes zram through ->rw_page(), which no blkcg
+    sees: the limited group's io.stat stays empty. The patched kernel
+    sends bios, charged to the pages' group and throttled, and whoever
+    reclaims them waits for the throttle: the figures (kswapd CPU and D
+    share, allocstall, PSI, the groups' times) are printed for the
+    results file; what is asserted is what must hold on both kernels (no
+    page lost, no hung task) and the accounting difference."""
+    run = runs.get("cg-iomax-zram")
+    figures = {}
+    for k, r in by_kernel(run).items():
+        ends = check_clean(k, r, ["limited", "hog"])
+        lim, hog = ends["limited"], ends["hog"]
+        f = kswapd_figures(r)
+        f.update({
+            "pswpout": r["metrics"]["pswpout"],
+            "write_pages_per_io": r["metrics"]["write_pages_per_io"],
+            "limited_io_wbytes": lim["io_wbytes"],
+            "limited_io_rbytes": lim["io_rbytes"],
+            "hog_io_wbytes": hog["io_wbytes"],
+            "limited_s": lim["ns"] / 1e9, "hog_s": hog["ns"] / 1e9,
+            "workload_s": r["metrics"]["workload_seconds"],
+        })
+        figures[k] = f
+        assert f["samples"] > 10, (k, f)
+        assert f["kswapd_cpu_s"] is not None, ("no kswapd member", k)
+    print("cg-iomax-zram: %r" % figures)
+    # ->rw_page(): no bio, nothing charged to the group's blkcg
+    assert figures["baseline"]["limited_io_wbytes"] == 0, figures
+    # bios: the limited group's pages are charged to it (and throttled)
+    assert figures["patched"]["limited_io_wbytes"] > 0, figures
+    assert run.rc == 0, run
+
+
+@pytest.mark.boot
+@pytest.mark.slow
+def test_cpumax_throttled_group_stalls_nobody(runs):
+    """Item 7: a group throttled to 20% of a CPU swaps (random order, in
+    a 16 MiB cgroup) while an unthrottled group swaps 96 MiB in a 48 MiB
+    one. On the patched kernel a throttled task preempted with a batch
+    pending keeps its swap_iocb (and, for reads, locked pages) until its
+    next period. The unthrottled group must not be held behind it: it
+    finishes in well under the throttled group's time, and no page of
+    either is lost."""
+    run = runs.get("cg-cpumax")
+    figures = {}
+    for k, r in by_kernel(run).items():
+        ends = check_clean(k, r, ["throttled", "free"])
+        t, f = ends["throttled"], ends["free"]
+        figures[k] = {
+            "throttled_s": t["ns"] / 1e9, "free_s": f["ns"] / 1e9,
+            "nr_throttled": t["cpu_nr_throttled"],
+            "throttled_us": t["cpu_throttled_us"],
+            "throttled_majfault": t["pgmajfault"],
+            "free_majfault": f["pgmajfault"],
+            "write_pages_per_io": r["metrics"]["write_pages_per_io"],
+            "psi_some_s": r["metrics"]["psi_memory_some_seconds"],
+        }
+        # the throttle bit, and the throttled group swapped
+        assert t["cpu_nr_throttled"] > 10, (k, figures[k])
+        assert t["pgmajfault"] > 1000, (k, figures[k])
+        assert f["cpu_nr_throttled"] == 0, (k, f)
+        assert f["ns"] < 0.5 * t["ns"], (k, figures[k])
+    print("cg-cpumax: %r" % figures)
+    assert figures["patched"]["write_pages_per_io"] > 1, figures
+    assert run.rc == 0, run
+
+
+def nfs_fork_checks(run):
+    figures = {}
+    for k, r in by_kernel(run).items():
+        ends = check_clean(k, r, ["forks", "mem"])
+        m = r["metrics"]
+        figures[k] = {
+            "pswpout": m["pswpout"], "pswpin": m["pswpin"],
+            "write_pages_per_io": m["write_pages_per_io"],
+            "swap_write_errors": m["swap_write_errors"],
+            "swap_read_errors": m["swap_read_errors"],
+            "console_problems": r["console_problems"],
+            "debug": r["debug"],
+            "forks_s": ends["forks"]["ns"] / 1e9,
+            "mem_s": ends["mem"]["ns"] / 1e9,
+        }
+        assert m["pswpout"] > 0, (k, m)
+        assert m["swap_write_errors"] == 0, (k, figures[k])
+        assert m["swap_read_errors"] == 0, (k, figures[k])
+    assert run.rc == 0, run
+    return figures
+
+
+@pytest.mark.boot
+@pytest.mark.slow
+@pytest.mark.full
+def test_nfs_swap_fork_pressure(runs):
+    """Item 1 (PF_MEMALLOC of punted batches): swap over NFS under
+    global pressure with forks: no write error, no failed or corrupt
+    page, no console problem, on both kernels."""
+    figures = nfs_fork_checks(runs.get("cg-nfs-fork"))
+    print("cg-nfs-fork: %r" % figures)
+
+
+@pytest.mark.boot
+@pytest.mark.slow
+@pytest.mark.full
+def test_nfs_swap_fork_pressure_debug(runs):
+    """The same on the debug kernels, whose DETECT_HUNG_TASK (60 s)
+    reports a task stuck in D state, lockdep and DEBUG_VM the rest
+    ('swapctl build --debug' in the test work dir, or borrowed)."""
+    missing = [v for v in ("baseline", runs.sw.series)
+               if not (runs.sw.workdir / "kernels" / (v + "-debug") /
+                       "bzImage").exists()]
+    if missing:
+        pytest.skip("debug kernels not built: %s" % ", ".join(missing))
+    figures = nfs_fork_checks(runs.get("cg-nfs-fork", "--debug"))
+    assert all(f["debug"] for f in figures.values()), figures
+    print("cg-nfs-fork --debug: %r" % figures)
