@@ -81,9 +81,10 @@ def test_icount_leaves_the_time_limit_to_the_host(sw):
 @pytest.mark.slow
 def test_repeat_auto_with_icount(guests, tmp_path):
     """zram-swap under --icount 3 with --repeat auto: virtual time makes
-    the workload time's spread tiny (plain TCG: cv 10%, mde ~20% at 5
-    repeats), so auto stops at its minimum of 3 repeats with the goal
-    reached. The scenario's no_regression list is dropped: under icount
+    the workload time's spread small (plain TCG: cv 10%, mde ~20% at 5
+    repeats; icount: cv 0.02-0.7%, mde 0.04-1.7% at 3), so auto reaches
+    a 5% goal within its limit of 4 repeats. Plain TCG cannot: its mde
+    at 4 repeats is above 20%, and its cv above 3%. The scenario's no_regression list is dropped: under icount
     swap-ops' ~4% more instructions on zram would be a regression (exit
     12), which is a finding, not what this test checks."""
     scn = json.loads((REPO / "scenarios" / "zram-swap.json").read_text())
@@ -93,24 +94,25 @@ def test_repeat_auto_with_icount(guests, tmp_path):
     path.write_text(json.dumps(scn))
     sw = guests
     r = sw.run("run", "--json", "--repeat", "auto", "--repeat-limit", "4",
-               "--effect", "2%", "--metric", "workload_seconds",
-               "--icount", "3", path, timeout=1800)
+               "--effect", "5%", "--metric", "workload_seconds",
+               "--icount", "3", path, timeout=2400)
     if r.rc == EXIT_USAGE and "KVM" in r.err:
         pytest.skip("KVM here: --icount is refused")
     d = r.json()
     assert r.rc == 0, r
     assert d["icount_shift"] == 3, d["icount_shift"]
     auto = d["power"]["repeat_auto"]
-    assert auto["reached"] is True and auto["repeats"] == 3, auto
-    assert d["repeat"] == 3, d["repeat"]
-    assert len(d["results"]) == 6, [x["name"] for x in d["results"]]
+    assert auto["reached"] is True and auto["repeats"] in (3, 4), auto
+    n = auto["repeats"]
+    assert d["repeat"] == n, d["repeat"]
+    assert len(d["results"]) == 2 * n, [x["name"] for x in d["results"]]
     assert all(x["metrics"]["pages_corrupt"] == 0 for x in d["results"])
     cmp = {c["metric"]: c for c in d["comparisons"]}
     w = cmp["workload_seconds"]
-    # deterministic virtual time: under 1% of noise (plain TCG: ~20%)
-    assert w["mde_noise"] is not None and w["mde_noise"] < 0.01, w
+    # virtual time: under 5% of noise (plain TCG: above 20%); CI saw 1.7%
+    assert w["mde_noise"] is not None and w["mde_noise"] < 0.05, w
     assert w["mde"] >= w["mde_noise"], w
-    assert w["repeats_needed"]["effect"] == 0.02, w
+    assert w["repeats_needed"]["effect"] == 0.05, w
     for k in ("baseline", "patched"):
         s = d["kernels"][k]["workload_seconds"]
-        assert s["n"] == 3 and s["stddev"] / s["mean"] < 0.01, (k, s)
+        assert s["n"] == n and s["stddev"] / s["mean"] < 0.03, (k, s)
