@@ -220,6 +220,24 @@ static void test_ganesha_conf(void **state)
 	free(c);
 }
 
+/*
+ * A remote host is sized by what it can give guests: its page cache
+ * counts (the CI host had 24 GiB, mostly clean cache, and MemFree alone
+ * gave it room for one guest where two were asked).
+ */
+static void test_avail_kib(void **state)
+{
+	const char *f[] = { "total", "free", "buffers", "cached" };
+	const unsigned long long k[] = { 24000000, 300000, 100000, 20000000 };
+	const char *nofree[] = { "total", "cached" };
+
+	(void)state;
+	assert_true(vm_avail_kib(f, k, 4) == 20400000ULL);
+	assert_true(vm_avail_kib(f, k, 2) == 300000ULL);
+	assert_true(vm_avail_kib(nofree, k, 2) == 0ULL);
+	assert_true(vm_avail_kib(f, k, 0) == 0ULL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -230,6 +248,7 @@ int main(void)
 		cmocka_unit_test(test_embed_root),
 		cmocka_unit_test(test_qemu_conf),
 		cmocka_unit_test(test_ganesha_conf),
+		cmocka_unit_test(test_avail_kib),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

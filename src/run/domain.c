@@ -657,8 +657,47 @@ bool vm_alive(struct vmconn *c)
 	return c && virConnectIsAlive(c->conn) == 1;
 }
 
+unsigned long long vm_avail_kib(const char *const field[],
+				const unsigned long long kib[], int n)
+{
+	unsigned long long sum = 0;
+	bool free_seen = false;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (!strcmp(field[i], "free"))
+			free_seen = true;
+		else if (strcmp(field[i], "buffers") &&
+			 strcmp(field[i], "cached"))
+			continue;
+		sum += kib[i];
+	}
+	return free_seen ? sum : 0;
+}
+
 unsigned long long vm_free_mb(struct vmconn *c)
 {
+	virNodeMemoryStatsPtr st;
+	const char *field[16];
+	unsigned long long kib[16], avail = 0;
+	int n = 0, i;
+
+	if (!virNodeGetMemoryStats(c->conn, VIR_NODE_MEMORY_STATS_ALL_CELLS,
+				   NULL, &n, 0) && n > 0 && n <= 16) {
+		st = calloc((size_t)n, sizeof(*st));
+		if (st && !virNodeGetMemoryStats(c->conn,
+					VIR_NODE_MEMORY_STATS_ALL_CELLS,
+					st, &n, 0)) {
+			for (i = 0; i < n; i++) {
+				field[i] = st[i].field;
+				kib[i] = st[i].value;
+			}
+			avail = vm_avail_kib(field, kib, n);
+		}
+		free(st);
+	}
+	if (avail)
+		return avail >> 10;
 	return virNodeGetFreeMemory(c->conn) >> 20;
 }
 

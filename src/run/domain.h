@@ -151,7 +151,17 @@ void vm_destroy(struct vmconn *c);
 /* Whether the connection still answers (false once its daemon died). */
 bool vm_alive(struct vmconn *c);
 
-/* The host's free memory in MiB (virNodeGetFreeMemory), 0 if unknown. */
+/*
+ * The memory in KiB a host can give guests, from its node memory stats
+ * @field[0 .. @n - 1] = @kib[]: free + buffers + cached, as MemAvailable
+ * counts the page cache (MemFree alone, virNodeGetFreeMemory, is a few
+ * hundred MiB on a busy host with GiBs of clean cache). 0 when "free" is
+ * not among them.
+ */
+unsigned long long vm_avail_kib(const char *const field[],
+				const unsigned long long kib[], int n);
+
+/* The host's available memory in MiB (vm_avail_kib()), 0 if unknown. */
 unsigned long long vm_free_mb(struct vmconn *c);
 
 /*

@@ -80,6 +80,13 @@ class Daemon:
         return sorted(p.name for p in (self.dir / "pool").iterdir())
 
 
+def run_log(p):
+    """The run's stderr so far, the run stopped (for a failed wait)."""
+    if p.poll() is None:
+        p.kill()
+    return p.communicate(timeout=60)[1][-3000:]
+
+
 @pytest.fixture
 def daemons():
     if os.geteuid() != 0 or not shutil.which("setpriv") or \
@@ -133,7 +140,8 @@ def test_two_hosts_one_killed(guests, daemons, tmp_path):
         end = time.monotonic() + 300
         while time.monotonic() < end and len(h2.qemus()) < 2:
             time.sleep(0.5)
-        assert len(h2.qemus()) == 2, "host 2 never ran its pair"
+        assert len(h2.qemus()) == 2, "host 2 never ran its pair:\n%s" % \
+            run_log(p)
         time.sleep(5)
         h2.kill()
         out, err = p.communicate(timeout=1500)
@@ -217,7 +225,7 @@ def test_sigint_on_two_hosts(guests, daemons, tmp_path):
                                           len(h2.qemus()) < 2):
             time.sleep(0.5)
         assert len(h1.qemus()) == 2 and len(h2.qemus()) == 2, \
-            "the two hosts never ran a pair each"
+            "the two hosts never ran a pair each:\n%s" % run_log(p)
         # the kernels' and the running guests' volumes are there
         assert len(h1.volumes()) > 2 and len(h2.volumes()) > 2, \
             (h1.volumes(), h2.volumes())
