@@ -183,12 +183,69 @@ static inline const char *plan_phase_name(enum plan_phase p)
 
 /*
  * Faults (swapctl-scenario(5) FAULTS): a scenario's "faults", the plan's
- * "fault" lines. The guest injects io_error, swapoff, swap_churn and oom;
- * the host nfs_stall and nfs_restart (plan_fault_on_host), which the plan
- * never carries.
+ * "fault" lines. The guest injects io_error, swapoff, swap_churn, oom and
+ * slab_error; the host nfs_stall and nfs_restart (plan_fault_on_host),
+ * which the plan never carries.
  */
 #define PLAN_MAX_FAULTS		16
 #define PLAN_MAX_BAD_SLOTS	4096	/* io_error read: slots count */
+/*
+ * slab_error (failslab): at most one per plan (failslab has one set of
+ * settings); times fits failslab's atomic_t (without times the guest
+ * writes PLAN_SLAB_TIMES_MAX, so that the count down still says how many
+ * failures it injected); at most PLAN_SLAB_MAX_CACHES slab cache names
+ * (the guest kernel's slub_debug=A,<cache>,... marks them), each at most
+ * PLAN_SLAB_CACHE_LEN bytes of plan_slab_cache_char().
+ */
+#define PLAN_SLAB_TIMES_MAX	2147483647ull
+#define PLAN_SLAB_MAX_CACHES	8
+#define PLAN_SLAB_CACHE_LEN	32
+
+/* Whether @c may be part of a slab cache name ("kmalloc-32", "zs_handle"). */
+static inline int plan_slab_cache_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || c == '_' || c == '-' || c == '.' ||
+	       c == ':';
+}
+
+/* Whether @name is a slab cache name a plan and a scenario may carry. */
+static inline int plan_slab_cache_ok(const char *name)
+{
+	size_t n;
+
+	for (n = 0; name[n]; n++)
+		if (!plan_slab_cache_char(name[n]))
+			return 0;
+	return n > 0 && n <= PLAN_SLAB_CACHE_LEN;
+}
+
+/* slab_error "tasks": whose allocations fail */
+enum plan_slab_tasks {
+	SLAB_TASKS_WORKLOAD,	/* make-it-fail on the workload, task-filter */
+	SLAB_TASKS_ALL,		/* every task (and interrupts) */
+};
+#define PLAN_SLAB_TASKS	(SLAB_TASKS_ALL + 1)
+
+static inline const char *plan_slab_tasks_name(enum plan_slab_tasks t)
+{
+	static const char *const names[PLAN_SLAB_TASKS] = {
+		[SLAB_TASKS_WORKLOAD] = "workload", [SLAB_TASKS_ALL] = "all",
+	};
+
+	return (unsigned int)t < PLAN_SLAB_TASKS ? names[t] : "?";
+}
+
+/* The slab_error tasks called @name, or -1. */
+static inline int plan_slab_tasks_parse(const char *name)
+{
+	int t;
+
+	for (t = 0; t < PLAN_SLAB_TASKS; t++)
+		if (!strcmp(name, plan_slab_tasks_name(t)))
+			return t;
+	return -1;
+}
 
 enum plan_fault {
 	FAULT_IO_ERROR,		/* swap I/O errors on a block backend */
@@ -197,8 +254,9 @@ enum plan_fault {
 	FAULT_SWAPOFF,		/* swapoff under load, swapon again after */
 	FAULT_SWAP_CHURN,	/* swapoff/swapon in a loop */
 	FAULT_OOM,		/* push the workload past RAM + swap */
+	FAULT_SLAB_ERROR,	/* failslab: slab allocations fail */
 };
-#define PLAN_FAULTS	(FAULT_OOM + 1)		/* the last one + 1 */
+#define PLAN_FAULTS	(FAULT_SLAB_ERROR + 1)	/* the last one + 1 */
 
 /* io_error: which swap I/O fails, "op" */
 enum plan_fault_op { FOP_READ, FOP_WRITE, FOP_BOTH };
@@ -221,7 +279,7 @@ static inline const char *plan_fault_name(enum plan_fault k)
 		[FAULT_IO_ERROR] = "io_error", [FAULT_NFS_STALL] = "nfs_stall",
 		[FAULT_NFS_RESTART] = "nfs_restart",
 		[FAULT_SWAPOFF] = "swapoff", [FAULT_SWAP_CHURN] = "swap_churn",
-		[FAULT_OOM] = "oom",
+		[FAULT_OOM] = "oom", [FAULT_SLAB_ERROR] = "slab_error",
 	};
 
 	return (unsigned int)k < PLAN_FAULTS ? names[k] : "?";

@@ -13,6 +13,16 @@
  *          write fails, reads pass) for the duration
  *   both   fail_make_request on the swap device (debugfs probability,
  *          times, interval; make-it-fail)
+ *
+ * slab_error: failslab (debugfs failslab/), the workload's make-it-fail
+ * with task-filter, ignore-gfp-wait for atomic_only, cache-filter for
+ * caches (marked by slub_debug=A,<cache> on the kernel command line,
+ * checked in /sys/kernel/slab/<cache>/failslab). failslab's times counts
+ * down per failure: what it lost by the end is the injected count.
+ *
+ * A guest fault that cannot be set up (or undone) is reported in its end
+ * line and in the shared progress (fault_error): the workload's result
+ * is then "error" with that reason.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -40,6 +50,8 @@
 #define SYNC_WAIT_MS	5000
 #define DEBUGFS		"/sys/kernel/debug"
 #define FMR		DEBUGFS "/fail_make_request"
+#define FAILSLAB	DEBUGFS "/failslab"
+#define SLABS		"/sys/kernel/slab"
 
 enum fstate { F_WAIT, F_ACTIVE, F_DONE };
 
@@ -49,6 +61,7 @@ struct frun {
 	uint64_t t_start;	/* ns */
 	pid_t child;		/* the blocking part, 0: none */
 	char detail[200];
+	int64_t times0;		/* slab_error: failslab times at the start */
 };
 
 static const struct gplan *plan;
@@ -67,31 +80,67 @@ static void on_term(int sig)
 
 static __printf(3, 4) void event(const struct gplan_fault *f,
 				 const char *state, const char *fmt, ...);
+static __printf(4, 5) void event_n(const struct gplan_fault *f,
+				   const char *state, int64_t injected,
+				   const char *fmt, ...);
 
-/* {"type":"fault","name":..,"state":..,"index":..,"detail":..} */
-static void event(const struct gplan_fault *f, const char *state,
-		  const char *fmt, ...)
+/*
+ * {"type":"fault","name":..,"state":..,"index":..,"detail":..} and, when
+ * @injected >= 0, "injected": the failures a slab_error injected.
+ */
+static void vevent(const struct gplan_fault *f, const char *state,
+		   int64_t injected, const char *fmt, va_list ap)
 {
 	char line[GU_PIPE_LINE], detail[512];
 	struct gj j;
-	va_list ap;
 	int len;
 
-	va_start(ap, fmt);
 	vsnprintf(detail, sizeof(detail), fmt, ap);
-	va_end(ap);
 	gj_init(&j, line, sizeof(line));
 	gj_line_start(&j, "fault");
 	gj_str(&j, "name", plan_fault_name(f->kind));
 	gj_str(&j, "state", state);
 	gj_u64(&j, "index", f->index);
 	gj_str(&j, "detail", detail);
+	if (injected >= 0)
+		gj_u64(&j, "injected", (uint64_t)injected);
 	gj_obj_close(&j);
 	len = gj_finish(&j);
 	if (len > 0)
 		gu_emit(out, line, len);
 	fprintf(stderr, "swapctl-faults: %s %s: %s\n",
 		plan_fault_name(f->kind), state, detail);
+}
+
+static void event(const struct gplan_fault *f, const char *state,
+		  const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vevent(f, state, -1, fmt, ap);
+	va_end(ap);
+}
+
+static void event_n(const struct gplan_fault *f, const char *state,
+		    int64_t injected, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vevent(f, state, injected, fmt, ap);
+	va_end(ap);
+}
+
+/* The first fault that failed: the workload's result says it (gutil.h). */
+static void fault_failed(const struct gplan_fault *f, const char *what,
+			 const char *err)
+{
+	if (progress->fault_error[0])
+		return;
+	snprintf(progress->fault_error, sizeof(progress->fault_error),
+		 "fault %s (faults[%u]) %s: %.240s", plan_fault_name(f->kind),
+		 f->index, what, err);
 }
 
 static uint64_t vmstat(const char *name)
@@ -164,16 +213,23 @@ static int swap_flags(int swap)
 
 /* ---- io_error ---- */
 
-static int fmr_set(const char *file, const char *val, char *err, size_t len)
+/* @dir/@file = @val (a debugfs fault attribute) */
+static int attr_set(const char *dir, const char *file, const char *val,
+		    char *err, size_t len)
 {
 	char path[128];
 	int r;
 
-	snprintf(path, sizeof(path), "%s/%s", FMR, file);
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
 	r = gu_write_file(path, val);
 	if (r)
 		snprintf(err, len, "%.100s=%s: %s", path, val, strerror(-r));
 	return r;
+}
+
+static int fmr_set(const char *file, const char *val, char *err, size_t len)
+{
+	return attr_set(FMR, file, val, err, len);
 }
 
 static int make_it_fail(const char *name, const char *val, char *err,
@@ -272,6 +328,197 @@ static int io_error_end(struct frun *fr, char *err, size_t len)
 		return make_it_fail(names[f->swap], "0", err, len);
 	}
 	return -EINVAL;
+}
+
+/* ---- slab_error ---- */
+
+static int fs_set(const char *file, const char *val, char *err, size_t len)
+{
+	return attr_set(FAILSLAB, file, val, err, len);
+}
+
+/* failslab's times now (what is left of the count down), or -1 */
+static int64_t fs_times(char *err, size_t len)
+{
+	char buf[64], *end;
+	long long v;
+	ssize_t n;
+
+	n = gu_read_file(FAILSLAB "/times", buf, sizeof(buf));
+	if (n <= 0) {
+		snprintf(err, len, FAILSLAB "/times: %s",
+			 n < 0 ? strerror((int)-n) : "empty");
+		return -1;
+	}
+	v = strtoll(buf, &end, 10);
+	if (end == buf || v < 0) {
+		snprintf(err, len, FAILSLAB "/times: '%.20s' is not a count",
+			 buf);
+		return -1;
+	}
+	return v;
+}
+
+/* /proc/<workload>/make-it-fail: failslab's task-filter looks at it */
+static int task_fail(const char *val, char *err, size_t len)
+{
+	char path[64];
+	int r;
+
+	snprintf(path, sizeof(path), "/proc/%d/make-it-fail", (int)workload);
+	r = gu_write_file(path, val);
+	if (r)
+		snprintf(err, len, "%s=%s: %s", path, val, strerror(-r));
+	return r;
+}
+
+/* Each cache of @f must be marked for failslab (slub_debug=A,<cache>). */
+static int slab_caches_marked(const struct gplan_fault *f, char *err,
+			      size_t len)
+{
+	char path[128], buf[16];
+	ssize_t n;
+	int i;
+
+	for (i = 0; i < f->ncaches; i++) {
+		snprintf(path, sizeof(path), SLABS "/%s/failslab",
+			 f->caches[i]);
+		n = gu_read_file(path, buf, sizeof(buf));
+		if (n <= 0) {
+			snprintf(err, len, "%s: %s (no slab cache '%s' in this kernel?)",
+				 path, n < 0 ? strerror((int)-n) : "empty",
+				 f->caches[i]);
+			return -EINVAL;
+		}
+		if (buf[0] != '1') {
+			snprintf(err, len, "%s is %c: the cache is not marked for failslab (the kernel command line needs slub_debug=A,%s, which swapctl run adds)",
+				 path, buf[0], f->caches[i]);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* Everything but probability, which goes last (it starts the failures). */
+static int slab_error_setup(struct frun *fr, char *err, size_t len)
+{
+	const struct gplan_fault *f = fr->f;
+	uint64_t times = f->times ? f->times : PLAN_SLAB_TIMES_MAX;
+	char num[32];
+	int r;
+
+	if (access(FAILSLAB, F_OK))
+		mount("debugfs", DEBUGFS, "debugfs", 0, NULL);
+	if (access(FAILSLAB, F_OK)) {
+		snprintf(err, len, FAILSLAB ": %s (a kernel without CONFIG_FAILSLAB and CONFIG_FAULT_INJECTION_DEBUG_FS?)",
+			 strerror(errno));
+		return -ENOENT;
+	}
+	r = slab_caches_marked(f, err, len);
+	if (r)
+		return r;
+	snprintf(num, sizeof(num), "%" PRIu64, f->interval ? f->interval : 1);
+	r = fs_set("probability", "0", err, len);
+	if (!r)
+		r = fs_set("verbose", "0", err, len);
+	if (!r)
+		r = fs_set("interval", num, err, len);
+	snprintf(num, sizeof(num), "%" PRIu64, times);
+	if (!r)
+		r = fs_set("times", num, err, len);
+	if (!r)
+		r = fs_set("ignore-gfp-wait", f->atomic_only ? "Y" : "N", err,
+			   len);
+	if (!r)
+		r = fs_set("cache-filter", f->ncaches ? "Y" : "N", err, len);
+	if (!r)
+		r = fs_set("task-filter",
+			   f->tasks == SLAB_TASKS_WORKLOAD ? "Y" : "N", err,
+			   len);
+	if (!r && f->tasks == SLAB_TASKS_WORKLOAD)
+		r = task_fail("1", err, len);
+	if (r)
+		return r;
+	/* read back: the count down starts from what failslab holds */
+	fr->times0 = fs_times(err, len);
+	if (fr->times0 < 0)
+		return -EIO;
+	if ((uint64_t)fr->times0 != times) {
+		snprintf(err, len, FAILSLAB "/times reads %" PRId64
+			 " after %" PRIu64 " was written", fr->times0, times);
+		return -EIO;
+	}
+	return 0;
+}
+
+static void slab_error_detail(struct frun *fr)
+{
+	const struct gplan_fault *f = fr->f;
+	char caches[PLAN_SLAB_MAX_CACHES * (PLAN_SLAB_CACHE_LEN + 2) + 16];
+	size_t off = 0;
+	int i;
+
+	caches[0] = '\0';
+	for (i = 0; i < f->ncaches; i++)
+		off += snprintf(caches + off, sizeof(caches) - off, "%s%s",
+				i ? "," : " in ", f->caches[i]);
+	snprintf(fr->detail, sizeof(fr->detail),
+		 "failslab: %u%% of %sslab allocations%s by %s, interval %"
+		 PRIu64 ", times %" PRId64 "%s", f->probability,
+		 f->atomic_only ? "atomic " : "", caches,
+		 f->tasks == SLAB_TASKS_WORKLOAD ? "the workload" :
+		 "every task", f->interval ? f->interval : 1, fr->times0,
+		 f->times ? "" : " (no limit)");
+}
+
+/* Stop the failures first, then read the count down. */
+static int64_t slab_error_stop(struct frun *fr, char *err, size_t len)
+{
+	const struct gplan_fault *f = fr->f;
+	int64_t left;
+	int r;
+
+	r = fs_set("probability", "0", err, len);
+	if (f->tasks == SLAB_TASKS_WORKLOAD) {
+		char e2[160];
+		int r2 = task_fail("0", e2, sizeof(e2));
+
+		if (r2 && !r) {
+			r = r2;
+			snprintf(err, len, "%s", e2);
+		}
+	}
+	if (r)
+		return -1;
+	left = fs_times(err, len);
+	if (left < 0)
+		return -1;
+	if (left > fr->times0) {
+		snprintf(err, len, FAILSLAB "/times grew from %" PRId64
+			 " to %" PRId64, fr->times0, left);
+		return -1;
+	}
+	return fr->times0 - left;
+}
+
+static int slab_error_start(struct frun *fr, char *err, size_t len)
+{
+	char ignore[8];
+	int r;
+
+	fr->times0 = 0;
+	r = slab_error_setup(fr, err, len);
+	if (r) {
+		/* leave nothing half set: no failures from here on */
+		gu_write_file(FAILSLAB "/probability", "0");
+		if (fr->f->tasks == SLAB_TASKS_WORKLOAD)
+			task_fail("0", ignore, sizeof(ignore));
+		snprintf(fr->detail, sizeof(fr->detail), "failslab");
+		return r;
+	}
+	slab_error_detail(fr);
+	snprintf(ignore, sizeof(ignore), "%u", fr->f->probability);
+	return fs_set("probability", ignore, err, len);
 }
 
 /* ---- children: the parts that block; each sends its own end line ---- */
@@ -398,10 +645,13 @@ static void start_one(struct frun *fr)
 
 	fr->t_start = gj_now_ns();
 	fr->state = F_ACTIVE;
-	if (f->kind == FAULT_IO_ERROR) {
-		if (io_error_start(fr, err, sizeof(err))) {
+	if (f->kind == FAULT_IO_ERROR || f->kind == FAULT_SLAB_ERROR) {
+		if (f->kind == FAULT_IO_ERROR ?
+		    io_error_start(fr, err, sizeof(err)) :
+		    slab_error_start(fr, err, sizeof(err))) {
 			event(f, "start", "%s", fr->detail);
 			event(f, "end", "could not inject: %s", err);
+			fault_failed(f, "could not be set up", err);
 			fr->state = F_DONE;
 			return;
 		}
@@ -438,6 +688,24 @@ static void start_one(struct frun *fr)
 	fr->child = pid;
 }
 
+/* The end line says how many failures failslab injected ("injected"). */
+static void slab_error_end(struct frun *fr, const char *why)
+{
+	char err[256] = "";
+	int64_t n = slab_error_stop(fr, err, sizeof(err));
+
+	if (n < 0) {
+		event(fr->f, "end", "%s; could not stop or count: %s", why,
+		      err);
+		fault_failed(fr->f, "could not be stopped or counted", err);
+		return;
+	}
+	event_n(fr->f, "end", n, "%s after %" PRIu64 " ms; failslab injected %"
+		PRId64 " failures (times %" PRId64 " -> %" PRId64 ")", why,
+		(gj_now_ns() - fr->t_start) / 1000000, n, fr->times0,
+		fr->times0 - n);
+}
+
 static void end_one(struct frun *fr, const char *why)
 {
 	char err[256] = "";
@@ -454,11 +722,17 @@ static void end_one(struct frun *fr, const char *why)
 		fr->child = 0;
 		return;
 	}
-	if (io_error_end(fr, err, sizeof(err)))
+	if (fr->f->kind == FAULT_SLAB_ERROR) {
+		slab_error_end(fr, why);
+		return;
+	}
+	if (io_error_end(fr, err, sizeof(err))) {
 		event(fr->f, "end", "%s; could not undo: %s", why, err);
-	else
+		fault_failed(fr->f, "could not be undone", err);
+	} else {
 		event(fr->f, "end", "%s after %" PRIu64 " ms", why,
 		      (gj_now_ns() - fr->t_start) / 1000000);
+	}
 }
 
 static __noreturn void run(struct gu_progress *prog)

@@ -728,15 +728,97 @@ static int parse_group_word(struct line_ctx *c, struct gplan *p, int nw,
 	return 0;
 }
 
+/* The kinds that act on no swap backend. */
+static bool no_swap(enum plan_fault k)
+{
+	return k == FAULT_OOM || k == FAULT_SLAB_ERROR;
+}
+
+/* caches=A,B,...: slab cache names (slab_error) */
+static int parse_caches(struct line_ctx *c, struct gplan_fault *f,
+			char *val)
+{
+	char *name, *save = NULL;
+	int j;
+
+	if (!*val || *val == ',' || val[strlen(val) - 1] == ',' ||
+	    strstr(val, ",,"))
+		return fail(c, "caches: expected NAME[,NAME...]");
+	f->ncaches = 0;
+	for (name = strtok_r(val, ",", &save); name;
+	     name = strtok_r(NULL, ",", &save)) {
+		if (!plan_slab_cache_ok(name))
+			return fail(c, "caches: '%s' is not a slab cache name",
+				    name);
+		if (f->ncaches >= PLAN_SLAB_MAX_CACHES)
+			return fail(c, "caches: more than %d",
+				    PLAN_SLAB_MAX_CACHES);
+		for (j = 0; j < f->ncaches; j++)
+			if (!strcmp(f->caches[j], name))
+				return fail(c, "caches: '%s' twice", name);
+		strcpy(f->caches[f->ncaches++], name);
+	}
+	return 0;
+}
+
+static bool is_slab_key(const char *key)
+{
+	return !strcmp(key, "tasks") || !strcmp(key, "atomic_only") ||
+	       !strcmp(key, "caches");
+}
+
+/* tasks=workload|all, atomic_only=0|1, caches=NAME,... */
+static int parse_slab_key(struct line_ctx *c, struct gplan_fault *f,
+			  const char *key, char *val)
+{
+	uint64_t v;
+	int t;
+
+	if (!strcmp(key, "caches"))
+		return parse_caches(c, f, val);
+	if (!strcmp(key, "atomic_only")) {
+		if (parse_u64(c, key, val, 0, 1, &v))
+			return -1;
+		f->atomic_only = v;
+		return 0;
+	}
+	t = plan_slab_tasks_parse(val);
+	if (t < 0)
+		return fail(c, "tasks: '%s' is not workload or all", val);
+	f->tasks = t;
+	return 0;
+}
+
+/* A slab_error as a whole; @io_keys: it has op= or slots= */
+static int check_slab(struct line_ctx *c, const struct gplan *p,
+		      const struct gplan_fault *f, bool io_keys)
+{
+	int i;
+
+	if (io_keys)
+		return fail(c, "fault slab_error: op= and slots= are for io_error");
+	if (!f->probability)
+		return fail(c, "fault slab_error: probability= is required (failslab)");
+	if (f->times > PLAN_SLAB_TIMES_MAX)
+		return fail(c, "fault slab_error: times= beyond %llu (failslab's atomic_t)",
+			    PLAN_SLAB_TIMES_MAX);
+	for (i = 0; i < p->nfault; i++)
+		if (p->fault[i].kind == FAULT_SLAB_ERROR)
+			return fail(c, "fault slab_error: one per plan (failslab has one set of settings)");
+	return 0;
+}
+
 /*
  * fault index=N kind=K [swap=N] phase=N|after_ms=N|after_swap_ios=N
- *       [duration_ms=N] [op=read|write|both] [slots=FIRST+COUNT]
- *       [probability=P] [times=N] [interval=N] [period_ms=N]
+ *       [duration_ms=N] [until_phase=N] [op=read|write|both]
+ *       [slots=FIRST+COUNT] [probability=P] [times=N] [interval=N]
+ *       [period_ms=N] [tasks=workload|all] [atomic_only=0|1]
+ *       [caches=NAME,...]
  */
 static int parse_fault(struct line_ctx *c, struct gplan *p, int nw, char **w)
 {
 	bool have_kind = false, have_index = false, have_trig = false;
-	bool have_slots = false, have_op = false;
+	bool have_slots = false, have_op = false, have_slab = false;
 	struct gplan_fault *f;
 	int i, t;
 
@@ -746,6 +828,7 @@ static int parse_fault(struct line_ctx *c, struct gplan *p, int nw, char **w)
 	memset(f, 0, sizeof(*f));
 	f->swap = -1;
 	f->until_phase = -1;
+	f->atomic_only = true;
 	for (i = 1; i < nw; i++) {
 		char *key, *val, *plus;
 		uint64_t v;
@@ -815,15 +898,19 @@ static int parse_fault(struct line_ctx *c, struct gplan *p, int nw, char **w)
 		} else if (!strcmp(key, "period_ms")) {
 			if (parse_u64(c, key, val, 10, 3600000, &f->period_ms))
 				return -1;
+		} else if (is_slab_key(key)) {
+			if (parse_slab_key(c, f, key, val))
+				return -1;
+			have_slab = true;
 		} else {
 			return fail(c, "fault: unknown key '%s'", key);
 		}
 	}
 	if (!have_index || !have_kind || !have_trig)
 		return fail(c, "fault: needs index=, kind= and a trigger (phase=, after_ms= or after_swap_ios=)");
-	if (f->kind == FAULT_OOM ? f->swap >= 0 : f->swap < 0)
+	if (no_swap(f->kind) ? f->swap >= 0 : f->swap < 0)
 		return fail(c, "fault %s: %s", plan_fault_name(f->kind),
-			    f->kind == FAULT_OOM ? "takes no swap=" :
+			    no_swap(f->kind) ? "takes no swap=" :
 			    "missing swap=");
 	if (f->swap >= 0 && f->swap >= p->nswap)
 		return fail(c, "fault: swap=%d but only %d swap backends before it",
@@ -847,16 +934,23 @@ static int parse_fault(struct line_ctx *c, struct gplan *p, int nw, char **w)
 				    plan_fault_op_name(f->op));
 		if (f->op != FOP_BOTH && gplan_dm_fault(p, f->swap))
 			return fail(c, "fault io_error: one read or write fault per backend");
+	} else if (f->kind == FAULT_SLAB_ERROR) {
+		if (check_slab(c, p, f, have_op || have_slots))
+			return -1;
 	} else if (have_op || have_slots || f->probability || f->times ||
 		   f->interval) {
 		return fail(c, "fault %s: op=, slots=, probability=, times= and interval= are for io_error",
 			    plan_fault_name(f->kind));
 	}
+	if (have_slab && f->kind != FAULT_SLAB_ERROR)
+		return fail(c, "fault %s: tasks=, atomic_only= and caches= are for slab_error",
+			    plan_fault_name(f->kind));
 	if (f->until_phase >= 0 && ((f->kind != FAULT_IO_ERROR &&
-				     f->kind != FAULT_SWAPOFF) ||
+				     f->kind != FAULT_SWAPOFF &&
+				     f->kind != FAULT_SLAB_ERROR) ||
 				    f->trig != TRIG_PHASE ||
 				    (uint64_t)f->until_phase <= f->at))
-		return fail(c, "fault: until_phase= is for an io_error or a swapoff with a later phase= trigger");
+		return fail(c, "fault: until_phase= is for an io_error, a slab_error or a swapoff with a later phase= trigger");
 	if (f->until_phase >= 0 && f->kind == FAULT_SWAPOFF && f->duration_ms)
 		return fail(c, "fault swapoff: until_phase= and duration_ms= are exclusive");
 	if ((f->kind == FAULT_SWAP_CHURN) != (f->period_ms > 0))

@@ -80,7 +80,7 @@ struct gplan_fault {
 	enum plan_trigger trig;
 	uint64_t at;		/* phase index, ms (TRIG_AFTER_TIME) or I/Os */
 	uint64_t duration_ms;	/* 0: until the workload ends */
-	int until_phase;	/* io_error: ends when this phase starts, -1 */
+	int until_phase;	/* ends when this phase starts, -1 */
 	/* io_error */
 	enum plan_fault_op op;
 	uint64_t slot, nslots;	/* read: bad swap slots [slot, slot+nslots) */
@@ -89,6 +89,14 @@ struct gplan_fault {
 	uint64_t interval;	/* both: every interval-th I/O at most */
 	/* swap_churn */
 	uint64_t period_ms;
+	/*
+	 * slab_error: probability (percent of allocations), times and
+	 * interval above as for io_error both, and these
+	 */
+	enum plan_slab_tasks tasks;
+	bool atomic_only;
+	int ncaches;		/* 0: every slab cache */
+	char caches[PLAN_SLAB_MAX_CACHES][PLAN_SLAB_CACHE_LEN + 1];
 };
 
 /*

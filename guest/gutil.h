@@ -39,6 +39,8 @@ int gu_blkdev_of(const char *path, char *name, size_t len);
  */
 #define GU_PROGRESS_PATH	"/run/swapctl-progress"
 
+#define GU_FAULT_ERROR_LEN	320
+
 struct gu_progress {
 	uint64_t pages_written;
 	uint64_t pages_verified;
@@ -52,6 +54,12 @@ struct gu_progress {
 	int64_t phase;
 	/* the fault process has started the faults of phases <= this */
 	int64_t fault_ack;
+	/*
+	 * The first guest fault that could not be set up (or undone), ""
+	 * while none: the fault process writes it, the workload's result
+	 * is then "error" with it as the reason.
+	 */
+	char fault_error[GU_FAULT_ERROR_LEN];
 };
 
 /* Names of the swap backends as swapped on, one per line (init writes). */

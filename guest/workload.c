@@ -679,6 +679,12 @@ int main(int argc, char **argv)
 		result("corrupt", "");
 		return 1;
 	}
+	/* a fault that was not injected as asked: nothing was shown */
+	if (prog->fault_error[0]) {
+		fprintf(stderr, "swapctl-workload: %s\n", prog->fault_error);
+		result("error", prog->fault_error);
+		return 2;
+	}
 	result("pass", "");
 	return 0;
 }

@@ -348,13 +348,41 @@ static const struct bad bad[] = {
 	{ "version 1\n" B W "fault index=0 kind=io_error swap=0 phase=1 until_phase=4 op=write\n",
 	  "line 5: end of plan: fault index=0: phase=1 (until 4) but the plan has 4 phases" },
 	{ "version 1\n" B W "fault index=0 kind=io_error swap=0 phase=2 until_phase=2 op=write\n",
-	  "line 4: fault: until_phase= is for an io_error or a swapoff with a later phase= trigger" },
+	  "line 4: fault: until_phase= is for an io_error, a slab_error or a swapoff with a later phase= trigger" },
 	{ "version 1\n" B W "fault index=0 kind=swap_churn swap=0 phase=1 until_phase=2 duration_ms=5000 period_ms=100\n",
-	  "line 4: fault: until_phase= is for an io_error or a swapoff with a later phase= trigger" },
+	  "line 4: fault: until_phase= is for an io_error, a slab_error or a swapoff with a later phase= trigger" },
 	{ "version 1\n" B W "fault index=0 kind=swapoff swap=0 phase=1 until_phase=2 duration_ms=2000\n",
 	  "line 4: fault swapoff: until_phase= and duration_ms= are exclusive" },
 	{ "version 1\n" B W "fault index=0 kind=oom phase=0 colour=red\n",
 	  "line 4: fault: unknown key 'colour'" },
+	/* slab_error */
+	{ "version 1\n" B W "fault index=0 kind=slab_error phase=0\n",
+	  "line 4: fault slab_error: probability= is required (failslab)" },
+	{ "version 1\n" B W "fault index=0 kind=slab_error swap=0 phase=0 probability=5\n",
+	  "line 4: fault slab_error: takes no swap=" },
+	{ "version 1\n" B W "fault index=0 kind=slab_error phase=0 probability=5 op=both\n",
+	  "line 4: fault slab_error: op= and slots= are for io_error" },
+	{ "version 1\n" B W "fault index=0 kind=slab_error phase=0 probability=5 times=2147483648\n",
+	  "line 4: fault slab_error: times= beyond 2147483647" },
+	{ "version 1\n" B W "fault index=0 kind=slab_error phase=0 probability=5 tasks=kernel\n",
+	  "line 4: tasks: 'kernel' is not workload or all" },
+	{ "version 1\n" B W "fault index=0 kind=slab_error phase=0 probability=5 atomic_only=2\n",
+	  "line 4: atomic_only: " },
+	{ "version 1\n" B W "fault index=0 kind=slab_error phase=0 probability=5 caches=a,,b\n",
+	  "line 4: caches: expected NAME[,NAME...]" },
+	{ "version 1\n" B W "fault index=0 kind=slab_error phase=0 probability=5 caches=a,\n",
+	  "line 4: caches: expected NAME[,NAME...]" },
+	{ "version 1\n" B W "fault index=0 kind=slab_error phase=0 probability=5 caches=a/b\n",
+	  "line 4: caches: 'a/b' is not a slab cache name" },
+	{ "version 1\n" B W "fault index=0 kind=slab_error phase=0 probability=5 caches=a,a\n",
+	  "line 4: caches: 'a' twice" },
+	{ "version 1\n" B W "fault index=0 kind=slab_error phase=0 probability=5 caches=a,b,c,d,e,f,g,h,i\n",
+	  "line 4: caches: more than 8" },
+	{ "version 1\n" B W "fault index=0 kind=slab_error phase=0 probability=5\n"
+	  "fault index=1 kind=slab_error phase=0 probability=5\n",
+	  "line 5: fault slab_error: one per plan" },
+	{ "version 1\n" B W "fault index=0 kind=oom phase=0 tasks=all\n",
+	  "line 4: fault oom: tasks=, atomic_only= and caches= are for slab_error" },
 #undef B
 };
 
@@ -395,6 +423,34 @@ static void test_faults(void **state)
 	assert_string_equal(plan_fault_name(FAULT_SWAP_CHURN), "swap_churn");
 	assert_string_equal(plan_fault_op_name(FOP_BOTH), "both");
 	assert_string_equal(plan_fault_name(99), "?");
+
+	/* slab_error: the defaults, then every key */
+	assert_int_equal(gplan_parse("version 1\n"
+				     "swap type=zram size_mb=8\n" W
+				     "phase fill\nphase pageout\nphase read\n"
+				     "fault index=0 kind=slab_error phase=1 until_phase=2 probability=100\n",
+				     &p, err, sizeof(err)), 0);
+	assert_int_equal(p.fault[0].kind, FAULT_SLAB_ERROR);
+	assert_int_equal(p.fault[0].swap, -1);
+	assert_int_equal(p.fault[0].until_phase, 2);
+	assert_int_equal(p.fault[0].tasks, SLAB_TASKS_WORKLOAD);
+	assert_true(p.fault[0].atomic_only);
+	assert_int_equal(p.fault[0].ncaches, 0);
+	assert_int_equal(gplan_parse("version 1\n"
+				     "swap type=zram size_mb=8\n" W
+				     "phase fill\nphase pageout\nphase read\n"
+				     "fault index=5 kind=slab_error after_ms=10 duration_ms=900 probability=7 times=2147483647 interval=3 tasks=all atomic_only=0 caches=kmalloc-32,zs_handle\n",
+				     &p, err, sizeof(err)), 0);
+	assert_int_equal(p.fault[0].index, 5);
+	assert_int_equal(p.fault[0].probability, 7);
+	assert_int_equal(p.fault[0].times, PLAN_SLAB_TIMES_MAX);
+	assert_int_equal(p.fault[0].interval, 3);
+	assert_int_equal(p.fault[0].tasks, SLAB_TASKS_ALL);
+	assert_false(p.fault[0].atomic_only);
+	assert_int_equal(p.fault[0].ncaches, 2);
+	assert_string_equal(p.fault[0].caches[0], "kmalloc-32");
+	assert_string_equal(p.fault[0].caches[1], "zs_handle");
+	assert_null(gplan_dm_fault(&p, 0));
 }
 
 static void test_bad_inputs(void **state)

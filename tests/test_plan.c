@@ -96,6 +96,23 @@ static void test_plan_check(void **state)
 	assert_non_null(strstr(err, "line 2: "));
 }
 
+/* A slab_error as the guest reads it from the plan. */
+static void slab_agrees(const struct gplan_fault *g,
+			const struct scn_fault *sf)
+{
+	int i;
+
+	assert_int_equal(g->probability, sf->probability);
+	assert_int_equal(g->times, sf->times);
+	assert_int_equal(g->interval, sf->interval);
+	assert_int_equal(g->tasks, sf->tasks);
+	assert_int_equal(g->atomic_only, sf->atomic_only);
+	assert_int_equal(g->until_phase, sf->until_phase);
+	assert_int_equal(g->ncaches, sf->ncaches);
+	for (i = 0; i < sf->ncaches; i++)
+		assert_string_equal(g->caches[i], sf->caches[i]);
+}
+
 static void test_guest_agrees(void **state)
 {
 	static const char *const files[] = {
@@ -191,6 +208,8 @@ static void test_guest_agrees(void **state)
 				assert_int_equal(gp->fault[k].slot, sf->slot);
 				assert_int_equal(gp->fault[k].nslots, sf->nslots);
 			}
+			if (sf->kind == FAULT_SLAB_ERROR)
+				slab_agrees(&gp->fault[k], sf);
 			k++;
 		}
 		assert_int_equal(k, gp->nfault);
@@ -548,6 +567,21 @@ static void test_fault_names(void **state)
 	assert_true(plan_fault_on_host(FAULT_NFS_RESTART));
 	assert_false(plan_fault_on_host(FAULT_IO_ERROR));
 	assert_false(plan_fault_on_host(FAULT_OOM));
+	assert_false(plan_fault_on_host(FAULT_SLAB_ERROR));
+	assert_string_equal(plan_fault_name(FAULT_SLAB_ERROR), "slab_error");
+	for (k = 0; k < PLAN_SLAB_TASKS; k++)
+		assert_int_equal(plan_slab_tasks_parse(plan_slab_tasks_name(k)),
+				 k);
+	assert_int_equal(plan_slab_tasks_parse("kernel"), -1);
+	assert_true(plan_slab_cache_ok("kmalloc-32"));
+	assert_true(plan_slab_cache_ok("dma-kmalloc-64"));
+	assert_true(plan_slab_cache_ok(":0000032"));
+	assert_false(plan_slab_cache_ok(""));
+	assert_false(plan_slab_cache_ok("a,b"));
+	assert_false(plan_slab_cache_ok("a b"));
+	assert_false(plan_slab_cache_ok("a=b"));
+	assert_true(plan_slab_cache_ok("abcdefghijklmnopqrstuvwxyz012345"));
+	assert_false(plan_slab_cache_ok("abcdefghijklmnopqrstuvwxyz0123456"));
 }
 
 int main(void)

@@ -116,6 +116,67 @@ static void test_full(void **state)
 	assert_false(scn.expect[0].has_max);
 }
 
+static void test_slab_error(void **state)
+{
+	static const char text[] =
+		"{\"name\": \"s\", " MIN_SWAP ",\n"
+		" \"workload\": {\"size_mb\": 32, \"phases\": [\"fill\", \"pageout\", \"read\"]},\n"
+		" \"faults\": [{\"kind\": \"slab_error\", \"probability\": 100,\n"
+		"   \"times\": 2147483647, \"interval\": 3, \"tasks\": \"all\",\n"
+		"   \"atomic_only\": false, \"caches\": [\"kmalloc-32\", \"zs_handle\"],\n"
+		"   \"trigger\": {\"phase\": 1}, \"until_phase\": 2}]}\n";
+	static const char defaults[] =
+		"{\"name\": \"s\", " MIN_SWAP ", " MIN_WL ",\n"
+		" \"faults\": [{\"kind\": \"slab_error\", \"probability\": 1,\n"
+		"   \"trigger\": {\"after_swap_ios\": 10}, \"duration_s\": 2}]}\n";
+	char buf[SCN_SLUB_DEBUG_MAX];
+	const struct scn_fault *f = &scn.fault[0];
+	int i;
+
+	(void)state;
+	if (parse(text))
+		fail_msg("%s", err);
+	assert_int_equal(scn.nfaults, 1);
+	assert_int_equal(f->kind, FAULT_SLAB_ERROR);
+	assert_int_equal(f->swap, -1);
+	assert_int_equal(f->probability, 100);
+	assert_int_equal(f->times, PLAN_SLAB_TIMES_MAX);
+	assert_int_equal(f->interval, 3);
+	assert_int_equal(f->tasks, SLAB_TASKS_ALL);
+	assert_false(f->atomic_only);
+	assert_int_equal(f->ncaches, 2);
+	assert_string_equal(f->caches[1], "zs_handle");
+	assert_int_equal(f->until_phase, 2);
+	assert_int_equal(scn_slub_debug(&scn, buf, sizeof(buf)),
+			 (int)strlen("slub_debug=A,kmalloc-32,zs_handle"));
+	assert_string_equal(buf, "slub_debug=A,kmalloc-32,zs_handle");
+	/* cut short, still a string; the return says how long it is */
+	assert_int_equal(scn_slub_debug(&scn, buf, 14), 33);
+	assert_string_equal(buf, "slub_debug=A,");
+
+	/* the defaults: the workload's atomic allocations, every cache */
+	if (parse(defaults))
+		fail_msg("%s", err);
+	assert_int_equal(f->tasks, SLAB_TASKS_WORKLOAD);
+	assert_true(f->atomic_only);
+	assert_int_equal(f->ncaches, 0);
+	assert_int_equal(f->times, 0);
+	assert_int_equal(f->interval, 0);
+	assert_true(f->duration_s == 2);
+	assert_int_equal(scn_slub_debug(&scn, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "");
+
+	/* the longest slub_debug= fits SCN_SLUB_DEBUG_MAX */
+	scn.fault[0].ncaches = PLAN_SLAB_MAX_CACHES;
+	for (i = 0; i < PLAN_SLAB_MAX_CACHES; i++) {
+		memset(scn.fault[0].caches[i], 'a' + i, PLAN_SLAB_CACHE_LEN);
+		scn.fault[0].caches[i][PLAN_SLAB_CACHE_LEN] = '\0';
+	}
+	assert_int_equal(scn_slub_debug(&scn, buf, sizeof(buf)),
+			 (int)sizeof(buf) - 1);
+	assert_int_equal(strlen(buf), sizeof(buf) - 1);
+}
+
 static void test_kernels_and_relative(void **state)
 {
 	static const char text[] =
@@ -434,6 +495,62 @@ static const struct bad bads[] = {
 	{ "{\"name\": \"x\", " MIN_SWAP ", " "\"workload\": {\"size_mb\": 32, \"phases\": [\"fill\", \"pageout\", \"read\"]}" ",\n"
 	  " \"faults\": [{\"kind\": \"swapoff\", \"swap\": 0, \"until_phase\": 2, \"duration_s\": 1, \"trigger\": {\"phase\": 0}}]}",
 	  "faults[0].until_phase: a swapoff ends at until_phase or after duration_s, not both" },
+	/* slab_error (failslab) */
+	{ "{\"name\": \"x\", " MIN_SWAP ", " MIN_WL ",\n"
+	  " \"faults\": [{\"kind\": \"slab_error\", \"trigger\": {\"phase\": 0}}]}",
+	  "t.json:2:13: faults[0]: missing key \"probability\"" },
+	{ "{\"name\": \"x\", " MIN_SWAP ", " MIN_WL ",\n"
+	  " \"faults\": [{\"kind\": \"slab_error\", \"swap\": 0, \"probability\": 5, \"trigger\": {\"phase\": 0}}]}",
+	  "faults[0].swap: slab_error takes no \"swap\"" },
+	{ "{\"name\": \"x\", " MIN_SWAP ", " MIN_WL ",\n"
+	  " \"faults\": [{\"kind\": \"slab_error\", \"probability\": 101, \"trigger\": {\"phase\": 0}}]}",
+	  "faults[0].probability: 101 is out of range 1..100" },
+	{ "{\"name\": \"x\", " MIN_SWAP ", " MIN_WL ",\n"
+	  " \"faults\": [{\"kind\": \"slab_error\", \"probability\": 5, \"times\": 2147483648, \"trigger\": {\"phase\": 0}}]}",
+	  "faults[0].times: 2147483648 is out of range 1..2147483647" },
+	{ "{\"name\": \"x\", " MIN_SWAP ", " MIN_WL ",\n"
+	  " \"faults\": [{\"kind\": \"slab_error\", \"probability\": 5, \"op\": \"both\", \"trigger\": {\"phase\": 0}}]}",
+	  "faults[0].op: only io_error takes \"op\"" },
+	{ "{\"name\": \"x\", " MIN_SWAP ", " MIN_WL ",\n"
+	  " \"faults\": [{\"kind\": \"slab_error\", \"probability\": 5, \"tasks\": \"kernel\", \"trigger\": {\"phase\": 0}}]}",
+	  "faults[0].tasks: \"kernel\" is not one of: workload, all" },
+	{ "{\"name\": \"x\", " MIN_SWAP ", " MIN_WL ",\n"
+	  " \"faults\": [{\"kind\": \"slab_error\", \"probability\": 5, \"atomic_only\": 1, \"trigger\": {\"phase\": 0}}]}",
+	  "faults[0].atomic_only: expected true or false, got an integer" },
+	{ "{\"name\": \"x\", " MIN_SWAP ", " MIN_WL ",\n"
+	  " \"faults\": [{\"kind\": \"slab_error\", \"probability\": 5, \"caches\": [], \"trigger\": {\"phase\": 0}}]}",
+	  "faults[0].caches: needs 1 to 8 entries, has 0" },
+	{ "{\"name\": \"x\", " MIN_SWAP ", " MIN_WL ",\n"
+	  " \"faults\": [{\"kind\": \"slab_error\", \"probability\": 5, \"caches\": \"kmalloc-32\", \"trigger\": {\"phase\": 0}}]}",
+	  "faults[0].caches: expected an array, got a string" },
+	{ "{\"name\": \"x\", " MIN_SWAP ", " MIN_WL ",\n"
+	  " \"faults\": [{\"kind\": \"slab_error\", \"probability\": 5, \"caches\": [\"kmalloc-32\", \"a,b\"], \"trigger\": {\"phase\": 0}}]}",
+	  "faults[0].caches[1]: \"a,b\" is not a slab cache name (1 to 32 letters, digits, '_', '-', '.' and ':', as in /proc/slabinfo)" },
+	{ "{\"name\": \"x\", " MIN_SWAP ", " MIN_WL ",\n"
+	  " \"faults\": [{\"kind\": \"slab_error\", \"probability\": 5, \"caches\": [\"\"], \"trigger\": {\"phase\": 0}}]}",
+	  "faults[0].caches[0]: \"\" is not a slab cache name" },
+	{ "{\"name\": \"x\", " MIN_SWAP ", " MIN_WL ",\n"
+	  " \"faults\": [{\"kind\": \"slab_error\", \"probability\": 5, \"caches\": [\"k\", 3], \"trigger\": {\"phase\": 0}}]}",
+	  "faults[0].caches[1]: expected a slab cache name (a string), got an integer" },
+	{ "{\"name\": \"x\", " MIN_SWAP ", " MIN_WL ",\n"
+	  " \"faults\": [{\"kind\": \"slab_error\", \"probability\": 5, \"caches\": [\"k\", \"k\"], \"trigger\": {\"phase\": 0}}]}",
+	  "faults[0].caches[1]: \"k\" is listed twice" },
+	{ "{\"name\": \"x\", " MIN_SWAP ", " MIN_WL ",\n"
+	  " \"faults\": [{\"kind\": \"slab_error\", \"probability\": 5, \"until_phase\": 1, \"trigger\": {\"phase\": 0}}]}",
+	  "faults[0].until_phase: a slab_error with a phase trigger ends at a later phase of the workload (1 phases)" },
+	{ "{\"name\": \"x\", " MIN_SWAP ", " MIN_WL ",\n"
+	  " \"faults\": [{\"kind\": \"slab_error\", \"probability\": 5, \"trigger\": {\"phase\": 0}},\n"
+	  "  {\"kind\": \"slab_error\", \"probability\": 5, \"trigger\": {\"after_s\": 9}}]}",
+	  "t.json:3:3: faults[1]: faults[0] already is a slab_error: one per scenario (failslab has one set of settings)" },
+	{ "{\"name\": \"x\", " MIN_SWAP ", " MIN_WL ",\n"
+	  " \"faults\": [{\"kind\": \"oom\", \"caches\": [\"k\"], \"trigger\": {\"phase\": 0}}]}",
+	  "faults[0].caches: only slab_error takes \"caches\"" },
+	{ "{\"name\": \"x\", " MIN_SWAP ", " MIN_WL ",\n"
+	  " \"faults\": [{\"kind\": \"swapoff\", \"swap\": 0, \"probability\": 5, \"trigger\": {\"phase\": 0}}]}",
+	  "faults[0].probability: only io_error and slab_error take \"probability\"" },
+	{ "{\"name\": \"x\", " MIN_SWAP ", " MIN_WL ",\n"
+	  " \"faults\": [{\"kind\": \"io_error\", \"swap\": 0, \"op\": \"both\", \"probability\": 5, \"tasks\": \"all\", \"trigger\": {\"phase\": 0}}]}",
+	  "faults[0].tasks: only slab_error takes \"tasks\"" },
 };
 
 #define CMD_WL(groups) "\"workload\": {\"command\": {\"reference\": false, \"groups\": [" groups "]}}"
@@ -615,6 +732,7 @@ int main(void)
 		cmocka_unit_test(test_kernels_and_relative),
 		cmocka_unit_test(test_shipped),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_slab_error),
 		cmocka_unit_test(test_command),
 		cmocka_unit_test(test_fit_later),
 		cmocka_unit_test(test_host_rule),

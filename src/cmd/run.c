@@ -594,6 +594,7 @@ static int check_setup(struct run *r, const char *append, char *err,
 {
 	const struct swapctl_config *cfg = r->cfg;
 	const char *from = cfg->source[0] ? cfg->source : "the default";
+	char slub[SCN_SLUB_DEBUG_MAX];
 	const char *bad;
 
 	if (config_check_workdir(cfg, err, errlen))
@@ -606,11 +607,23 @@ static int check_setup(struct run *r, const char *append, char *err,
 			 *bad >= ' ' ? *bad : '?');
 		return -1;
 	}
+	/* a slab_error's caches: slub_debug=A,<cache>,... */
+	scn_slub_debug(&r->scn, slub, sizeof(slub));
+	if (slub[0] && (strstr(cfg->append, "slub_debug") ||
+			(append && strstr(append, "slub_debug")))) {
+		snprintf(err, errlen,
+			 "%.1024s: faults: a slab_error with \"caches\" sets the guest's slub_debug= (%s), and %s sets one too: leave it out there",
+			 r->scn.file, slub,
+			 append && strstr(append, "slub_debug") ? "--append" :
+			 "append in swapctl.conf");
+		return -1;
+	}
 	/* loglevel=5: warnings and worse reach the console log */
 	/* page_owner=on: a debug kernel's Bad page report names the owner */
 	snprintf(r->env.cmdline, sizeof(r->env.cmdline),
-		 "console=ttyS0 panic=-1 loglevel=5%s%s%s%s%s",
+		 "console=ttyS0 panic=-1 loglevel=5%s%s%s%s%s%s%s",
 		 r->env.debug ? " page_owner=on" : "",
+		 slub[0] ? " " : "", slub,
 		 cfg->append[0] ? " " : "", cfg->append,
 		 append && *append ? " " : "", append ? append : "");
 	return 0;

@@ -70,6 +70,22 @@ static void phase_line(FILE *f, const struct scn_phase *ph)
 	fputc('\n', f);
 }
 
+/* slab_error: probability=P [times=N] [interval=N] tasks= atomic_only= [caches=A,B] */
+static void slab_words(FILE *f, const struct scn_fault *ft)
+{
+	int i;
+
+	fprintf(f, " probability=%u", ft->probability);
+	if (ft->times)
+		fprintf(f, " times=%llu", ft->times);
+	if (ft->interval)
+		fprintf(f, " interval=%llu", ft->interval);
+	fprintf(f, " tasks=%s atomic_only=%d", plan_slab_tasks_name(ft->tasks),
+		ft->atomic_only);
+	for (i = 0; i < ft->ncaches; i++)
+		fprintf(f, "%s%s", i ? "," : " caches=", ft->caches[i]);
+}
+
 /* A guest fault (guest/gplan.c parse_fault); host faults are not sent. */
 static void fault_line(FILE *f, int idx, const struct scn_fault *ft)
 {
@@ -96,6 +112,8 @@ static void fault_line(FILE *f, int idx, const struct scn_fault *ft)
 	}
 	if (ft->kind == FAULT_SWAP_CHURN)
 		fprintf(f, " period_ms=%u", ft->period_ms);
+	if (ft->kind == FAULT_SLAB_ERROR)
+		slab_words(f, ft);
 	fputc('\n', f);
 }
 

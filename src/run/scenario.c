@@ -125,6 +125,29 @@ bool scn_expects_oom(const struct scenario *s)
 	return false;
 }
 
+int scn_slub_debug(const struct scenario *s, char *buf, size_t len)
+{
+	int i, j, n;
+	size_t off;
+
+	if (len)
+		buf[0] = '\0';
+	for (i = 0; i < s->nfaults; i++)
+		if (s->fault[i].kind == FAULT_SLAB_ERROR &&
+		    s->fault[i].ncaches)
+			break;
+	if (i == s->nfaults)
+		return 0;
+	/* A: SLAB_FAILSLAB, the mark failslab's cache-filter looks for */
+	n = snprintf(buf, len, "slub_debug=A");
+	for (j = 0; j < s->fault[i].ncaches; j++) {
+		off = (size_t)n < len ? (size_t)n : len;
+		n += snprintf(buf + off, len - off, ",%s",
+			      s->fault[i].caches[j]);
+	}
+	return n;
+}
+
 /* ---- locating a key path in the (already valid) JSON text ---- */
 
 static const char *skip_ws(const char *p, const char *end)
@@ -1429,13 +1452,110 @@ static int parse_trigger(struct pctx *c, struct scn_fault *f, json_t *o)
 	return 0;
 }
 
+/*
+ * The members only some kinds take: op and slots (io_error), probability,
+ * times and interval (io_error, slab_error), tasks, atomic_only and
+ * caches (slab_error).
+ */
+static int only_for(struct pctx *c, json_t *o, enum plan_fault kind)
+{
+	static const struct {
+		const char *key, *who;
+		bool io, slab;
+	} only[] = {
+		{ "op", "io_error", true, false },
+		{ "slots", "io_error", true, false },
+		{ "probability", "io_error and slab_error", true, true },
+		{ "times", "io_error and slab_error", true, true },
+		{ "interval", "io_error and slab_error", true, true },
+		{ "tasks", "slab_error", false, true },
+		{ "atomic_only", "slab_error", false, true },
+		{ "caches", "slab_error", false, true },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(only); i++) {
+		if ((kind == FAULT_IO_ERROR && only[i].io) ||
+		    (kind == FAULT_SLAB_ERROR && only[i].slab) ||
+		    !json_object_get(o, only[i].key))
+			continue;
+		push_key(c, only[i].key);
+		return fail(c, "only %s take%s \"%s\"", only[i].who,
+			    strchr(only[i].who, ' ') ? "" : "s", only[i].key);
+	}
+	return 0;
+}
+
+/* slab_error's "caches": slab cache names, each once */
+static int parse_slab_caches(struct pctx *c, struct scn_fault *f, json_t *o)
+{
+	json_t *arr, *v;
+	size_t i;
+	int j;
+
+	if (get_array(c, o, "caches", 1, PLAN_SLAB_MAX_CACHES, &arr))
+		return -1;
+	if (!arr)
+		return 0;
+	push_key(c, "caches");
+	json_array_foreach(arr, i, v) {
+		const char *name = json_string_value(v);
+
+		push_idx(c, i);
+		if (!json_is_string(v))
+			return fail(c, "expected a slab cache name (a string), got %s",
+				    type_name(v));
+		if (strlen(name) != json_string_length(v) ||
+		    !plan_slab_cache_ok(name))
+			return fail(c, "\"%.64s\" is not a slab cache name (1 to %d letters, digits, '_', '-', '.' and ':', as in /proc/slabinfo)",
+				    name, PLAN_SLAB_CACHE_LEN);
+		for (j = 0; j < f->ncaches; j++)
+			if (!strcmp(f->caches[j], name))
+				return fail(c, "\"%s\" is listed twice", name);
+		snprintf(f->caches[f->ncaches++], sizeof(f->caches[0]), "%s",
+			 name);
+		pop(c);
+	}
+	pop(c);
+	return 0;
+}
+
+/*
+ * slab_error: failslab fails slab allocations (swapctl-scenario(5)
+ * FAULTS). "probability" is required; "tasks" workload (default) or all;
+ * "atomic_only" true (default) fails only allocations that may not
+ * reclaim; "caches" limits it to those slab caches.
+ */
+static int parse_slab_error(struct pctx *c, struct scn_fault *f, json_t *o)
+{
+	const char *tnames[PLAN_SLAB_TASKS + 1];
+	char tasks[16] = "workload";
+	int i;
+
+	for (i = 0; i < PLAN_SLAB_TASKS; i++)
+		tnames[i] = plan_slab_tasks_name(i);
+	tnames[i] = NULL;
+	f->atomic_only = true;
+	if (get_uint32(c, o, "probability", 1, 100, true, &f->probability) ||
+	    get_uint(c, o, "times", 1, PLAN_SLAB_TIMES_MAX, false,
+		     &f->times) ||
+	    get_uint(c, o, "interval", 1, 1ULL << 32, false, &f->interval) ||
+	    get_string(c, o, "tasks", tasks, sizeof(tasks), false,
+		       NAME_CHARS) ||
+	    one_of_enum(c, "tasks", tasks, tnames, &i) ||
+	    get_bool(c, o, "atomic_only", &f->atomic_only))
+		return -1;
+	f->tasks = i;
+	return parse_slab_caches(c, f, o);
+}
+
 static int parse_fault_one(struct pctx *c, struct scenario *s,
 			   struct scn_fault *f, json_t *o)
 {
 	static const char *const keys[] = {
 		"kind", "swap", "trigger", "duration_s", "until_phase", "op",
 		"slots", "probability", "times", "interval", "period_ms",
-		NULL };
+		"tasks", "atomic_only", "caches", NULL };
 	static const char *const skeys[] = { "first", "count", NULL };
 	const char *knames[PLAN_FAULTS + 1], *onames[PLAN_FAULT_OPS + 1];
 	char kind[16] = "", op[8] = "";
@@ -1469,12 +1589,14 @@ static int parse_fault_one(struct pctx *c, struct scenario *s,
 		       &f->duration_s))
 		return -1;
 	if (f->until_phase >= 0 &&
-	    ((f->kind != FAULT_IO_ERROR && f->kind != FAULT_SWAPOFF) ||
+	    ((f->kind != FAULT_IO_ERROR && f->kind != FAULT_SWAPOFF &&
+	      f->kind != FAULT_SLAB_ERROR) ||
 	     f->trig != TRIG_PHASE ||
 	     f->until_phase <= f->at || f->until_phase >= s->nphases)) {
 		push_key(c, "until_phase");
-		return fail(c, "an io_error or a swapoff with a phase trigger ends at a later phase of the workload (%d phases)",
-			    s->nphases);
+		return fail(c, "%s with a phase trigger ends at a later phase of the workload (%d phases)",
+			    f->kind == FAULT_SLAB_ERROR ? "a slab_error" :
+			    "an io_error or a swapoff", s->nphases);
 	}
 	if (f->until_phase >= 0 && f->kind == FAULT_SWAPOFF && has_dur) {
 		push_key(c, "until_phase");
@@ -1487,7 +1609,8 @@ static int parse_fault_one(struct pctx *c, struct scenario *s,
 			    f->at, s->nphases);
 	}
 	/* which backend: the kinds that act on one need one */
-	if (f->kind == FAULT_OOM || plan_fault_on_host(f->kind)) {
+	if (f->kind == FAULT_OOM || f->kind == FAULT_SLAB_ERROR ||
+	    plan_fault_on_host(f->kind)) {
 		if (f->swap >= 0) {
 			push_key(c, "swap");
 			return fail(c, "%s takes no \"swap\"", kind);
@@ -1513,18 +1636,8 @@ static int parse_fault_one(struct pctx *c, struct scenario *s,
 		push_key(c, "duration_s");
 		return fail(c, "oom takes no \"duration_s\": it lasts until the OOM killer runs");
 	}
-	if (f->kind != FAULT_IO_ERROR) {
-		const char *const only[] = { "op", "slots", "probability",
-					     "times", "interval", NULL };
-		const char *const *q;
-
-		for (q = only; *q; q++)
-			if (json_object_get(o, *q)) {
-				push_key(c, *q);
-				return fail(c, "only io_error takes \"%s\"",
-					    *q);
-			}
-	}
+	if (only_for(c, o, f->kind))
+		return -1;
 	if (f->kind != FAULT_SWAP_CHURN && json_object_get(o, "period_ms")) {
 		push_key(c, "period_ms");
 		return fail(c, "only swap_churn takes \"period_ms\"");
@@ -1532,6 +1645,8 @@ static int parse_fault_one(struct pctx *c, struct scenario *s,
 	if (f->kind == FAULT_SWAP_CHURN &&
 	    get_uint32(c, o, "period_ms", 10, 3600000, true, &f->period_ms))
 		return -1;
+	if (f->kind == FAULT_SLAB_ERROR)
+		return parse_slab_error(c, f, o);
 	if (f->kind != FAULT_IO_ERROR)
 		return 0;
 
@@ -1611,6 +1726,12 @@ static int parse_faults(struct pctx *c, struct scenario *s, json_t *root)
 		push_idx(c, i);
 		if (parse_fault_one(c, s, f, v))
 			return -1;
+		/* failslab is one set of settings: one slab_error */
+		for (j = 0; j < (int)i; j++)
+			if (f->kind == FAULT_SLAB_ERROR &&
+			    s->fault[j].kind == FAULT_SLAB_ERROR)
+				return fail(c, "faults[%d] already is a slab_error: one per scenario (failslab has one set of settings)",
+					    j);
 		/* one dm target per disk: one read or write io_error each */
 		for (j = 0; j < (int)i; j++)
 			if (f->kind == FAULT_IO_ERROR && f->op != FOP_BOTH &&

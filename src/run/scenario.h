@@ -90,12 +90,17 @@ struct scn_fault {
 	enum plan_trigger trig;
 	double at;			/* phase index, s (TRIG_AFTER_TIME) or I/Os */
 	double duration_s;		/* 0: until the end (swapoff: stays off) */
-	int until_phase;		/* io_error: ends as it starts, -1 */
+	int until_phase;		/* io_error, slab_error, swapoff, -1 */
 	enum plan_fault_op op;		/* io_error */
 	unsigned long long slot, nslots; /* io_error read: bad swap slots */
-	unsigned int probability;	/* io_error both: percent */
-	unsigned long long times, interval; /* io_error both, 0: none */
+	unsigned int probability;	/* io_error both, slab_error: percent */
+	unsigned long long times, interval; /* the same, 0: none */
 	unsigned int period_ms;		/* swap_churn */
+	/* slab_error: whose allocations, only atomic ones, which caches */
+	enum plan_slab_tasks tasks;
+	bool atomic_only;
+	char caches[PLAN_SLAB_MAX_CACHES][PLAN_SLAB_CACHE_LEN + 1];
+	int ncaches;			/* 0: every cache */
 };
 
 /*
@@ -190,6 +195,15 @@ bool scn_has_nfs(const struct scenario *s);
 /* Faults the host injects (nfs_stall, nfs_restart), not the guest. */
 /* Whether the scenario expects the OOM killer to take the workload. */
 bool scn_expects_oom(const struct scenario *s);
+/*
+ * What a slab_error fault with "caches" needs on the guest kernel's
+ * command line: "slub_debug=A,<cache>,..." (SLAB_FAILSLAB on those
+ * caches), or "" without one. Returns the length (snprintf's).
+ */
+int scn_slub_debug(const struct scenario *s, char *buf, size_t len);
+/* its longest, with NUL */
+#define SCN_SLUB_DEBUG_MAX \
+	(sizeof("slub_debug=A") + PLAN_SLAB_MAX_CACHES * (PLAN_SLAB_CACHE_LEN + 1))
 
 /*
  * Parse a scenario from @text (@len bytes); @file names it in messages.
