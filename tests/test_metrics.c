@@ -222,6 +222,35 @@ static void test_swapin(void **state)
 		    metric_find("swapin_p99_us")->min_effect);
 }
 
+/* slab_errors_injected: the end line's count, n/a without one */
+static void test_slab_errors_injected(void **state)
+{
+	(void)state;
+	sample(0, 0, 0, 0, 0, 0);
+	val("slab_errors_injected", STATS_NA);
+	feed("{\"v\":1,\"seq\":%u,\"t_ns\":5,\"type\":\"fault\","
+	     "\"name\":\"slab_error\",\"state\":\"start\",\"index\":0,"
+	     "\"detail\":\"failslab\"}", seq++);
+	val("slab_errors_injected", STATS_NA);
+	/* another kind's count is not a slab error */
+	feed("{\"v\":1,\"seq\":%u,\"t_ns\":6,\"type\":\"fault\","
+	     "\"name\":\"io_error\",\"state\":\"end\",\"index\":1,"
+	     "\"injected\":7}", seq++);
+	val("slab_errors_injected", STATS_NA);
+	/* 0 is a value: it was on and failed nothing */
+	feed("{\"v\":1,\"seq\":%u,\"t_ns\":7,\"type\":\"fault\","
+	     "\"name\":\"slab_error\",\"state\":\"end\",\"index\":0,"
+	     "\"injected\":0}", seq++);
+	assert_float_equal(val("slab_errors_injected", STATS_OK), 0, 0);
+	feed("{\"v\":1,\"seq\":%u,\"t_ns\":8,\"type\":\"fault\","
+	     "\"name\":\"slab_error\",\"state\":\"end\",\"index\":0,"
+	     "\"injected\":16384}", seq++);
+	assert_float_equal(val("slab_errors_injected", STATS_OK), 16384, 0);
+	assert_true(metric_find("slab_errors_injected")->deterministic);
+	assert_int_equal(metric_find("slab_errors_injected")->dir,
+			 METRIC_NEUTRAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -231,6 +260,8 @@ int main(void)
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_phases, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_swapin, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_slab_errors_injected,
+						setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

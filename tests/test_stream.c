@@ -447,6 +447,22 @@ static void test_fault_lines(void **state)
 	assert_int_equal(parse("{\"v\":1,\"seq\":1,\"t_ns\":9,\"type\":\"fault\","
 			       "\"name\":\"oom\",\"state\":\"end\",\"index\":-1}"),
 			 STREAM_E_ABSURD);
+	assert_false(l.has_injected);
+	/* a slab_error's end line counts what failslab failed */
+	assert_int_equal(parse("{\"v\":1,\"seq\":2,\"t_ns\":9,\"type\":\"fault\","
+			       "\"name\":\"slab_error\",\"state\":\"end\","
+			       "\"index\":0,\"injected\":16384}"), STREAM_OK);
+	assert_true(l.has_injected);
+	assert_int_equal(l.injected, 16384);
+	assert_int_equal(parse("{\"v\":1,\"seq\":3,\"t_ns\":9,\"type\":\"fault\","
+			       "\"name\":\"slab_error\",\"state\":\"start\","
+			       "\"index\":0,\"injected\":1}"), STREAM_E_FIELD);
+	assert_int_equal(parse("{\"v\":1,\"seq\":4,\"t_ns\":9,\"type\":\"fault\","
+			       "\"name\":\"slab_error\",\"state\":\"end\","
+			       "\"index\":0,\"injected\":-1}"), STREAM_E_ABSURD);
+	assert_int_equal(parse("{\"v\":1,\"seq\":5,\"t_ns\":9,\"type\":\"fault\","
+			       "\"name\":\"slab_error\",\"state\":\"end\","
+			       "\"index\":0,\"injected\":\"9\"}"), STREAM_E_FIELD);
 }
 
 #define CMD_END(extra) \

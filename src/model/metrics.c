@@ -120,6 +120,14 @@ static struct stats_val swap_write_errors(const struct metric_in *in)
 	return stats_ok((double)in->t->swap_write_errors);
 }
 
+/* n/a without a slab_error that ended and counted (its end line) */
+static struct stats_val slab_errors_injected(const struct metric_in *in)
+{
+	if (!in->t->has_slab_injected)
+		return na();
+	return stats_ok((double)in->t->slab_injected);
+}
+
 static struct stats_val boot_seconds(const struct metric_in *in)
 {
 	if (!in->t->hello)
@@ -516,6 +524,12 @@ const struct metric_def metric_defs[] = {
 		.unit = "lines", .eval = swap_write_errors,
 		.how = "\"Write-error on swap-device\" lines in the guest's console.log (not the stream)",
 		.dir = METRIC_LOWER_BETTER, .min_effect = 0,
+		.deterministic = true,
+	}, {
+		.key = "slab_errors_injected", .label = "slab errors injected",
+		.unit = "allocations", .eval = slab_errors_injected,
+		.how = "\"injected\" of the slab_error fault's end line: how far failslab's times counted down while it was on (slab allocations it failed); n/a without a slab_error",
+		.dir = METRIC_NEUTRAL, .min_effect = 0,
 		.deterministic = true,
 	}, {
 		.key = "boot_seconds", .label = "boot s (to hello)",

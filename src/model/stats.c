@@ -393,6 +393,10 @@ static void feed_fault(struct stats_track *t, const struct stream_line *l)
 	f->host = !l->has_seq;
 	f->t_ns = l->t_ns;
 	snprintf(f->detail, sizeof(f->detail), "%s", l->msg);
+	if (l->has_injected && !strcmp(l->phase, "slab_error")) {
+		t->has_slab_injected = true;
+		t->slab_injected += l->injected;
+	}
 	/* the event line of top and report: shown as the last message */
 	snprintf(t->last_log, sizeof(t->last_log), "fault %s %s%s%.200s",
 		 f->name, f->end ? "end" : "start", f->detail[0] ? ": " : "",

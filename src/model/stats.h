@@ -166,6 +166,9 @@ struct stats_track {
 	/* fault events: the newest STATS_MAX_FAULTS, nfaults_seen in all */
 	struct stats_fault faults[STATS_MAX_FAULTS];
 	unsigned int nfaults, nfaults_seen;
+	/* "injected" of the slab_error end lines, summed */
+	bool has_slab_injected;
+	uint64_t slab_injected;
 
 	/*
 	 * Not from the stream: the scan of the guest's console.log, set by

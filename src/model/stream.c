@@ -602,11 +602,15 @@ static int parse_phase(struct stream_state *st, json_t *root,
 	return parse_swapin(st, root, out->pages, out->ns / 1000, false, out);
 }
 
-/* {"type":"fault","name":..,"state":"start|end","index":N,"detail":..} */
+/*
+ * {"type":"fault","name":..,"state":"start|end","index":N,"detail":..},
+ * the end line of a slab_error with "injected":N
+ */
 static int parse_fault(struct stream_state *st, json_t *root,
 		       struct stream_line *out)
 {
 	char state[8];
+	int r;
 
 	if (get_str(st, root, "", "name", true, out->phase,
 		    sizeof(out->phase), STR_NAME) < 0 ||
@@ -625,6 +629,13 @@ static int parse_fault(struct stream_state *st, json_t *root,
 	    get_str(st, root, "", "detail", false, out->msg,
 		    sizeof(out->msg), STR_TEXT) < 0)
 		return -1;
+	r = get_u64(st, root, "", "injected", false, &out->injected);
+	if (r < 0)
+		return -1;
+	out->has_injected = r > 0;
+	if (out->has_injected && out->phase_state != STREAM_PHASE_END)
+		return fail(st, STREAM_E_FIELD,
+			    "injected: only on a fault's end line");
 	return 0;
 }
 

@@ -159,6 +159,9 @@ struct stream_line {
 	bool has_swapin;
 	uint64_t swapin_faults, swapin_p50_us, swapin_p99_us, swapin_max_us;
 	int64_t phase_index;		/* phase, fault: -1 if not given */
+	/* fault end: the failures it injected (slab_error), if given */
+	bool has_injected;
+	uint64_t injected;
 	/* result */
 	enum stream_status status;
 	uint64_t pages_written, pages_verified, pages_corrupt;
