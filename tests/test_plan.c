@@ -127,7 +127,7 @@ static void test_guest_agrees(void **state)
 		"scenarios/fault-nfs-restart.json",
 		"scenarios/fault-swapoff.json",
 		"scenarios/fault-swap-churn.json", "scenarios/fault-oom.json",
-		"scenarios/mthp-swap.json",
+		"scenarios/fault-slab-batch.json", "scenarios/mthp-swap.json",
 	};
 	struct gplan *gp = calloc(1, sizeof(*gp));
 	size_t f;

@@ -226,6 +226,7 @@ static void test_shipped(void **state)
 		"scenarios/fault-nfs-restart.json",
 		"scenarios/fault-swapoff.json",
 		"scenarios/fault-swap-churn.json", "scenarios/fault-oom.json",
+		"scenarios/fault-slab-batch.json",
 		"scenarios/kernel-build.json", "scenarios/kernel-build-zram.json",
 		"scenarios/stress-ng.json", "scenarios/stress-ng-zram.json",
 		"scenarios/usemem.json", "scenarios/usemem-zram.json",
