@@ -298,7 +298,7 @@ def bisect_swap_ops(sw, env, borrowed, scenario, repeat, metrics):
 def test_swap_ops_on_zram_names_the_batching_patch(guests, tmp_path):
     """The shipped swap-ops series on zram-swap, two repeats: the device's write
     requests carry one page each until the patch that sends ->rw_page
-    devices batched bios (0008), then about 29; write pages per I/O
+    devices batched bios (0009), then about 29; write pages per I/O
     (pswpout/nrswpout) is measured only from the last patch, which adds
     nrswpout, and is named there, better."""
     sw = guests
@@ -312,11 +312,11 @@ def test_swap_ops_on_zram_names_the_batching_patch(guests, tmp_path):
     d = m["device_write_pages_per_io"]
     assert d["final"] == "better", d
     assert d["first_change"]["patch"].startswith(
-        "0008-mm-swap-send-swap-I-O-to-rw_page-devices"), d["first_change"]
+        "0009-mm-swap-send-swap-I-O-to-rw_page-devices"), d["first_change"]
     w = m["write_pages_per_io"]
     assert w["final"] == "better"
     assert w["first_change"]["patch"].startswith(
-        "0013-mm-vmstat-add-nrswpin-and-nrswpout"), w
+        "0014-mm-vmstat-add-nrswpin-and-nrswpout"), w
     assert m["pswpout"]["final"] == "no significant change", m["pswpout"]
 
 
