@@ -129,7 +129,7 @@ def test_iomax_on_zram_reaches_reclaim(runs):
     them; blk-throttle dispatches them over the limit (swap-ops patch 8)
     so reclaim does not wait for the group's throttle. Without that
     patch kswapd was in D in 54-99% of the samples and swapped out
-    0.03-0.72x the baseline's pages (six runs, one stalled 480 s); with
+    0.03-0.72x the baseline's pages (seven runs, two stalled 480 s); with
     it 0% and 0.98-1.00x (three runs). Asserted: no page lost on either
     kernel, the accounting difference, kswapd in D in under a fifth of
     the samples and at least 0.8x the baseline's pages swapped out. The
