@@ -221,15 +221,23 @@ def test_sigint_mid_parallel_nfs_run(guests):
 
 @pytest.mark.boot
 @pytest.mark.slow
-def test_repeat_auto_stops_between_waves(guests):
+def test_repeat_auto_stops_between_waves(guests, tmp_path):
     """--repeat auto with --parallel 4 (waves of two whole repeats): the
     stop check runs only after a wave. pswpout is the same on every
     bdev-swap guest, so its minimum detectable effect is 0 from the first
     check on; serially that is after repeat 3 (auto's minimum), here
-    after the wave that ends repeat 4."""
+    after the wave that ends repeat 4. The scenario's no_regression keeps
+    its counters only: four guests at once on two loaded cores once made
+    workload_seconds a 1.18x "regression" (exit 12), a verdict on the
+    host's load, not what this test checks."""
+    scn = json.loads(BDEV.read_text())
+    scn["no_regression"] = [m for m in scn["no_regression"]
+                            if not m.endswith("_seconds")]
+    path = tmp_path / "bdev-swap.json"
+    path.write_text(json.dumps(scn))
     sw = guests
     r = sw.run("run", "--json", "--repeat", "auto", "--repeat-limit", "6",
-               "--metric", "pswpout", "--parallel", "4", BDEV, timeout=1800)
+               "--metric", "pswpout", "--parallel", "4", path, timeout=1800)
     d = r.json()
     assert r.rc == 0, r
     auto = d["power"]["repeat_auto"]
