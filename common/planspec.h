@@ -79,11 +79,16 @@ static inline unsigned long long plan_io_limit_max(enum plan_io_limit k)
  * A command group's cpu.max as a share of one CPU: a scenario's group
  * "cpu_max_pct", the plan's cpu_max_pct=, written as
  * "<pct * PERIOD / 100> PERIOD" (microseconds). At most 100 per CPU the
- * group may use.
+ * group may use. PERIOD is PLAN_CPU_PERIOD_US (the kernel's default) or
+ * the group's "cpu_max_period_ms" (plan: cpu_max_period_ms=), which
+ * cgroup v2 takes from 1 ms to 1 s; the quota must be at least 1 ms.
  */
 #define PLAN_CPU_MAX_PCT_MIN	1
 #define PLAN_CPU_MAX_PCT_MAX	6400
 #define PLAN_CPU_PERIOD_US	100000
+#define PLAN_CPU_PERIOD_MS_MIN	1
+#define PLAN_CPU_PERIOD_MS_MAX	1000
+#define PLAN_CPU_QUOTA_US_MIN	1000
 
 /* ranges and defaults */
 #define PLAN_INTERVAL_MS_MIN	10

@@ -381,13 +381,17 @@ static void cg_make(struct job *jb)
 		long online = sysconf(_SC_NPROCESSORS_ONLN);
 		unsigned int ncpu = g->cpus ? g->cpus :
 			online > 0 ? (unsigned int)online : 1;
+		unsigned int period = g->cpu_max_period_ms ?
+			g->cpu_max_period_ms * 1000 : PLAN_CPU_PERIOD_US;
+		uint64_t quota = (uint64_t)g->cpu_max_pct * period / 100;
 
 		if (g->cpu_max_pct > 100 * ncpu)
 			fatal("group %s: cpu_max_pct=%u is more than its %u CPUs",
 			      g->name, g->cpu_max_pct, ncpu);
-		snprintf(val, sizeof(val), "%" PRIu64 " %u",
-			 (uint64_t)g->cpu_max_pct * PLAN_CPU_PERIOD_US / 100,
-			 PLAN_CPU_PERIOD_US);
+		if (quota < PLAN_CPU_QUOTA_US_MIN)
+			fatal("group %s: cpu.max quota %" PRIu64 " us is under 1 ms",
+			      g->name, quota);
+		snprintf(val, sizeof(val), "%" PRIu64 " %u", quota, period);
 		cg_write(jb->cg, "cpu.max", val);
 	}
 	if (has_io_max(g)) {
@@ -423,6 +427,7 @@ static void make_root(struct job *jb)
 	} sub[] = {
 		{ "proc", "/proc", "proc" },
 		{ "sysfs", "/sys", "sysfs" },
+		{ "cgroup2", "/sys/fs/cgroup", "cgroup2" },
 		{ "devtmpfs", "/dev", "devtmpfs" },
 		{ "tmpfs", "/tmp", "tmpfs" },
 		{ "tmpfs", "/run", "tmpfs" },

@@ -663,6 +663,11 @@ static int parse_group(struct line_ctx *c, struct gplan *p, int nw, char **w)
 				      PLAN_CPU_MAX_PCT_MAX, &v))
 				return -1;
 			g->cpu_max_pct = (unsigned int)v;
+		} else if (!strcmp(key, "cpu_max_period_ms")) {
+			if (parse_u64(c, key, val, PLAN_CPU_PERIOD_MS_MIN,
+				      PLAN_CPU_PERIOD_MS_MAX, &v))
+				return -1;
+			g->cpu_max_period_ms = (unsigned int)v;
 		} else if (!strncmp(key, "io_", 3) &&
 			   (k = io_limit_parse(key + 3)) >= 0) {
 			if (g->io_max[k])

@@ -112,6 +112,7 @@ struct gplan_group {
 	bool has_swap_max;
 	unsigned int cpus;		/* 0: every CPU */
 	unsigned int cpu_max_pct;	/* cpu.max in % of a CPU; 0: cpus */
+	unsigned int cpu_max_period_ms;	/* its period; 0: 100 ms */
 	/* io.max per enum plan_io_limit (rbps...); 0: no limit */
 	uint64_t io_max[PLAN_IO_LIMITS];
 	char cwd[GPLAN_STR_LEN];	/* "" = / */

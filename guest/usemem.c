@@ -6,6 +6,7 @@
  *
  *   usemem [--order seq|random] [--tasks N] [--mb MIB] [--passes P]
  *          [--seed S] [--unique-words W] [--readers R]
+ *          [--sharers N [--sharer-cgroup DIR]]
  *
  * Each of N tasks (processes) maps MIB MiB of anonymous memory and writes
  * every page P times, in address order (seq) or in a random permutation
@@ -15,11 +16,19 @@
  * task then forks R children that check every page at once, in address
  * order, before the task checks them itself: the pages are shared
  * copy-on-write, so the readers fault on the same swap entries together
- * (swap-ins that race for one slot, readahead of the same windows). Prints
- * one summary line per task. Exit status: 0 every page intact, 1 corrupt
- * pages, 2 error.
+ * (swap-ins that race for one slot, readahead of the same windows). With
+ * --sharers N, each task forks N sharers, which first move themselves
+ * into the cgroup DIR (--sharer-cgroup, so that a limit of the task's own
+ * group, cpu.max say, does not hold them back) and then check random
+ * pages of the task's area, timing each, for as long as the task checks
+ * its pages: a sharer that faults on a page whose swap-in the task has
+ * started waits for the task's I/O, and the summary line says how long
+ * the longest such check took (sharer_max_ms) and how many took 50 ms or
+ * more (sharer_slow). Prints one summary line per task. Exit status: 0
+ * every page intact, 1 corrupt pages, 2 error.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdbool.h>
@@ -34,11 +43,21 @@
 #include "pattern.h"
 
 #define MAX_TASKS	64
+#define SLOW_NS		50000000ULL	/* a sharer's check this long is slow */
 
 struct opts {
 	bool random;
-	unsigned int tasks, passes, uniq, readers;
+	unsigned int tasks, passes, uniq, readers, sharers;
+	const char *sharer_cg;
 	uint64_t mb, seed;
+};
+
+/* What the sharers of a task found, in memory shared with it. */
+struct sharer_stats {
+	volatile int stop;		/* set by the task when it is done */
+	struct {
+		uint64_t checks, slow, max_ns, corrupt;
+	} s[MAX_TASKS];
 };
 
 static void usage(FILE *f)
@@ -46,9 +65,11 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: usemem [--order seq|random] [--tasks N] [--mb MIB] [--passes P]\n"
 		"              [--seed S] [--unique-words W] [--readers R]\n"
+		"              [--sharers N [--sharer-cgroup DIR]]\n"
 		"Write MIB MiB of anonymous memory per task P times (seq or random page\n"
-		"order), then verify every page (first in R forked readers at once).\n"
-		"Exit 0 intact, 1 corrupt, 2 error.\n");
+		"order), then verify every page (first in R forked readers at once;\n"
+		"while N sharers, moved into cgroup DIR, check random pages and time\n"
+		"each check). Exit 0 intact, 1 corrupt, 2 error.\n");
 }
 
 static double now_s(void)
@@ -57,6 +78,36 @@ static double now_s(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/* Move the calling process into cgroup @dir; false (said) if it cannot. */
+static bool join_cgroup(const char *dir)
+{
+	char path[4096];
+	int fd;
+
+	if (snprintf(path, sizeof(path), "%s/cgroup.procs", dir) >=
+	    (int)sizeof(path)) {
+		fprintf(stderr, "usemem: --sharer-cgroup: path too long\n");
+		return false;
+	}
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0 || write(fd, "0\n", 2) != 2) {
+		fprintf(stderr, "usemem: %s: %s\n", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return false;
+	}
+	close(fd);
+	return true;
 }
 
 static bool parse_num(const char *s, uint64_t min, uint64_t max,
@@ -89,10 +140,84 @@ static uint64_t check(const struct opts *o, const char *area, size_t npages,
 	return corrupt;
 }
 
+/*
+ * Sharer @r of a task: check random pages of @area until the task says
+ * stop, timing each check (the page's swap-in, if it has to wait for one,
+ * and its verification).
+ */
+static int sharer(const struct opts *o, const char *area, size_t npages,
+		  uint64_t seed, struct sharer_stats *st, unsigned int r)
+{
+	uint64_t x = seed * 2654435761u + r + 1, t0, dt;
+	size_t i;
+
+	if (o->sharer_cg && !join_cgroup(o->sharer_cg))
+		return 2;
+	while (!st->stop) {
+		/* xorshift64 */
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		i = (size_t)(x % npages);
+		t0 = now_ns();
+		if (!gpat_check(area + i * GPAT_PAGE, seed + o->passes - 1, i,
+				o->uniq))
+			st->s[r].corrupt++;
+		dt = now_ns() - t0;
+		st->s[r].checks++;
+		if (dt >= SLOW_NS)
+			st->s[r].slow++;
+		if (dt > st->s[r].max_ns)
+			st->s[r].max_ns = dt;
+	}
+	return st->s[r].corrupt ? 1 : 0;
+}
+
+/* Fork @n sharers of @area into @pids; false (said) if one cannot be. */
+static bool start_sharers(const struct opts *o, const char *area,
+			  size_t npages, uint64_t seed,
+			  struct sharer_stats *st, pid_t *pids, unsigned int t)
+{
+	unsigned int r;
+
+	for (r = 0; r < o->sharers; r++) {
+		pids[r] = fork();
+		if (pids[r] < 0) {
+			fprintf(stderr, "usemem[%u]: fork sharer: %s\n", t,
+				strerror(errno));
+			st->stop = 1;
+			return false;
+		}
+		if (!pids[r])
+			_exit(sharer(o, area, npages, seed, st, r));
+	}
+	return true;
+}
+
+/* Stop and reap the sharers; how many of them failed. */
+static unsigned int stop_sharers(const struct opts *o, struct sharer_stats *st,
+				 const pid_t *pids, unsigned int t)
+{
+	unsigned int r, bad = 0;
+	int status;
+
+	st->stop = 1;
+	for (r = 0; r < o->sharers; r++) {
+		if (waitpid(pids[r], &status, 0) < 0 || !WIFEXITED(status) ||
+		    WEXITSTATUS(status)) {
+			fprintf(stderr, "usemem[%u]: sharer %u failed\n", t, r);
+			bad++;
+		}
+	}
+	return bad;
+}
+
 static int task(const struct opts *o, unsigned int t)
 {
-	pid_t pids[MAX_TASKS];
-	unsigned int r, bad_readers = 0;
+	pid_t pids[MAX_TASKS], spids[MAX_TASKS];
+	unsigned int r, bad_readers = 0, bad_sharers = 0;
+	struct sharer_stats *st = NULL;
+	uint64_t checks = 0, slow = 0, max_ns = 0, scorrupt = 0;
 	int status;
 	size_t npages = (size_t)(o->mb << 20) / GPAT_PAGE, i, k;
 	uint64_t seed = o->seed + (uint64_t)t * 1000003u, corrupt;
@@ -147,12 +272,39 @@ static int task(const struct opts *o, unsigned int t)
 			bad_readers++;
 		}
 	}
+	if (o->sharers) {
+		st = mmap(NULL, sizeof(*st), PROT_READ | PROT_WRITE,
+			  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+		if (st == MAP_FAILED) {
+			fprintf(stderr, "usemem[%u]: mmap sharer stats: %s\n",
+				t, strerror(errno));
+			return 2;
+		}
+		fflush(stdout);
+		if (!start_sharers(o, area, npages, seed, st, spids, t))
+			return 2;
+	}
 	corrupt = check(o, area, npages, seed);
-	printf("usemem[%u]: order=%s pages=%zu passes=%u readers=%u write_s=%.3f verify_s=%.3f corrupt=%" PRIu64 " bad_readers=%u\n",
+	if (st) {
+		bad_sharers = stop_sharers(o, st, spids, t);
+		for (r = 0; r < o->sharers; r++) {
+			checks += st->s[r].checks;
+			slow += st->s[r].slow;
+			scorrupt += st->s[r].corrupt;
+			if (st->s[r].max_ns > max_ns)
+				max_ns = st->s[r].max_ns;
+		}
+	}
+	printf("usemem[%u]: order=%s pages=%zu passes=%u readers=%u write_s=%.3f verify_s=%.3f corrupt=%" PRIu64 " bad_readers=%u",
 	       t, o->random ? "random" : "seq", npages, o->passes, o->readers,
 	       t1 - t0, now_s() - t1, corrupt, bad_readers);
+	if (st)
+		printf(" sharers=%u sharer_checks=%" PRIu64 " sharer_slow=%" PRIu64 " sharer_max_ms=%.1f sharer_corrupt=%" PRIu64 " bad_sharers=%u",
+		       o->sharers, checks, slow, max_ns / 1e6, scorrupt,
+		       bad_sharers);
+	printf("\n");
 	fflush(stdout);
-	return corrupt || bad_readers ? 1 : 0;
+	return corrupt || bad_readers || scorrupt || bad_sharers ? 1 : 0;
 }
 
 int main(int argc, char **argv)
@@ -165,6 +317,8 @@ int main(int argc, char **argv)
 		{ "seed", required_argument, NULL, 's' },
 		{ "unique-words", required_argument, NULL, 'u' },
 		{ "readers", required_argument, NULL, 'r' },
+		{ "sharers", required_argument, NULL, 'S' },
+		{ "sharer-cgroup", required_argument, NULL, 'C' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -213,6 +367,19 @@ int main(int argc, char **argv)
 				goto bad;
 			o.readers = (unsigned int)v;
 			break;
+		case 'S':
+			if (!parse_num(optarg, 0, MAX_TASKS, &v))
+				goto bad;
+			o.sharers = (unsigned int)v;
+			break;
+		case 'C':
+			if (optarg[0] != '/') {
+				fprintf(stderr, "usemem: --sharer-cgroup: '%s' is not an absolute path\n",
+					optarg);
+				return 2;
+			}
+			o.sharer_cg = optarg;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -223,6 +390,10 @@ int main(int argc, char **argv)
 	}
 	if (optind != argc) {
 		usage(stderr);
+		return 2;
+	}
+	if (o.sharer_cg && !o.sharers) {
+		fprintf(stderr, "usemem: --sharer-cgroup needs --sharers\n");
 		return 2;
 	}
 	for (t = 0; t < o.tasks; t++) {
@@ -252,6 +423,6 @@ int main(int argc, char **argv)
 bad:
 	fprintf(stderr, "usemem: bad value '%s' for --%s\n", optarg,
 		lo[c == 't' ? 1 : c == 'm' ? 2 : c == 'p' ? 3 :
-		   c == 's' ? 4 : c == 'u' ? 5 : 6].name);
+		   c == 's' ? 4 : c == 'u' ? 5 : c == 'r' ? 6 : 7].name);
 	return 2;
 }

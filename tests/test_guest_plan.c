@@ -508,7 +508,7 @@ static const char cmd_plan[] =
 	"arg %23not-a-comment%25\n"
 	"env KEY=a%3Db%20c\n"
 	"output mm/%2A.o\n"
-	"group name=b2 cpu_max_pct=10 io_wbps=1048576 io_riops=100\n"
+	"group name=b2 cpu_max_pct=10 cpu_max_period_ms=1000 io_wbps=1048576 io_riops=100\n"
 	"arg /run/swapctl-bin/usemem\n";
 
 static void test_command(void **state)
@@ -543,6 +543,7 @@ static void test_command(void **state)
 	assert_int_equal(g->io_max[IO_WBPS], 0);
 	g = &p.group[1];
 	assert_int_equal(g->cpu_max_pct, 10);
+	assert_int_equal(g->cpu_max_period_ms, 1000);
 	assert_int_equal(g->io_max[IO_RBPS], 0);
 	assert_int_equal(g->io_max[IO_WBPS], 1048576);
 	assert_int_equal(g->io_max[IO_RIOPS], 100);
@@ -593,6 +594,8 @@ static void test_command_errors(void **state)
 		  "line 3: name: bad value '../x'" },
 		{ "version 1\ncommand\ngroup\n",
 		  "line 3: group: missing name=" },
+		{ "version 1\ncommand\ngroup name=a cpu_max_period_ms=0\n",
+		  "line 3: cpu_max_period_ms: 0 out of range [1, 1000]" },
 		{ "version 1\ncommand\ngroup name=a\n",
 		  "line 4: end of plan: command needs a hostroot directive" },
 		{ "version 1\nhostroot tag=t\ncommand\ngroup name=a\n",

@@ -247,7 +247,7 @@ static void test_command_plan(void **state)
 		"   \"memory_max_mb\": 48, \"memory_high_mb\": 40, \"swap_max_mb\": 0,\n"
 		"   \"cpus\": 1, \"outputs\": [\"@KBUILD_OUT@/mm/*.o\"]},\n"
 		"  {\"name\": \"u\", \"argv\": [\"/run/swapctl-bin/usemem\"],\n"
-		"   \"cpu_max_pct\": 5, \"io_max\": {\"wbps\": 1048576, \"rbps\": 8192, \"riops\": 7}}]}}}\n";
+		"   \"cpu_max_pct\": 5, \"cpu_max_period_ms\": 200, \"io_max\": {\"wbps\": 1048576, \"rbps\": 8192, \"riops\": 7}}]}}}\n";
 	static const char want[] =
 		"# swapctl plan for scenario c\n"
 		"version 1\n"
@@ -263,7 +263,7 @@ static void test_command_plan(void **state)
 		"arg a%20b%23\n"
 		"env X=1%202\n"
 		"output /o/mm/%2A.o\n"
-		"group name=u cpu_max_pct=5 io_rbps=8192 io_wbps=1048576 io_riops=7\n"
+		"group name=u cpu_max_pct=5 cpu_max_period_ms=200 io_rbps=8192 io_wbps=1048576 io_riops=7\n"
 		"arg /run/swapctl-bin/usemem\n";
 	struct gplan *gp = calloc(1, sizeof(*gp));
 	char *plan;

@@ -607,6 +607,12 @@ static const struct bad cmd_bads[] = {
 	  "workload.command.groups[0].cpu_max_pct: 0 is out of range 1..6400" },
 	{ "{\"name\": \"x\", \"guest\": {\"cpus\": 2}, " MIN_SWAP ", " CMD_WL("{\"name\": \"a\", \"argv\": [\"x\"], \"cpus\": 1, \"cpu_max_pct\": 101}") "}",
 	  "workload.command.groups[0].cpu_max_pct: 101 is more than 100 per CPU of the group's 1" },
+	{ "{\"name\": \"x\", " MIN_SWAP ", " CMD_WL("{\"name\": \"a\", \"argv\": [\"x\"], \"cpu_max_period_ms\": 500}") "}",
+	  "workload.command.groups[0].cpu_max_period_ms: needs cpu_max_pct (the quota)" },
+	{ "{\"name\": \"x\", " MIN_SWAP ", " CMD_WL("{\"name\": \"a\", \"argv\": [\"x\"], \"cpu_max_pct\": 5, \"cpu_max_period_ms\": 10}") "}",
+	  "workload.command.groups[0].cpu_max_period_ms: 5% of 10 ms is a quota under 1 ms" },
+	{ "{\"name\": \"x\", " MIN_SWAP ", " CMD_WL("{\"name\": \"a\", \"argv\": [\"x\"], \"cpu_max_pct\": 5, \"cpu_max_period_ms\": 1001}") "}",
+	  "workload.command.groups[0].cpu_max_period_ms: 1001 is out of range 1..1000" },
 };
 
 static void test_command(void **state)
@@ -618,6 +624,7 @@ static void test_command(void **state)
 		"   \"env\": {\"A\": \"b c\"}, \"memory_max_mb\": 96, \"memory_high_mb\": 80,\n"
 		"   \"swap_max_mb\": 0, \"cpus\": 1, \"outputs\": [\"*.o\"]},\n"
 		"  {\"name\": \"b\", \"argv\": [\"true\"], \"cpu_max_pct\": 150,\n"
+		"   \"cpu_max_period_ms\": 1000,\n"
 		"   \"io_max\": {\"rbps\": 4096, \"wiops\": 16777216}}]}}}";
 	size_t i;
 
@@ -637,6 +644,8 @@ static void test_command(void **state)
 	assert_false(scn.group[1].has_swap_max);
 	assert_int_equal(scn.group[0].cpu_max_pct, 0);
 	assert_int_equal(scn.group[1].cpu_max_pct, 150);
+	assert_int_equal(scn.group[0].cpu_max_period_ms, 0);
+	assert_int_equal(scn.group[1].cpu_max_period_ms, 1000);
 	assert_int_equal(scn.group[0].io_max[IO_RBPS], 0);
 	assert_int_equal(scn.group[1].io_max[IO_RBPS], 4096);
 	assert_int_equal(scn.group[1].io_max[IO_WBPS], 0);

@@ -209,6 +209,9 @@ static void command_lines(FILE *f, const struct scenario *s)
 			fprintf(f, " cpus=%u", g->cpus);
 		if (g->cpu_max_pct)
 			fprintf(f, " cpu_max_pct=%u", g->cpu_max_pct);
+		if (g->cpu_max_period_ms)
+			fprintf(f, " cpu_max_period_ms=%u",
+				g->cpu_max_period_ms);
 		for (k = 0; k < PLAN_IO_LIMITS; k++)
 			if (g->io_max[k])
 				fprintf(f, " io_%s=%llu", plan_io_limit_name(k),

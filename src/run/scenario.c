@@ -1065,7 +1065,7 @@ static int parse_group(struct pctx *c, struct scenario *s, json_t *o)
 	static const char *const keys[] = {
 		"name", "argv", "cwd", "env", "memory_max_mb",
 		"memory_high_mb", "swap_max_mb", "cpus", "cpu_max_pct",
-		"io_max", "outputs", NULL };
+		"cpu_max_period_ms", "io_max", "outputs", NULL };
 	struct scn_group *g = &s->group[s->ngroups];
 	const char *key;
 	json_t *env, *v;
@@ -1097,6 +1097,8 @@ static int parse_group(struct pctx *c, struct scenario *s, json_t *o)
 	    get_uint32(c, o, "cpus", 1, 64, false, &g->cpus) ||
 	    get_uint32(c, o, "cpu_max_pct", PLAN_CPU_MAX_PCT_MIN,
 		       PLAN_CPU_MAX_PCT_MAX, false, &g->cpu_max_pct) ||
+	    get_uint32(c, o, "cpu_max_period_ms", PLAN_CPU_PERIOD_MS_MIN,
+		       PLAN_CPU_PERIOD_MS_MAX, false, &g->cpu_max_period_ms) ||
 	    parse_io_max(c, s, g, o))
 		return -1;
 	g->has_swap_max = json_object_get(o, "swap_max_mb") != NULL;
@@ -1150,6 +1152,16 @@ static int parse_group(struct pctx *c, struct scenario *s, json_t *o)
 		return fail(c, "%u is more than 100 per CPU of the group's %u",
 			    g->cpu_max_pct, g->cpus ? g->cpus :
 			    s->cpus ? s->cpus : 64);
+	}
+	if (g->cpu_max_period_ms && !g->cpu_max_pct) {
+		push_key(c, "cpu_max_period_ms");
+		return fail(c, "needs cpu_max_pct (the quota)");
+	}
+	if (g->cpu_max_period_ms && (uint64_t)g->cpu_max_pct *
+	    g->cpu_max_period_ms * 10 < PLAN_CPU_QUOTA_US_MIN) {
+		push_key(c, "cpu_max_period_ms");
+		return fail(c, "%u%% of %u ms is a quota under 1 ms",
+			    g->cpu_max_pct, g->cpu_max_period_ms);
 	}
 	return 0;
 }

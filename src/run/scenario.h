@@ -113,6 +113,7 @@ struct scn_group {
 	bool has_swap_max;
 	unsigned int cpus;		/* 0: every CPU of the guest */
 	unsigned int cpu_max_pct;	/* cpu.max, % of one CPU; 0: cpus */
+	unsigned int cpu_max_period_ms;	/* cpu.max period; 0: 100 ms */
 	/* io.max per PLAN_IO_* kind (enum plan_io_limit); 0: no limit */
 	unsigned long long io_max[PLAN_IO_LIMITS];
 	char cwd[SCN_STR_MAX];		/* "" = / */
