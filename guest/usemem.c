@@ -6,7 +6,7 @@
  *
  *   usemem [--order seq|random] [--tasks N] [--mb MIB] [--passes P]
  *          [--seed S] [--unique-words W] [--readers R]
- *          [--sharers N [--sharer-cgroup DIR]]
+ *          [--sharers N [--sharer-cgroup DIR] [--sharer-pause-us U]]
  *
  * Each of N tasks (processes) maps MIB MiB of anonymous memory and writes
  * every page P times, in address order (seq) or in a random permutation
@@ -24,7 +24,9 @@
  * its pages: a sharer that faults on a page whose swap-in the task has
  * started waits for the task's I/O, and the summary line says how long
  * the longest such check took (sharer_max_ms) and how many took 50 ms or
- * more (sharer_slow). Prints one summary line per task. Exit status: 0
+ * more (sharer_slow). --sharer-pause-us U makes each sharer sleep U
+ * microseconds between checks, so that the task's own swap-ins (and its
+ * readahead) are most of them. Prints one summary line per task. Exit status: 0
  * every page intact, 1 corrupt pages, 2 error.
  */
 #include <errno.h>
@@ -47,7 +49,7 @@
 
 struct opts {
 	bool random;
-	unsigned int tasks, passes, uniq, readers, sharers;
+	unsigned int tasks, passes, uniq, readers, sharers, pause_us;
 	const char *sharer_cg;
 	uint64_t mb, seed;
 };
@@ -65,11 +67,11 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: usemem [--order seq|random] [--tasks N] [--mb MIB] [--passes P]\n"
 		"              [--seed S] [--unique-words W] [--readers R]\n"
-		"              [--sharers N [--sharer-cgroup DIR]]\n"
+		"              [--sharers N [--sharer-cgroup DIR] [--sharer-pause-us U]]\n"
 		"Write MIB MiB of anonymous memory per task P times (seq or random page\n"
 		"order), then verify every page (first in R forked readers at once;\n"
 		"while N sharers, moved into cgroup DIR, check random pages and time\n"
-		"each check). Exit 0 intact, 1 corrupt, 2 error.\n");
+		"each check, U us apart). Exit 0 intact, 1 corrupt, 2 error.\n");
 }
 
 static double now_s(void)
@@ -169,6 +171,14 @@ static int sharer(const struct opts *o, const char *area, size_t npages,
 			st->s[r].slow++;
 		if (dt > st->s[r].max_ns)
 			st->s[r].max_ns = dt;
+		if (o->pause_us) {
+			struct timespec ts = {
+				.tv_sec = o->pause_us / 1000000,
+				.tv_nsec = (long)(o->pause_us % 1000000) * 1000,
+			};
+
+			nanosleep(&ts, NULL);
+		}
 	}
 	return st->s[r].corrupt ? 1 : 0;
 }
@@ -319,6 +329,7 @@ int main(int argc, char **argv)
 		{ "readers", required_argument, NULL, 'r' },
 		{ "sharers", required_argument, NULL, 'S' },
 		{ "sharer-cgroup", required_argument, NULL, 'C' },
+		{ "sharer-pause-us", required_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -380,6 +391,11 @@ int main(int argc, char **argv)
 			}
 			o.sharer_cg = optarg;
 			break;
+		case 'P':
+			if (!parse_num(optarg, 0, 10000000, &v))
+				goto bad;
+			o.pause_us = (unsigned int)v;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -392,8 +408,8 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	if (o.sharer_cg && !o.sharers) {
-		fprintf(stderr, "usemem: --sharer-cgroup needs --sharers\n");
+	if ((o.sharer_cg || o.pause_us) && !o.sharers) {
+		fprintf(stderr, "usemem: --sharer-cgroup and --sharer-pause-us need --sharers\n");
 		return 2;
 	}
 	for (t = 0; t < o.tasks; t++) {
@@ -423,6 +439,7 @@ int main(int argc, char **argv)
 bad:
 	fprintf(stderr, "usemem: bad value '%s' for --%s\n", optarg,
 		lo[c == 't' ? 1 : c == 'm' ? 2 : c == 'p' ? 3 :
-		   c == 's' ? 4 : c == 'u' ? 5 : c == 'r' ? 6 : 7].name);
+		   c == 's' ? 4 : c == 'u' ? 5 : c == 'r' ? 6 :
+		   c == 'S' ? 7 : 9].name);
 	return 2;
 }
