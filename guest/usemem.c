@@ -317,6 +317,37 @@ static int task(const struct opts *o, unsigned int t)
 	return corrupt || bad_readers || scorrupt || bad_sharers ? 1 : 0;
 }
 
+/* A numeric option: its short code, range and where it goes. */
+struct num_opt {
+	int c;
+	uint64_t min, max;
+	uint64_t *to64;
+	unsigned int *to;
+};
+
+/* Parse the numeric option @c's @arg into its place; false if bad. */
+static bool set_num(const struct num_opt *nums, size_t n, int c,
+		    const char *arg, bool *known)
+{
+	uint64_t v;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (nums[i].c != c)
+			continue;
+		*known = true;
+		if (!parse_num(arg, nums[i].min, nums[i].max, &v))
+			return false;
+		if (nums[i].to64)
+			*nums[i].to64 = v;
+		else
+			*nums[i].to = (unsigned int)v;
+		return true;
+	}
+	*known = false;
+	return true;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option lo[] = {
@@ -335,12 +366,33 @@ int main(int argc, char **argv)
 	};
 	struct opts o = { .tasks = 1, .passes = 1, .uniq = 512, .mb = 64,
 			  .seed = 1 };
+	const struct num_opt nums[] = {
+		{ 't', 1, MAX_TASKS, NULL, &o.tasks },
+		{ 'm', 1, 1 << 20, &o.mb, NULL },
+		{ 'p', 1, 1000, NULL, &o.passes },
+		{ 's', 0, UINT32_MAX, &o.seed, NULL },
+		{ 'u', 1, 512, NULL, &o.uniq },
+		{ 'r', 0, MAX_TASKS, NULL, &o.readers },
+		{ 'S', 0, MAX_TASKS, NULL, &o.sharers },
+		{ 'P', 0, 10000000, NULL, &o.pause_us },
+	};
 	pid_t pids[MAX_TASKS];
 	int c, status, worst = 0;
 	unsigned int t;
-	uint64_t v;
+	bool known;
+	size_t k;
 
 	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+		if (!set_num(nums, sizeof(nums) / sizeof(nums[0]), c, optarg,
+			     &known)) {
+			for (k = 0; lo[k].val != c; k++)
+				;
+			fprintf(stderr, "usemem: bad value '%s' for --%s\n",
+				optarg, lo[k].name);
+			return 2;
+		}
+		if (known)
+			continue;
 		switch (c) {
 		case 'o':
 			if (strcmp(optarg, "seq") && strcmp(optarg, "random")) {
@@ -350,39 +402,6 @@ int main(int argc, char **argv)
 			}
 			o.random = !strcmp(optarg, "random");
 			break;
-		case 't':
-			if (!parse_num(optarg, 1, MAX_TASKS, &v))
-				goto bad;
-			o.tasks = (unsigned int)v;
-			break;
-		case 'm':
-			if (!parse_num(optarg, 1, 1 << 20, &o.mb))
-				goto bad;
-			break;
-		case 'p':
-			if (!parse_num(optarg, 1, 1000, &v))
-				goto bad;
-			o.passes = (unsigned int)v;
-			break;
-		case 's':
-			if (!parse_num(optarg, 0, UINT32_MAX, &o.seed))
-				goto bad;
-			break;
-		case 'u':
-			if (!parse_num(optarg, 1, 512, &v))
-				goto bad;
-			o.uniq = (unsigned int)v;
-			break;
-		case 'r':
-			if (!parse_num(optarg, 0, MAX_TASKS, &v))
-				goto bad;
-			o.readers = (unsigned int)v;
-			break;
-		case 'S':
-			if (!parse_num(optarg, 0, MAX_TASKS, &v))
-				goto bad;
-			o.sharers = (unsigned int)v;
-			break;
 		case 'C':
 			if (optarg[0] != '/') {
 				fprintf(stderr, "usemem: --sharer-cgroup: '%s' is not an absolute path\n",
@@ -390,11 +409,6 @@ int main(int argc, char **argv)
 				return 2;
 			}
 			o.sharer_cg = optarg;
-			break;
-		case 'P':
-			if (!parse_num(optarg, 0, 10000000, &v))
-				goto bad;
-			o.pause_us = (unsigned int)v;
 			break;
 		case 'h':
 			usage(stdout);
@@ -436,10 +450,4 @@ int main(int argc, char **argv)
 		}
 	}
 	return worst;
-bad:
-	fprintf(stderr, "usemem: bad value '%s' for --%s\n", optarg,
-		lo[c == 't' ? 1 : c == 'm' ? 2 : c == 'p' ? 3 :
-		   c == 's' ? 4 : c == 'u' ? 5 : c == 'r' ? 6 :
-		   c == 'S' ? 7 : 9].name);
-	return 2;
 }
