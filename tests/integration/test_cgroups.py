@@ -245,7 +245,9 @@ def test_cpumax_sharers_wait_no_longer_than_on_the_baseline(runs):
         assert f["corrupt"] == 0 and f["sharer_corrupt"] == 0, (k, f)
         assert f["bad_sharers"] == 0, (k, f)
         assert t["cpu_nr_throttled"] > 10, (k, figures[k])
-        assert f["sharer_checks"] > f["pages"], (k, figures[k])
+        # the sharers ran all along: a check a millisecond each (TCG's
+        # timers make it 200-250 a second) for the task's 8-14 s
+        assert f["sharer_checks"] >= 50 * f["verify_s"], (k, figures[k])
     print("cg-cpumax-shared: %r" % figures)
     assert figures["patched"]["sharer_max_ms"] <= \
         figures["baseline"]["sharer_max_ms"] + 1000, figures
