@@ -405,9 +405,11 @@ static void cg_make(struct job *jb)
 	}
 	gu_log(STDOUT_FILENO, "info",
 	       "cgroup %s: memory.max=%" PRIu64 "M memory.high=%" PRIu64
-	       "M swap.max=%s cpus=%u cpu_max_pct=%u", jb->cg,
-	       g->memory_max_mb, g->memory_high_mb,
-	       g->has_swap_max ? "set" : "max", g->cpus, g->cpu_max_pct);
+	       "M swap.max=%s cpus=%u cpu_max_pct=%u cpu_max_period_ms=%u",
+	       jb->cg, g->memory_max_mb, g->memory_high_mb,
+	       g->has_swap_max ? "set" : "max", g->cpus, g->cpu_max_pct,
+	       g->cpu_max_period_ms ? g->cpu_max_period_ms :
+	       PLAN_CPU_PERIOD_US / 1000);
 }
 
 /* ---- the command's root: an overlay of the host's root ---- */
