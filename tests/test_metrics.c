@@ -251,6 +251,25 @@ static void test_slab_errors_injected(void **state)
 			 METRIC_NEUTRAL);
 }
 
+/* nrswpdeferred: missing on a kernel without it, its share of all I/Os */
+static void test_deferred(void **state)
+{
+	(void)state;
+	feed("{\"v\":1,\"seq\":%u,\"t_ns\":1,\"type\":\"sample\","
+	     "\"vmstat\":{\"pswpout\":64,\"nrswpout\":2,\"pswpin\":8,"
+	     "\"nrswpin\":4}}", seq++);
+	val("nrswpdeferred", STATS_MISSING);
+	val("deferred_share", STATS_MISSING);
+	feed("{\"v\":1,\"seq\":%u,\"t_ns\":2,\"type\":\"sample\","
+	     "\"vmstat\":{\"pswpout\":640,\"nrswpout\":20,\"pswpin\":80,"
+	     "\"nrswpin\":40,\"nrswpdeferred\":15}}", seq++);
+	assert_float_equal(val("nrswpdeferred", STATS_OK), 15, 0);
+	/* 15 of 60 I/Os */
+	assert_float_equal(val("deferred_share", STATS_OK), 0.25, 1e-12);
+	assert_int_equal(metric_find("deferred_share")->dir, METRIC_NEUTRAL);
+	assert_false(metric_find("nrswpdeferred")->live);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -262,6 +281,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_swapin, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_slab_errors_injected,
 						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_deferred, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

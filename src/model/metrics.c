@@ -377,6 +377,24 @@ static struct stats_val ph##_seconds(const struct metric_in *in)	\
 	return phases_seconds(in, #ph);					\
 }
 
+/*
+ * Share of the swap I/Os that swap_io_wq submitted for a task that slept
+ * with its batch pending: nrswpdeferred / (nrswpin + nrswpout). Both
+ * count submissions, so it lies in [0, 1].
+ */
+static struct stats_val deferred_share(const struct metric_in *in)
+{
+	uint64_t d, r, w;
+
+	if (in->window || !in->t->npts)
+		return na();
+	if (!stats_track_counter(in->t, "nrswpdeferred", &d) ||
+	    !stats_track_counter(in->t, "nrswpin", &r) ||
+	    !stats_track_counter(in->t, "nrswpout", &w))
+		return stats_missing();
+	return stats_ratio(stats_ok((double)d), stats_ok((double)(r + w)));
+}
+
 PHASE_SECONDS(fill)
 PHASE_SECONDS(pageout)
 PHASE_SECONDS(pressure)
@@ -430,6 +448,16 @@ const struct metric_def metric_defs[] = {
 		.how = "pswpin / nrswpin",
 		.dir = METRIC_HIGHER_BETTER, .decimals = 2,
 		.min_effect = 0.01, .deterministic = true,
+	}, {
+		.key = "nrswpdeferred", .label = "swap batches deferred",
+		.unit = "batches", .vmstat = "nrswpdeferred",
+		.how = "vmstat nrswpdeferred since boot: swap batches that a task left on its plug when it slept, submitted for it by swap_io_wq (swap-ops patch 16; missing on kernels without it)",
+		.dir = METRIC_NEUTRAL, .min_effect = 0.05,
+	}, {
+		.key = "deferred_share", .label = "deferred swap I/Os",
+		.unit = "share", .eval = deferred_share,
+		.how = "nrswpdeferred / (nrswpin + nrswpout): the share of swap I/Os submitted by swap_io_wq for a task that slept",
+		.dir = METRIC_NEUTRAL, .decimals = 3, .min_effect = 0.05,
 	}, {
 		.key = "pageout_evicted", .label = "evicted per pageout",
 		.unit = "pages/page", .eval = pageout_evicted,

@@ -104,6 +104,7 @@ def test_iomax_group_is_charged_its_swap_reads(runs):
             "io_wbytes/pswpout bytes": round(e["io_wbytes"] / wr, 4),
             "io_rios": e["io_rios"], "io_wios": e["io_wios"],
             "group_s": e["ns"] / 1e9,
+            "nrswpdeferred": m.get("nrswpdeferred"),
         }
         figures[k]["pages not charged (read, write)"] = (
             (rd - e["io_rbytes"]) // PAGE, (wr - e["io_wbytes"]) // PAGE)
@@ -116,6 +117,10 @@ def test_iomax_group_is_charged_its_swap_reads(runs):
         assert e["io_wbytes"] == wr, (k, figures[k])
     print("cg-iomax-readahead: %r" % figures)
     assert figures["patched"]["read_pages_per_io"] > 1, figures
+    # the deferred path was taken (swap-ops patch 16 counts it), else
+    # the charge of its batches was not tested; the baseline has none
+    assert figures["patched"]["nrswpdeferred"] > 0, figures
+    assert figures["baseline"]["nrswpdeferred"] is None, figures
     assert run.rc == 0, run
 
 
@@ -268,10 +273,15 @@ def nfs_fork_checks(run):
             "debug": r["debug"],
             "forks_s": ends["forks"]["ns"] / 1e9,
             "mem_s": ends["mem"]["ns"] / 1e9,
+            "nrswpdeferred": m.get("nrswpdeferred"),
+            "deferred_share": m.get("deferred_share"),
         }
         assert m["pswpout"] > 0, (k, m)
         assert m["swap_write_errors"] == 0, (k, figures[k])
         assert m["swap_read_errors"] == 0, (k, figures[k])
+    # NFS's ->swap_rw() ran in swap_io_wq for deferred batches (swap-ops
+    # patch 16 counts them), else PF_MEMALLOC there was not tested
+    assert figures["patched"]["nrswpdeferred"] > 0, figures
     assert run.rc == 0, run
     return figures
 
