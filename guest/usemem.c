@@ -7,6 +7,7 @@
  *   usemem [--order seq|random] [--tasks N] [--mb MIB] [--passes P]
  *          [--seed S] [--unique-words W] [--readers R]
  *          [--sharers N [--sharer-cgroup DIR] [--sharer-pause-us U]]
+ *          [--forkers F]
  *
  * Each of N tasks (processes) maps MIB MiB of anonymous memory and writes
  * every page P times, in address order (seq) or in a random permutation
@@ -26,8 +27,13 @@
  * the longest such check took (sharer_max_ms) and how many took 50 ms or
  * more (sharer_slow). --sharer-pause-us U makes each sharer sleep U
  * microseconds between checks, so that the task's own swap-ins (and its
- * readahead) are most of them. Prints one summary line per task. Exit status: 0
- * every page intact, 1 corrupt pages, 2 error.
+ * readahead) are most of them. With --forkers F, each task forks F
+ * children as soon as its area has its first page, which fork and reap
+ * children of their own in a loop until the task is done: every fork and
+ * exit takes the area's anon_vma lock for write, which reclaim takes for
+ * read to unmap the task's pages, so reclaim sleeps there, amid a batch
+ * of swap writes (the summary line says forks=). Prints one summary line
+ * per task. Exit status: 0 every page intact, 1 corrupt pages, 2 error.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -49,7 +55,7 @@
 
 struct opts {
 	bool random;
-	unsigned int tasks, passes, uniq, readers, sharers, pause_us;
+	unsigned int tasks, passes, uniq, readers, sharers, pause_us, forkers;
 	const char *sharer_cg;
 	uint64_t mb, seed;
 };
@@ -62,16 +68,24 @@ struct sharer_stats {
 	} s[MAX_TASKS];
 };
 
+/* The forkers of a task: a stop flag and their counts, shared with it. */
+struct forker_stats {
+	volatile int stop;
+	uint64_t forks[MAX_TASKS];
+};
+
 static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: usemem [--order seq|random] [--tasks N] [--mb MIB] [--passes P]\n"
 		"              [--seed S] [--unique-words W] [--readers R]\n"
 		"              [--sharers N [--sharer-cgroup DIR] [--sharer-pause-us U]]\n"
+		"              [--forkers F]\n"
 		"Write MIB MiB of anonymous memory per task P times (seq or random page\n"
 		"order), then verify every page (first in R forked readers at once;\n"
 		"while N sharers, moved into cgroup DIR, check random pages and time\n"
-		"each check, U us apart). Exit 0 intact, 1 corrupt, 2 error.\n");
+		"each check, U us apart), while F forkers fork and reap children in a\n"
+		"loop. Exit 0 intact, 1 corrupt, 2 error.\n");
 }
 
 static double now_s(void)
@@ -222,11 +236,93 @@ static unsigned int stop_sharers(const struct opts *o, struct sharer_stats *st,
 	return bad;
 }
 
+/*
+ * Forker @r of a task: fork a child that exits at once and reap it, until
+ * the task says stop. A fork that fails for want of memory is tried again
+ * a millisecond later: the point is the load, not each fork.
+ */
+static int forker(struct forker_stats *fs, unsigned int r)
+{
+	struct timespec ms = { .tv_sec = 0, .tv_nsec = 1000000 };
+	int status;
+	pid_t pid;
+
+	while (!fs->stop) {
+		pid = fork();
+		if (!pid)
+			_exit(0);
+		if (pid < 0) {
+			if (errno != EAGAIN && errno != ENOMEM)
+				return 2;
+			nanosleep(&ms, NULL);
+			continue;
+		}
+		if (waitpid(pid, &status, 0) < 0)
+			return 2;
+		fs->forks[r]++;
+	}
+	return 0;
+}
+
+/*
+ * Fork the forkers of task @t into @pids, once @area has a page (so that
+ * they share its anon_vma); NULL (said) if one cannot be.
+ */
+static struct forker_stats *start_forkers(const struct opts *o, char *area,
+					  pid_t *pids, unsigned int t)
+{
+	struct forker_stats *fs;
+	unsigned int r;
+
+	fs = mmap(NULL, sizeof(*fs), PROT_READ | PROT_WRITE,
+		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (fs == MAP_FAILED) {
+		fprintf(stderr, "usemem[%u]: mmap forker stats: %s\n", t,
+			strerror(errno));
+		return NULL;
+	}
+	area[0] = 1;
+	fflush(stdout);
+	for (r = 0; r < o->forkers; r++) {
+		pids[r] = fork();
+		if (pids[r] < 0) {
+			fprintf(stderr, "usemem[%u]: fork forker: %s\n", t,
+				strerror(errno));
+			fs->stop = 1;
+			return NULL;
+		}
+		if (!pids[r])
+			_exit(forker(fs, r));
+	}
+	return fs;
+}
+
+/* Stop and reap the forkers; how many of them failed. */
+static unsigned int stop_forkers(const struct opts *o,
+				 struct forker_stats *fs, const pid_t *pids,
+				 unsigned int t)
+{
+	unsigned int r, bad = 0;
+	int status;
+
+	fs->stop = 1;
+	for (r = 0; r < o->forkers; r++) {
+		if (waitpid(pids[r], &status, 0) < 0 || !WIFEXITED(status) ||
+		    WEXITSTATUS(status)) {
+			fprintf(stderr, "usemem[%u]: forker %u failed\n", t, r);
+			bad++;
+		}
+	}
+	return bad;
+}
+
 static int task(const struct opts *o, unsigned int t)
 {
-	pid_t pids[MAX_TASKS], spids[MAX_TASKS];
-	unsigned int r, bad_readers = 0, bad_sharers = 0;
+	pid_t pids[MAX_TASKS], spids[MAX_TASKS], fpids[MAX_TASKS];
+	unsigned int r, bad_readers = 0, bad_sharers = 0, bad_forkers = 0;
 	struct sharer_stats *st = NULL;
+	struct forker_stats *fs = NULL;
+	uint64_t forks = 0;
 	uint64_t checks = 0, slow = 0, max_ns = 0, scorrupt = 0;
 	int status;
 	size_t npages = (size_t)(o->mb << 20) / GPAT_PAGE, i, k;
@@ -250,6 +346,11 @@ static int task(const struct opts *o, unsigned int t)
 				t, npages);
 			return 2;
 		}
+	}
+	if (o->forkers) {
+		fs = start_forkers(o, area, fpids, t);
+		if (!fs)
+			return 2;
 	}
 	for (p = 0; p < o->passes; p++) {
 		if (perm)
@@ -305,6 +406,11 @@ static int task(const struct opts *o, unsigned int t)
 				max_ns = st->s[r].max_ns;
 		}
 	}
+	if (fs) {
+		bad_forkers = stop_forkers(o, fs, fpids, t);
+		for (r = 0; r < o->forkers; r++)
+			forks += fs->forks[r];
+	}
 	printf("usemem[%u]: order=%s pages=%zu passes=%u readers=%u write_s=%.3f verify_s=%.3f corrupt=%" PRIu64 " bad_readers=%u",
 	       t, o->random ? "random" : "seq", npages, o->passes, o->readers,
 	       t1 - t0, now_s() - t1, corrupt, bad_readers);
@@ -312,9 +418,13 @@ static int task(const struct opts *o, unsigned int t)
 		printf(" sharers=%u sharer_checks=%" PRIu64 " sharer_slow=%" PRIu64 " sharer_max_ms=%.1f sharer_corrupt=%" PRIu64 " bad_sharers=%u",
 		       o->sharers, checks, slow, max_ns / 1e6, scorrupt,
 		       bad_sharers);
+	if (fs)
+		printf(" forkers=%u forks=%" PRIu64 " bad_forkers=%u",
+		       o->forkers, forks, bad_forkers);
 	printf("\n");
 	fflush(stdout);
-	return corrupt || bad_readers || scorrupt || bad_sharers ? 1 : 0;
+	return corrupt || bad_readers || scorrupt || bad_sharers ||
+	       bad_forkers ? 1 : 0;
 }
 
 /* A numeric option: its short code, range and where it goes. */
@@ -361,6 +471,7 @@ int main(int argc, char **argv)
 		{ "sharers", required_argument, NULL, 'S' },
 		{ "sharer-cgroup", required_argument, NULL, 'C' },
 		{ "sharer-pause-us", required_argument, NULL, 'P' },
+		{ "forkers", required_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -375,6 +486,7 @@ int main(int argc, char **argv)
 		{ 'r', 0, MAX_TASKS, NULL, &o.readers },
 		{ 'S', 0, MAX_TASKS, NULL, &o.sharers },
 		{ 'P', 0, 10000000, NULL, &o.pause_us },
+		{ 'F', 0, MAX_TASKS, NULL, &o.forkers },
 	};
 	pid_t pids[MAX_TASKS];
 	int c, status, worst = 0;

@@ -251,23 +251,26 @@ static void test_slab_errors_injected(void **state)
 			 METRIC_NEUTRAL);
 }
 
-/* nrswpdeferred: missing on a kernel without it, its share of all I/Os */
+/* the deferred batches: missing on a kernel without them, their share */
 static void test_deferred(void **state)
 {
 	(void)state;
 	feed("{\"v\":1,\"seq\":%u,\"t_ns\":1,\"type\":\"sample\","
 	     "\"vmstat\":{\"pswpout\":64,\"nrswpout\":2,\"pswpin\":8,"
 	     "\"nrswpin\":4}}", seq++);
-	val("nrswpdeferred", STATS_MISSING);
+	val("nrswpin_deferred", STATS_MISSING);
+	val("nrswpout_deferred", STATS_MISSING);
 	val("deferred_share", STATS_MISSING);
 	feed("{\"v\":1,\"seq\":%u,\"t_ns\":2,\"type\":\"sample\","
 	     "\"vmstat\":{\"pswpout\":640,\"nrswpout\":20,\"pswpin\":80,"
-	     "\"nrswpin\":40,\"nrswpdeferred\":15}}", seq++);
-	assert_float_equal(val("nrswpdeferred", STATS_OK), 15, 0);
+	     "\"nrswpin\":40,\"nrswpin_deferred\":12,"
+	     "\"nrswpout_deferred\":3}}", seq++);
+	assert_float_equal(val("nrswpin_deferred", STATS_OK), 12, 0);
+	assert_float_equal(val("nrswpout_deferred", STATS_OK), 3, 0);
 	/* 15 of 60 I/Os */
 	assert_float_equal(val("deferred_share", STATS_OK), 0.25, 1e-12);
 	assert_int_equal(metric_find("deferred_share")->dir, METRIC_NEUTRAL);
-	assert_false(metric_find("nrswpdeferred")->live);
+	assert_false(metric_find("nrswpout_deferred")->live);
 }
 
 int main(void)

@@ -379,20 +379,25 @@ static struct stats_val ph##_seconds(const struct metric_in *in)	\
 
 /*
  * Share of the swap I/Os that swap_io_wq submitted for a task that slept
- * with its batch pending: nrswpdeferred / (nrswpin + nrswpout). Both
- * count submissions, so it lies in [0, 1].
+ * with its batch pending: (nrswpin_deferred + nrswpout_deferred) /
+ * (nrswpin + nrswpout). The deferred ones are among the submitted ones,
+ * so it lies in [0, 1].
  */
 static struct stats_val deferred_share(const struct metric_in *in)
 {
-	uint64_t d, r, w;
+	static const char *const name[] = {
+		"nrswpin_deferred", "nrswpout_deferred", "nrswpin", "nrswpout"
+	};
+	uint64_t v[ARRAY_SIZE(name)];
+	size_t i;
 
 	if (in->window || !in->t->npts)
 		return na();
-	if (!stats_track_counter(in->t, "nrswpdeferred", &d) ||
-	    !stats_track_counter(in->t, "nrswpin", &r) ||
-	    !stats_track_counter(in->t, "nrswpout", &w))
-		return stats_missing();
-	return stats_ratio(stats_ok((double)d), stats_ok((double)(r + w)));
+	for (i = 0; i < ARRAY_SIZE(name); i++)
+		if (!stats_track_counter(in->t, name[i], &v[i]))
+			return stats_missing();
+	return stats_ratio(stats_ok((double)(v[0] + v[1])),
+			   stats_ok((double)(v[2] + v[3])));
 }
 
 PHASE_SECONDS(fill)
@@ -449,14 +454,19 @@ const struct metric_def metric_defs[] = {
 		.dir = METRIC_HIGHER_BETTER, .decimals = 2,
 		.min_effect = 0.01, .deterministic = true,
 	}, {
-		.key = "nrswpdeferred", .label = "swap batches deferred",
-		.unit = "batches", .vmstat = "nrswpdeferred",
-		.how = "vmstat nrswpdeferred since boot: swap batches that a task left on its plug when it slept, submitted for it by swap_io_wq (swap-ops patch 16; missing on kernels without it)",
+		.key = "nrswpin_deferred", .label = "read batches deferred",
+		.unit = "I/Os", .vmstat = "nrswpin_deferred",
+		.how = "vmstat nrswpin_deferred since boot: swap read batches that a task left on its plug when it slept, submitted for it by swap_io_wq in its blkcg (swap-ops patch 16; missing on kernels without it)",
+		.dir = METRIC_NEUTRAL, .min_effect = 0.05,
+	}, {
+		.key = "nrswpout_deferred", .label = "write batches deferred",
+		.unit = "I/Os", .vmstat = "nrswpout_deferred",
+		.how = "vmstat nrswpout_deferred since boot: swap write batches that a task left on its plug when it slept, submitted for it by swap_io_wq with its PF_MEMALLOC (swap-ops patch 16; missing on kernels without it)",
 		.dir = METRIC_NEUTRAL, .min_effect = 0.05,
 	}, {
 		.key = "deferred_share", .label = "deferred swap I/Os",
 		.unit = "share", .eval = deferred_share,
-		.how = "nrswpdeferred / (nrswpin + nrswpout): the share of swap I/Os submitted by swap_io_wq for a task that slept",
+		.how = "(nrswpin_deferred + nrswpout_deferred) / (nrswpin + nrswpout): the share of swap I/Os submitted by swap_io_wq for a task that slept",
 		.dir = METRIC_NEUTRAL, .decimals = 3, .min_effect = 0.05,
 	}, {
 		.key = "pageout_evicted", .label = "evicted per pageout",
