@@ -8,6 +8,8 @@ zram twins) take minutes each: make bench runs kernel-build and
 kernel-build-zram with --repeat 3, the others run by hand."""
 import hashlib
 import json
+import re
+import subprocess
 
 import pytest
 
@@ -289,3 +291,22 @@ def test_usemem_pair_memcg_and_global(runs):
         ppio = {r["kernel"]: r["metrics"]["write_pages_per_io"]
                 for r in run.json["results"]}
         assert ppio["patched"] >= 4 * ppio["baseline"], (run, ppio)
+
+
+def test_usemem_forkers_fork_and_are_reaped(tmp_path):
+    """usemem --forkers (cg-nfs-fork's lock contention) on the host, no
+    guest: the forkers' children are counted and reaped, every page
+    verifies, and a count beyond the limit is refused with exit 2."""
+    usemem = REPO / "guest" / "build" / "usemem"
+    r = subprocess.run([str(usemem), "--mb", "8", "--passes", "2",
+                        "--forkers", "2", "--readers", "1"],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r
+    m = re.search(r" corrupt=(\d+) .* forkers=2 forks=(\d+) "
+                  r"bad_forkers=(\d+)$", r.stdout.strip())
+    assert m, r.stdout
+    assert m.group(1) == "0" and m.group(3) == "0", r.stdout
+    assert int(m.group(2)) > 0, r.stdout
+    r = subprocess.run([str(usemem), "--forkers", "65"],
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2 and "--forkers" in r.stderr, r
