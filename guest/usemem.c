@@ -31,8 +31,8 @@
  * children as soon as its area has its first page, which fork and reap
  * children of their own in a loop until the task is done: every fork and
  * exit takes the area's anon_vma lock for write, which reclaim takes for
- * read to unmap the task's pages, so reclaim sleeps there, amid a batch
- * of swap writes (the summary line says forks=). Prints one summary line
+ * read to unmap the task's pages, so reclaim may sleep there with a batch
+ * of swap writes pending (the summary line says forks=). Prints one summary line
  * per task. Exit status: 0 every page intact, 1 corrupt pages, 2 error.
  */
 #include <errno.h>
