@@ -259,13 +259,19 @@ static void test_swap_io_errors(void **state)
 		/* not ours: another function's suppressed messages */
 		"[   13.0] blk_update_request: 5 callbacks suppressed\n"
 		"[   13.1] end_swap_bio_read: -4 callbacks suppressed\n"
-		"[   13.2] end_swap_bio_read: x callbacks suppressed\n";
+		"[   13.2] end_swap_bio_read: x callbacks suppressed\n"
+		/* swap over NFS (6.1 and swap-ops) */
+		"[   14.0] Write error -12 on dio swapfile (1445888)\n"
+		"[   14.1] swap_fs_write_complete: 4 callbacks suppressed\n"
+		"[   14.2] sio_write_complete: 1 callbacks suppressed\n"
+		/* not a swap write */
+		"[   14.3] Write error on disk sda\n";
 	struct console_scan cs;
 
 	(void)state;
 	scan(text, &cs);
 	assert_int_equal(cs.problems, 0);
-	assert_int_equal(cs.swap_write_errors, 2 + 3);
+	assert_int_equal(cs.swap_write_errors, 2 + 3 + 1 + 4 + 1);
 	assert_int_equal(cs.swap_read_errors, 2 + 7 + 2);
 	scan("Read-error on swap-device\nBUG: bad\n", &cs);
 	assert_int_equal(cs.swap_read_errors, 1);

@@ -560,7 +560,7 @@ const struct metric_def metric_defs[] = {
 	}, {
 		.key = "swap_write_errors", .label = "swap write errors",
 		.unit = "lines", .eval = swap_write_errors,
-		.how = "\"Write-error on swap-device\" lines in the guest's console.log (not the stream)",
+		.how = "\"Write-error on swap-device\" and (swap files: NFS) \"Write error N on dio swapfile\" lines in the guest's console.log, with their rate limit's suppressed callbacks (not the stream)",
 		.dir = METRIC_LOWER_BETTER, .min_effect = 0,
 		.deterministic = true,
 	}, {

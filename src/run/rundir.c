@@ -119,7 +119,25 @@ static const struct {
 	{ "end_swap_bio_read", false },
 	{ "swap_fs_read_complete", false },	/* swap-ops NFS reads */
 	{ "sio_read_complete", false },		/* 6.1 NFS reads */
+	{ "swap_fs_write_complete", true },	/* swap-ops NFS writes */
+	{ "sio_write_complete", true },		/* 6.1 NFS writes */
 };
+
+/*
+ * A failed swap write: to a block device, or to a swap file through
+ * ->swap_rw() (NFS: "Write error -12 on dio swapfile (OFFSET)", which
+ * 6.1 calls a temporary failure for want of transmit buffers; the pages
+ * stay dirty).
+ */
+static bool swap_write_error(const char *line)
+{
+	const char *p;
+
+	if (strstr(line, "Write-error on swap-device"))
+		return true;
+	p = strstr(line, "Write error ");
+	return p && strstr(p, " on dio swapfile");
+}
 
 /* "<func>: N callbacks suppressed" of a swap error message. */
 static void count_suppressed(const char *line, struct console_scan *cs)
@@ -170,7 +188,7 @@ void console_scan_text(char *text, struct console_scan *cs)
 			   strstr(line, "oom_reaper:")) {
 			in_oom = false;
 		}
-		if (strstr(line, "Write-error on swap-device"))
+		if (swap_write_error(line))
 			cs->swap_write_errors++;
 		else if (strstr(line, "Read-error on swap-device"))
 			cs->swap_read_errors++;
