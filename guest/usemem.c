@@ -218,22 +218,30 @@ static bool start_sharers(const struct opts *o, const char *area,
 	return true;
 }
 
-/* Stop and reap the sharers; how many of them failed. */
-static unsigned int stop_sharers(const struct opts *o, struct sharer_stats *st,
-				 const pid_t *pids, unsigned int t)
+/* Reap the @n children @what of task @t in @pids; how many of them failed. */
+static unsigned int reap(const pid_t *pids, unsigned int n, const char *what,
+			 unsigned int t)
 {
 	unsigned int r, bad = 0;
 	int status;
 
-	st->stop = 1;
-	for (r = 0; r < o->sharers; r++) {
+	for (r = 0; r < n; r++) {
 		if (waitpid(pids[r], &status, 0) < 0 || !WIFEXITED(status) ||
 		    WEXITSTATUS(status)) {
-			fprintf(stderr, "usemem[%u]: sharer %u failed\n", t, r);
+			fprintf(stderr, "usemem[%u]: %s %u failed\n", t, what,
+				r);
 			bad++;
 		}
 	}
 	return bad;
+}
+
+/* Stop and reap the sharers; how many of them failed. */
+static unsigned int stop_sharers(const struct opts *o, struct sharer_stats *st,
+				 const pid_t *pids, unsigned int t)
+{
+	st->stop = 1;
+	return reap(pids, o->sharers, "sharer", t);
 }
 
 /*
@@ -302,18 +310,8 @@ static unsigned int stop_forkers(const struct opts *o,
 				 struct forker_stats *fs, const pid_t *pids,
 				 unsigned int t)
 {
-	unsigned int r, bad = 0;
-	int status;
-
 	fs->stop = 1;
-	for (r = 0; r < o->forkers; r++) {
-		if (waitpid(pids[r], &status, 0) < 0 || !WIFEXITED(status) ||
-		    WEXITSTATUS(status)) {
-			fprintf(stderr, "usemem[%u]: forker %u failed\n", t, r);
-			bad++;
-		}
-	}
-	return bad;
+	return reap(pids, o->forkers, "forker", t);
 }
 
 static int task(const struct opts *o, unsigned int t)
