@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from harness import EXIT_CONFIG, EXIT_INTERRUPTED, REPO
+from harness import EXIT_CONFIG, EXIT_INTERRUPTED, REPO, untimed
 
 BDEV = REPO / "scenarios" / "bdev-swap.json"
 NOBODY = 65534
@@ -134,8 +134,8 @@ def test_two_hosts_one_killed(guests, daemons, tmp_path):
     conf = sw.write_config(tmp_path / "hosts.conf",
                            hosts="%s %s" % (h1.uri, h2.uri))
     p = sw.popen("--config", conf, "run", "--json", "--repeat", "4",
-                 "--parallel", "2", BDEV, stdout=subprocess.PIPE,
-                 stderr=subprocess.PIPE)
+                 "--parallel", "2", untimed("bdev-swap", tmp_path),
+                 stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
         end = time.monotonic() + 300
         while time.monotonic() < end and len(h2.qemus()) < 2:
