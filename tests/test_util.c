@@ -11,7 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <sys/file.h>
+#include <sys/time.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -187,7 +190,7 @@ static void test_lock(void **state)
 	fd = mkstemp(path);
 	assert_true(fd >= 0);
 	close(fd);
-	fd = util_lock(path, "test");
+	fd = util_lock(path, "test", NULL);
 	assert_true(fd >= 0);
 	/* flock locks belong to the open file: a second open conflicts */
 	fd2 = open(path, O_RDWR);
@@ -198,6 +201,69 @@ static void test_lock(void **state)
 	unlink(path);
 }
 
+static atomic_int lock_stop;
+static atomic_int lock_alarms;
+static atomic_int lock_holder = -1;
+
+/*
+ * The first alarm only interrupts, the second asks to stop. A wait that
+ * ignores the request gets the lock at the 20th (its holder closes it),
+ * so the test fails rather than hangs.
+ */
+static void on_alarm(int sig)
+{
+	int fd;
+
+	(void)sig;
+	if (++lock_alarms >= 2)
+		lock_stop = 1;
+	if (lock_alarms >= 20) {
+		fd = atomic_exchange(&lock_holder, -1);
+		if (fd >= 0)
+			close(fd);
+	}
+}
+
+/*
+ * A run waiting for another's lock gives up on SIGTERM or SIGINT (its
+ * handler sets the stop flag; flock() returns EINTR); before, the wait
+ * went on and only SIGKILL ended it. A signal that sets nothing (the
+ * first alarm) does not end the wait.
+ */
+static void test_lock_interrupted(void **state)
+{
+	struct sigaction sa = { .sa_handler = on_alarm }, old;
+	struct itimerval it = {
+		.it_interval = { .tv_usec = 100000 },
+		.it_value = { .tv_usec = 100000 },
+	};
+	struct itimerval off = { 0 };
+	char path[] = "/tmp/test_util_lock.XXXXXX";
+	int fd, fd2, e;
+
+	(void)state;
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(flock(fd, LOCK_EX), 0);
+	lock_holder = fd;
+	sigemptyset(&sa.sa_mask);
+	assert_int_equal(sigaction(SIGALRM, &sa, &old), 0);
+	assert_int_equal(setitimer(ITIMER_REAL, &it, NULL), 0);
+	fd2 = util_lock(path, "the test's own lock", &lock_stop);
+	e = errno;
+	setitimer(ITIMER_REAL, &off, NULL);
+	sigaction(SIGALRM, &old, NULL);
+	fd = atomic_exchange(&lock_holder, -1);
+	if (fd >= 0)
+		close(fd);
+	if (fd2 >= 0)
+		close(fd2);
+	unlink(path);
+	assert_int_equal(fd2, -1);
+	assert_int_equal(e, EINTR);
+	assert_true(lock_alarms >= 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -205,6 +271,7 @@ int main(void)
 		cmocka_unit_test(test_run),
 		cmocka_unit_test(test_files),
 		cmocka_unit_test(test_lock),
+		cmocka_unit_test(test_lock_interrupted),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1345,7 +1345,7 @@ static int build_locked(struct build_ctx *c, const struct variant *vs,
 
 	util_path(lockpath, sizeof(lockpath), "%s/build.lock",
 		  c->cfg->workdir);
-	lockfd = util_lock(lockpath, "another kernel build");
+	lockfd = util_lock(lockpath, "another kernel build", NULL);
 	if (lockfd < 0) {
 		build_fail("%s: %s", lockpath, strerror(errno));
 		return EXIT_SETUP;

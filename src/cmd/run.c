@@ -1897,7 +1897,13 @@ static int run_locked(struct run *r)
 	 */
 	util_path(lockpath, sizeof(lockpath), "%s/run.lock", cfg->workdir);
 	util_mkdir_p(cfg->workdir, 0755);
-	lockfd = util_lock(lockpath, "another swapctl run");
+	lockfd = util_lock(lockpath, "another swapctl run",
+			   &guest_interrupted);
+	if (lockfd < 0 && errno == EINTR) {
+		fprintf(stderr, "swapctl run: %s: interrupted waiting for another swapctl run\n",
+			lockpath);
+		return EXIT_INTERRUPTED;
+	}
 	if (lockfd < 0) {
 		fprintf(stderr, "swapctl run: %s: %s\n", lockpath,
 			strerror(errno));

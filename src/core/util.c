@@ -490,7 +490,7 @@ double util_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-int util_lock(const char *path, const char *what)
+int util_lock(const char *path, const char *what, const atomic_int *stop)
 {
 	int fd;
 
@@ -505,8 +505,11 @@ int util_lock(const char *path, const char *what)
 	}
 	fprintf(stderr, "swapctl: waiting for %s (%s)\n", what, path);
 	while (flock(fd, LOCK_EX)) {
-		if (errno != EINTR) {
+		if (errno != EINTR || (stop && *stop)) {
+			int e = errno;
+
 			close(fd);
+			errno = e;
 			return -1;
 		}
 	}

@@ -12,6 +12,7 @@
 #define SWAPCTL_UTIL_H
 
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -118,10 +119,12 @@ double util_now(void);
 /*
  * Take an exclusive flock() on @path (created if needed); if another
  * process holds it, print "swapctl: waiting for @what (@path)" on stderr
- * once and block. Returns the fd to keep open (closing it releases the
- * lock), or -1.
+ * once and block. A signal caught without SA_RESTART interrupts the
+ * wait: when @stop is set and nonzero then, give up (errno EINTR), else
+ * wait on. Returns the fd to keep open (closing it releases the lock),
+ * or -1.
  */
-int util_lock(const char *path, const char *what);
+int util_lock(const char *path, const char *what, const atomic_int *stop);
 
 /*
  * The directory holding swapctl's data: the repository (the directory of

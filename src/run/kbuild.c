@@ -306,7 +306,7 @@ int kbuild_prepare(const char *workdir, const char *config, const char *log,
 		return 0;
 
 	snprintf(lock, sizeof(lock), "%s/build.lock", workdir);
-	lfd = util_lock(lock, "the kernel build lock");
+	lfd = util_lock(lock, "the kernel build lock", NULL);
 	if (lfd < 0) {
 		util_seterr(err, errlen, "%s: %s", lock, strerror(errno));
 		return -1;

@@ -291,3 +291,37 @@ def test_run_remakes_an_initramfs_older_than_swapctl(sw, guests):
         if ird.read_bytes() != good:
             ird.unlink()
             ird.write_bytes(good)
+
+
+@pytest.mark.boot
+def test_sigterm_while_waiting_for_the_run_lock(sw, kernels):
+    """A run waiting for another's run.lock ends on SIGTERM with exit 130
+    and one line saying so, and makes no run directory; it used to wait
+    on (only SIGKILL ended it)."""
+    import fcntl
+    import signal
+    import time
+    from harness import EXIT_INTERRUPTED
+    runs_dir = sw.workdir / "runs"
+    before = set(os.listdir(runs_dir)) if runs_dir.exists() else set()
+    with open(sw.workdir / "run.lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        p = sw.popen("run", REPO / "scenarios" / "bdev-swap.json",
+                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        try:
+            line, end = "", time.monotonic() + 60
+            while "waiting for another swapctl run" not in line and \
+                    time.monotonic() < end and p.poll() is None:
+                line = p.stderr.readline()
+            assert "waiting for another swapctl run" in line, line
+            p.send_signal(signal.SIGTERM)
+            err = p.communicate(timeout=20)[1]
+        finally:
+            if p.poll() is None:
+                p.kill()
+                p.wait()
+    assert p.returncode == EXIT_INTERRUPTED, (p.returncode, err)
+    assert "run.lock: interrupted waiting for another swapctl run" in err, \
+        err
+    after = set(os.listdir(runs_dir)) if runs_dir.exists() else set()
+    assert after == before, after - before
