@@ -206,6 +206,28 @@ bench-cost: all
 		mv $(BENCH_DIR)/cost/table.md.tmp $(BENCH_DIR)/cost/table.md && \
 		cat $(BENCH_DIR)/cost/table.md
 
+# Swap write errors on the debug kernels under NFS pressure (issue 21,
+# item 1): cg-nfs-fork on the baseline's and the series' debug builds,
+# BENCH_NFS_DEBUG_REPEAT pairs into BENCH_DIR/nfs-debug/, then
+# tools/error-rate: per kernel, how many guests logged swap write errors,
+# and Fisher's exact p of the series having more. About 15 minutes per
+# pair on two cores (two hours at the default 8).
+BENCH_NFS_DEBUG_REPEAT ?= 8
+bench-nfs-debug: all
+	./swapctl build --debug
+	@mkdir -p $(BENCH_DIR)/nfs-debug; \
+	./swapctl run --json --debug --repeat $(BENCH_NFS_DEBUG_REPEAT) \
+		scenarios/cg-nfs-fork.json \
+		>$(BENCH_DIR)/nfs-debug/cg-nfs-fork.json.tmp; \
+	echo "   exit $$?"; \
+	mv $(BENCH_DIR)/nfs-debug/cg-nfs-fork.json.tmp \
+		$(BENCH_DIR)/nfs-debug/cg-nfs-fork.json; \
+	tools/error-rate $(BENCH_DIR)/nfs-debug/cg-nfs-fork.json \
+		>$(BENCH_DIR)/nfs-debug/table.md.tmp && \
+		mv $(BENCH_DIR)/nfs-debug/table.md.tmp \
+			$(BENCH_DIR)/nfs-debug/table.md && \
+		cat $(BENCH_DIR)/nfs-debug/table.md
+
 check: all unit fuzz integration
 
 # Quiet when everything is there; apt-get runs only for what is missing.
@@ -248,5 +270,5 @@ install: all
 clean:
 	rm -rf build guest/build tests/bin swapctl
 
-.PHONY: bench-cost bench-designs all guest unit fuzz integration bench check check-full deps install clean
+.PHONY: bench-cost bench-designs bench-nfs-debug all guest unit fuzz integration bench check check-full deps install clean
 -include $(OBJS:.o=.d)
