@@ -15,6 +15,7 @@
 #include <stdatomic.h>
 #include <sys/file.h>
 #include <sys/time.h>
+#include <sys/wait.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -264,6 +265,42 @@ static void test_lock_interrupted(void **state)
 	assert_true(lock_alarms >= 2);
 }
 
+/*
+ * A stop request that came before the wait began (the signal between the
+ * "waiting" line and flock()) ends it too, with no further signal: in a
+ * child, so that a wait that never ends fails the test after 5 s.
+ */
+static void test_lock_stopped_before(void **state)
+{
+	char path[] = "/tmp/test_util_lock.XXXXXX";
+	int fd, status = 0, i;
+	pid_t pid;
+
+	(void)state;
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(flock(fd, LOCK_EX), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid) {
+		int fd2;
+
+		lock_stop = 1;
+		fd2 = util_lock(path, "the test's own lock", &lock_stop);
+		_exit(fd2 == -1 && errno == EINTR ? 0 : 1);
+	}
+	for (i = 0; i < 100 && waitpid(pid, &status, WNOHANG) == 0; i++)
+		usleep(50000);
+	if (i == 100) {
+		kill(pid, SIGKILL);
+		waitpid(pid, &status, 0);
+	}
+	close(fd);
+	unlink(path);
+	assert_int_not_equal(i, 100);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -272,6 +309,7 @@ int main(void)
 		cmocka_unit_test(test_files),
 		cmocka_unit_test(test_lock),
 		cmocka_unit_test(test_lock_interrupted),
+		cmocka_unit_test(test_lock_stopped_before),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -504,16 +504,29 @@ int util_lock(const char *path, const char *what, const atomic_int *stop)
 		return -1;
 	}
 	fprintf(stderr, "swapctl: waiting for %s (%s)\n", what, path);
-	while (flock(fd, LOCK_EX)) {
-		if (errno != EINTR || (stop && *stop)) {
-			int e = errno;
+	for (;;) {
+		int e;
 
-			close(fd);
-			errno = e;
-			return -1;
+		/*
+		 * With @stop, poll: a signal that came between a check of
+		 * @stop and a blocking flock() would not end the wait.
+		 */
+		if (stop && *stop) {
+			errno = EINTR;
+		} else if (!flock(fd, stop ? LOCK_EX | LOCK_NB : LOCK_EX)) {
+			return fd;
+		} else if (errno == EINTR ||
+			   (stop && errno == EWOULDBLOCK)) {
+			if (stop)
+				nanosleep(&(struct timespec){ .tv_nsec = 50000000 },
+					  NULL);
+			continue;
 		}
+		e = errno;
+		close(fd);
+		errno = e;
+		return -1;
 	}
-	return fd;
 }
 
 static bool has_kernel_config(const char *dir)

@@ -75,8 +75,8 @@ def test_append_key_and_option_reach_the_kernel_command_line(sw, tmp_path):
                            append="\"transparent_hugepage=never\"")
     r = sw.expect(EXIT_OK, "--config", conf, "run", "--dry-run", "--json",
                   "--append", "swiotlb=noforce quiet", DEFAULT).json()
-    want = "console=ttyS0 panic=-1 loglevel=5 transparent_hugepage=never " \
-        "swiotlb=noforce quiet"
+    want = "console=ttyS0 panic=-1 loglevel=5 no_timer_check " \
+        "transparent_hugepage=never swiotlb=noforce quiet"
     assert r["cmdline"] == want
     for d in r["domains"]:
         assert "<cmdline>%s</cmdline>" % want in d["xml"]
