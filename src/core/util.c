@@ -492,41 +492,40 @@ double util_now(void)
 
 int util_lock(const char *path, const char *what, const atomic_int *stop)
 {
-	int fd;
+	const struct timespec tick = { .tv_nsec = 50000000 };
+	int fd, e;
 
 	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return -1;
 	if (flock(fd, LOCK_EX | LOCK_NB) == 0)
 		return fd;
-	if (errno != EWOULDBLOCK) {
-		close(fd);
-		return -1;
-	}
+	if (errno != EWOULDBLOCK)
+		goto fail;
 	fprintf(stderr, "swapctl: waiting for %s (%s)\n", what, path);
-	for (;;) {
-		int e;
-
-		/*
-		 * With @stop, poll: a signal that came between a check of
-		 * @stop and a blocking flock() would not end the wait.
-		 */
-		if (stop && *stop) {
-			errno = EINTR;
-		} else if (!flock(fd, stop ? LOCK_EX | LOCK_NB : LOCK_EX)) {
-			return fd;
-		} else if (errno == EINTR ||
-			   (stop && errno == EWOULDBLOCK)) {
-			if (stop)
-				nanosleep(&(struct timespec){ .tv_nsec = 50000000 },
-					  NULL);
-			continue;
-		}
-		e = errno;
-		close(fd);
-		errno = e;
-		return -1;
+	if (!stop) {
+		while (flock(fd, LOCK_EX))
+			if (errno != EINTR)
+				goto fail;
+		return fd;
 	}
+	/*
+	 * Poll: a signal that came between a check of @stop and a blocking
+	 * flock() would not end the wait.
+	 */
+	while (!*stop) {
+		if (!flock(fd, LOCK_EX | LOCK_NB))
+			return fd;
+		if (errno != EWOULDBLOCK && errno != EINTR)
+			goto fail;
+		nanosleep(&tick, NULL);
+	}
+	errno = EINTR;
+fail:
+	e = errno;
+	close(fd);
+	errno = e;
+	return -1;
 }
 
 static bool has_kernel_config(const char *dir)

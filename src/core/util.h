@@ -119,10 +119,10 @@ double util_now(void);
 /*
  * Take an exclusive flock() on @path (created if needed); if another
  * process holds it, print "swapctl: waiting for @what (@path)" on stderr
- * once and block. A signal caught without SA_RESTART interrupts the
- * wait: when @stop is set and nonzero then, give up (errno EINTR), else
- * wait on. Returns the fd to keep open (closing it releases the lock),
- * or -1.
+ * once and wait. With @stop, the wait polls and gives up (-1, errno
+ * EINTR) once *@stop is nonzero (a signal handler sets it); without, it
+ * blocks through signals. Returns the fd to keep open (closing it
+ * releases the lock), or -1.
  */
 int util_lock(const char *path, const char *what, const atomic_int *stop);
 
