@@ -2,13 +2,16 @@
 """swapctl run on every shipped scenario, both kernels: counters, verdicts,
 data integrity; then report and top on the recording; a wrong verification
 seed; nothing left behind."""
+import fcntl
 import json
 import os
+import signal
 import subprocess
+import time
 
 import pytest
 
-from harness import EXIT_CORRUPT, REPO, SWAPCTL
+from harness import EXIT_CORRUPT, EXIT_INTERRUPTED, REPO, SWAPCTL
 
 
 def shipped():
@@ -298,10 +301,6 @@ def test_sigterm_while_waiting_for_the_run_lock(sw, kernels):
     """A run waiting for another's run.lock ends on SIGTERM with exit 130
     and one line saying so, and makes no run directory; it used to wait
     on (only SIGKILL ended it)."""
-    import fcntl
-    import signal
-    import time
-    from harness import EXIT_INTERRUPTED
     runs_dir = sw.workdir / "runs"
     before = set(os.listdir(runs_dir)) if runs_dir.exists() else set()
     with open(sw.workdir / "run.lock", "a") as lock:
