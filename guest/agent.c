@@ -35,6 +35,7 @@
 
 #define PROTO_VERSION	GPROTO_VERSION
 #define VMSTAT_CAP	16384
+#define ZONEINFO_CAP	32768
 #define INBUF_CAP	(2 * GU_LINE_MAX)
 #define MAX_DEVS	GSTAT_MAX_SWAPS
 #define WRITE_STALL_MS	10000
@@ -45,6 +46,8 @@ static uint64_t next_seq;
 static uint64_t nsamples, bytes_sent;
 static uint64_t write_cpu_ns;	/* CPU time spent in port writes */
 static char vmstat_text[VMSTAT_CAP];
+static char zoneinfo_text[ZONEINFO_CAP];
+static long page_kb = 4;
 static long clk_tck = 100;	/* USER_HZ: the unit of /proc/stat */
 
 struct devmap {
@@ -369,6 +372,9 @@ static void send_sample(void)
 	/* The aggregate "cpu " line comes first: a cut-off tail is fine. */
 	if (read_cached("/proc/stat", text, sizeof(text)) > 0)
 		gstat_cpu_member(&j, text, clk_tck);
+	if (read_cached("/proc/zoneinfo", zoneinfo_text,
+			sizeof(zoneinfo_text)) > 0)
+		gstat_mem_member(&j, vmstat_text, zoneinfo_text, page_kb);
 	/* Absent without CONFIG_PSI (or with psi=0 on the command line). */
 	if (read_cached("/proc/pressure/memory", text, sizeof(text)) > 0)
 		gstat_psi_member(&j, text);
@@ -482,6 +488,8 @@ int main(int argc, char **argv)
 		interval_ms = 10;
 	signal(SIGPIPE, SIG_IGN);
 	clk_tck = sysconf(_SC_CLK_TCK);
+	if (sysconf(_SC_PAGESIZE) >= 1024)
+		page_kb = sysconf(_SC_PAGESIZE) / 1024;
 	fcntl(STDIN_FILENO, F_SETFL, O_NONBLOCK);
 	/*
 	 * The observer must not be swapped out by what it observes: its

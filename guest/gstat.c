@@ -266,6 +266,73 @@ int gstat_psi_member(struct gj *j, const char *text)
 	return 0;
 }
 
+/* The value of the vmstat line "@name N", or -1. */
+static int vmstat_value(const char *text, const char *name, uint64_t *v)
+{
+	size_t n = strlen(name);
+	const char *s = text;
+	char *end;
+
+	while (s && *s) {
+		if (!strncmp(s, name, n) && s[n] == ' ' &&
+		    s[n + 1] >= '0' && s[n + 1] <= '9') {
+			*v = strtoull(s + n + 1, &end, 10);
+			return *end == '\n' || !*end ? 0 : -1;
+		}
+		s = strchr(s, '\n');
+		if (s)
+			s++;
+	}
+	return -1;
+}
+
+/*
+ * The sum of every zone's "min N" line of /proc/zoneinfo (pages, its
+ * watermark boost included); -1 if there is none or one is malformed.
+ */
+static int zoneinfo_min(const char *text, uint64_t *v)
+{
+	const char *s = text;
+	bool found = false;
+	char *end;
+
+	*v = 0;
+	while (s && *s) {
+		const char *t = s + strspn(s, " ");
+
+		if (t > s && !strncmp(t, "min ", 4)) {
+			t += 4 + strspn(t + 4, " ");
+			if (*t < '0' || *t > '9')
+				return -1;
+			*v += strtoull(t, &end, 10);
+			if (*end != '\n' && *end)
+				return -1;
+			found = true;
+		}
+		s = strchr(s, '\n');
+		if (s)
+			s++;
+	}
+	return found ? 0 : -1;
+}
+
+int gstat_mem_member(struct gj *j, const char *vmstat, const char *zoneinfo,
+		     long page_kb)
+{
+	uint64_t free, wb, min;
+
+	if (vmstat_value(vmstat, "nr_free_pages", &free) ||
+	    vmstat_value(vmstat, "nr_writeback", &wb) ||
+	    zoneinfo_min(zoneinfo, &min))
+		return -1;
+	gj_obj_open(j, "mem");
+	gj_u64(j, "free_kb", free * (uint64_t)page_kb);
+	gj_u64(j, "min_kb", min * (uint64_t)page_kb);
+	gj_u64(j, "writeback_kb", wb * (uint64_t)page_kb);
+	gj_obj_close(j);
+	return 0;
+}
+
 int gstat_parse_swaps(const char *text, struct gstat_swap *out, int max)
 {
 	const char *s = text;

@@ -51,6 +51,15 @@ int gstat_cpu_member(struct gj *j, const char *text, long hz);
  */
 int gstat_psi_member(struct gj *j, const char *text);
 /*
+ * Member "mem":{"free_kb":..,"min_kb":..,"writeback_kb":..}: free pages
+ * and pages under writeback from /proc/vmstat (nr_free_pages,
+ * nr_writeback), and the min watermarks of every zone summed from
+ * /proc/zoneinfo (boost included), made KiB with @page_kb; -1 if one is
+ * missing or malformed (nothing written then).
+ */
+int gstat_mem_member(struct gj *j, const char *vmstat, const char *zoneinfo,
+		     long page_kb);
+/*
  * Member "@key":{"state":"D","cpu_ns":N[,"wchan":".."]} from a task's
  * /proc/<pid>/stat (@stat: its state and utime + stime, ticks of @hz per
  * second) and, when not NULL and not "0", its /proc/<pid>/wchan (a

@@ -347,6 +347,77 @@ static void test_blk_mmstat_swaps(void **state)
 	json_decref(v);
 }
 
+/* /proc/zoneinfo of a 256 MiB 6.1 guest, cut: two zones, node stats. */
+static const char zoneinfo[] =
+	"Node 0, zone      DMA\n"
+	"  per-node stats\n"
+	"      nr_inactive_anon 45126\n"
+	"      nr_writeback 90\n"
+	"  pages free     1012\n"
+	"        boost    0\n"
+	"        min      38\n"
+	"        low      47\n"
+	"        high     56\n"
+	"        spanned  4095\n"
+	"        protection: (0, 214, 214, 214)\n"
+	"      nr_free_pages 1012\n"
+	"  pagesets\n"
+	"    cpu: 0\n"
+	"              count: 0\n"
+	"Node 0, zone    DMA32\n"
+	"  pages free     880\n"
+	"        boost    1053\n"
+	"        min      1521\n"
+	"        low      1638\n"
+	"        high     1755\n"
+	"      nr_free_pages 880\n";
+
+static void test_mem_member(void **state)
+{
+	const char *vmstat = "nr_free_pages 1892\nnr_zone_inactive_anon 1\n"
+			     "nr_writeback 90\nnr_writeback_temp 0\n";
+	char buf[512];
+	struct gj j;
+	json_t *v, *o;
+
+	(void)state;
+	gj_init(&j, buf, sizeof(buf));
+	gj_obj_open(&j, NULL);
+	assert_int_equal(gstat_mem_member(&j, vmstat, zoneinfo, 4), 0);
+	gj_obj_close(&j);
+	v = parse_line(buf, gj_finish(&j));
+	o = json_object_get(v, "mem");
+	assert_int_equal(json_object_size(o), 3);
+	assert_int_equal(json_integer_value(json_object_get(o, "free_kb")),
+			 1892 * 4);
+	/* DMA's 38 and DMA32's 1521, not "nr_free_pages" or "boost" */
+	assert_int_equal(json_integer_value(json_object_get(o, "min_kb")),
+			 (38 + 1521) * 4);
+	assert_int_equal(json_integer_value(json_object_get(o,
+							    "writeback_kb")),
+			 90 * 4);
+	json_decref(v);
+
+	/* missing or malformed: nothing written */
+	gj_init(&j, buf, sizeof(buf));
+	gj_obj_open(&j, NULL);
+	assert_int_equal(gstat_mem_member(&j, "nr_writeback 1\n", zoneinfo,
+					  4), -1);
+	assert_int_equal(gstat_mem_member(&j, "nr_free_pages 1\n", zoneinfo,
+					  4), -1);
+	assert_int_equal(gstat_mem_member(&j, vmstat, "Node 0\n", 4), -1);
+	assert_int_equal(gstat_mem_member(&j, vmstat,
+					  "        min      12x\n", 4), -1);
+	assert_int_equal(gstat_mem_member(&j, vmstat, "        min\n", 4),
+			 -1);
+	assert_int_equal(gstat_mem_member(&j, "nr_free_pages x\n"
+					  "nr_writeback 1\n", zoneinfo, 4), -1);
+	gj_obj_close(&j);
+	v = parse_line(buf, gj_finish(&j));
+	assert_int_equal(json_object_size(v), 0);
+	json_decref(v);
+}
+
 static void test_cpu_psi(void **state)
 {
 	const char *stat =
@@ -489,6 +560,7 @@ int main(void)
 		cmocka_unit_test(test_vmstat_without_nrswp),
 		cmocka_unit_test(test_blk_mmstat_swaps),
 		cmocka_unit_test(test_cpu_psi),
+		cmocka_unit_test(test_mem_member),
 		cmocka_unit_test(test_task_member),
 	};
 

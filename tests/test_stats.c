@@ -10,6 +10,7 @@
 
 #include <cmocka.h>
 
+#include "metrics.h"
 #include "stats.h"
 
 static struct stream_state st;
@@ -335,6 +336,59 @@ static void test_cpu_psi_host_cpu(void **state)
 	assert_int_equal(iv.host_cpu.state, STATS_MISSING);
 }
 
+/* A sample at @t_ms with only the "mem" gauges (KiB). */
+static void mem_sample(unsigned int t_ms, long free, long min, long wb)
+{
+	feed("{\"v\":1,\"seq\":%u,\"t_ns\":%llu,\"type\":\"sample\","
+	     "\"vmstat\":{},\"mem\":{\"free_kb\":%ld,\"min_kb\":%ld,"
+	     "\"writeback_kb\":%ld}}", seq++, t_ms * 1000000ULL, free, min,
+	     wb);
+}
+
+/* Gauges are not counters: a fall is not a reset, the total is min/max. */
+static void test_mem_gauges(void **state)
+{
+	struct stats_interval iv;
+
+	(void)state;
+	mem_sample(0, 9000, 6000, 0);
+	mem_sample(100, 5000, 6000, 400);	/* below min for 100 ms */
+	mem_sample(300, 3520, 6084, 360);	/* and 200 ms more */
+	mem_sample(400, 7000, 6000, 1200);
+	mem_sample(500, 6000, 6000, 0);		/* at min: not below */
+	stats_track_total(&tr, &iv);
+	assert_int_equal(tr.resets, 0);
+	assert_int_equal(iv.free_low_kb.state, STATS_OK);
+	assert_float_equal(iv.free_low_kb.v, 3520, 1e-9);
+	assert_float_equal(iv.writeback_peak_kb.v, 1200, 1e-9);
+	assert_float_equal(iv.below_min_s.v, 0.3, 1e-9);
+	assert_float_equal(metric_eval(metric_find("free_low_kib"),
+			   &(struct metric_in){ .t = &tr, .total = iv }).v,
+			   3520, 1e-9);
+	assert_float_equal(metric_eval(metric_find("below_min_s"),
+			   &(struct metric_in){ .t = &tr, .total = iv }).v,
+			   0.3, 1e-9);
+	assert_float_equal(metric_eval(metric_find("writeback_peak_kib"),
+			   &(struct metric_in){ .t = &tr, .total = iv }).v,
+			   1200, 1e-9);
+	/* a window: its last sample */
+	stats_track_window(&tr, 150000000ULL, &iv);
+	assert_float_equal(iv.free_low_kb.v, 6000, 1e-9);
+	assert_float_equal(iv.below_min_s.v, 0, 1e-9);
+
+	/* samples without "mem" (older guests): missing, not 0 */
+	stats_track_free(&tr);
+	stats_track_init(&tr);
+	stream_init(&st);
+	seq = 0;
+	sample(0, 0, 0, 0, 0, 0, 0);
+	sample(1000, 10, 1, 0, 0, 0, 0);
+	stats_track_total(&tr, &iv);
+	assert_int_equal(iv.free_low_kb.state, STATS_MISSING);
+	assert_int_equal(iv.writeback_peak_kb.state, STATS_MISSING);
+	assert_int_equal(iv.below_min_s.state, STATS_MISSING);
+}
+
 static void test_phase_model(void **state)
 {
 	struct stats_interval iv;
@@ -429,6 +483,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_series_phase, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_faults, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_mem_gauges, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_cpu_psi_host_cpu, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_phase_model, setup,

@@ -157,6 +157,16 @@ static void test_cpu_psi_residency(void **state)
 	assert_false(l.has_cpu);
 	assert_int_equal(parse(SAMPLE(2, 1)), STREAM_OK);
 	assert_false(l.has_psi);
+	assert_false(l.has_mem);
+	stream_init(&st);
+	assert_int_equal(parse("{\"v\":1,\"seq\":0,\"t_ns\":6,\"type\":\"sample\","
+			       "\"vmstat\":{},\"mem\":{\"free_kb\":3520,"
+			       "\"min_kb\":6084,\"writeback_kb\":360}}"),
+			 STREAM_OK);
+	assert_true(l.has_mem);
+	assert_int_equal(l.mem_free_kb, 3520);
+	assert_int_equal(l.mem_min_kb, 6084);
+	assert_int_equal(l.mem_writeback_kb, 360);
 	/* going backwards is a reset */
 	assert_int_equal(parse("{\"v\":1,\"seq\":3,\"t_ns\":7,\"type\":\"sample\","
 			       "\"vmstat\":{}," CPU(10, 20) ","
@@ -239,6 +249,17 @@ static void test_cpu_psi_residency_bad(void **state)
 		  "\"psi\":{\"some_us\":1,\"full_us\":-3}}", STREAM_E_ABSURD },
 		{ "{\"v\":1,\"seq\":0,\"t_ns\":5,\"type\":\"sample\",\"vmstat\":{},"
 		  "\"psi\":7}", STREAM_E_FIELD },
+		/* mem: a member missing, not an object, negative, too big */
+		{ "{\"v\":1,\"seq\":0,\"t_ns\":5,\"type\":\"sample\",\"vmstat\":{},"
+		  "\"mem\":{\"free_kb\":1,\"min_kb\":2}}", STREAM_E_FIELD },
+		{ "{\"v\":1,\"seq\":0,\"t_ns\":5,\"type\":\"sample\",\"vmstat\":{},"
+		  "\"mem\":[1,2,3]}", STREAM_E_FIELD },
+		{ "{\"v\":1,\"seq\":0,\"t_ns\":5,\"type\":\"sample\",\"vmstat\":{},"
+		  "\"mem\":{\"free_kb\":-1,\"min_kb\":2,\"writeback_kb\":0}}",
+		  STREAM_E_ABSURD },
+		{ "{\"v\":1,\"seq\":0,\"t_ns\":5,\"type\":\"sample\",\"vmstat\":{},"
+		  "\"mem\":{\"free_kb\":1,\"min_kb\":2,"
+		  "\"writeback_kb\":9007199254740993}}", STREAM_E_ABSURD },
 		/* residency: partial, more resident or evicted than possible */
 		{ "{\"v\":1,\"seq\":0,\"t_ns\":5,\"type\":\"phase\",\"name\":"
 		  "\"pageout\",\"state\":\"end\",\"asked\":10,\"resident\":3,"

@@ -71,6 +71,21 @@ static struct stats_val swapout_mibs(const struct metric_in *in)
 	return v;
 }
 
+static struct stats_val free_low(const struct metric_in *in)
+{
+	return in->total.free_low_kb;
+}
+
+static struct stats_val writeback_peak(const struct metric_in *in)
+{
+	return in->total.writeback_peak_kb;
+}
+
+static struct stats_val below_min_time(const struct metric_in *in)
+{
+	return in->total.below_min_s;
+}
+
 static struct stats_val swap_peak(const struct metric_in *in)
 {
 	if (!in->t->npts)
@@ -527,6 +542,21 @@ const struct metric_def metric_defs[] = {
 		.unit = "MiB", .eval = swap_peak,
 		.how = "the largest sum of used_kb of the swap areas over the samples",
 		.dir = METRIC_NEUTRAL, .decimals = 1, .min_effect = 0.05,
+	}, {
+		.key = "free_low_kib", .label = "free memory low KiB",
+		.unit = "KiB", .eval = free_low,
+		.how = "the least free memory of any sample: vmstat nr_free_pages (a 100 ms sample, not the true minimum)",
+		.dir = METRIC_HIGHER_BETTER, .min_effect = 0.05,
+	}, {
+		.key = "below_min_s", .label = "below min watermark s",
+		.unit = "s", .eval = below_min_time,
+		.how = "the sample intervals that ended with vmstat nr_free_pages below the zones' min watermarks summed (/proc/zoneinfo min, boost included): time on the reserves that only PF_MEMALLOC and atomic allocations may use",
+		.dir = METRIC_LOWER_BETTER, .decimals = 1, .min_effect = 0.05,
+	}, {
+		.key = "writeback_peak_kib", .label = "writeback peak KiB",
+		.unit = "KiB", .eval = writeback_peak,
+		.how = "the most memory under writeback in any sample: vmstat nr_writeback (swap writes submitted and not completed, with file writeback)",
+		.dir = METRIC_NEUTRAL, .min_effect = 0.05,
 	}, {
 		.key = "pages_verified", .label = "pages verified",
 		.unit = "pages", .eval = pages_verified,

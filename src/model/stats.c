@@ -166,6 +166,12 @@ static void raw_point(const struct stats_track *t, const struct stream_line *l,
 		p->v[SF_PSI_FULL] = l->psi_full_us;
 		p->present |= 1u << SF_PSI_FULL;
 	}
+	if (l->has_mem) {
+		p->free_kb = l->mem_free_kb;
+		p->min_kb = l->mem_min_kb;
+		p->writeback_kb = l->mem_writeback_kb;
+		p->has_mem = true;
+	}
 	for (i = 0; i < l->nswaps; i++) {
 		p->swap_used_kb += l->swaps[i].used_kb;
 		p->swap_size_kb += l->swaps[i].size_kb;
@@ -557,6 +563,58 @@ static void cpu_between(const struct stats_point *a,
 	out->sys_ms_per_mib = stats_ratio(secs(out->cpu_sys, 1e-3), mib);
 }
 
+/* Whether @p's free memory was below its min watermarks. */
+static bool below_min(const struct stats_point *p)
+{
+	return p->has_mem && p->free_kb < p->min_kb;
+}
+
+/* The "mem" gauges of @b; @a only for the interval's length. */
+static void mem_between(const struct stats_point *a,
+			const struct stats_point *b,
+			struct stats_interval *out)
+{
+	if (!b->has_mem) {
+		out->free_low_kb = out->writeback_peak_kb = stats_missing();
+		out->below_min_s = stats_missing();
+		return;
+	}
+	out->free_low_kb = stats_ok((double)b->free_kb);
+	out->writeback_peak_kb = stats_ok((double)b->writeback_kb);
+	out->below_min_s = stats_ok(below_min(b) && b->t_ns > a->t_ns ?
+				    (double)(b->t_ns - a->t_ns) / 1e9 : 0);
+}
+
+/* The "mem" gauges over every point of @t (MISSING if none has them). */
+static void mem_total(const struct stats_track *t, struct stats_interval *out)
+{
+	uint64_t low = UINT64_MAX, peak = 0, below_ns = 0;
+	bool any = false;
+	size_t i;
+
+	for (i = 0; i < t->npts; i++) {
+		const struct stats_point *p = &t->pts[i];
+
+		if (!p->has_mem)
+			continue;
+		any = true;
+		if (p->free_kb < low)
+			low = p->free_kb;
+		if (p->writeback_kb > peak)
+			peak = p->writeback_kb;
+		if (i && below_min(p))
+			below_ns += p->t_ns - t->pts[i - 1].t_ns;
+	}
+	if (!any) {
+		out->free_low_kb = out->writeback_peak_kb = stats_missing();
+		out->below_min_s = stats_missing();
+		return;
+	}
+	out->free_low_kb = stats_ok((double)low);
+	out->writeback_peak_kb = stats_ok((double)peak);
+	out->below_min_s = stats_ok((double)below_ns / 1e9);
+}
+
 void stats_between(const struct stats_point *a, const struct stats_point *b,
 		   const struct stats_host_point *ha,
 		   const struct stats_host_point *hb,
@@ -591,6 +649,7 @@ void stats_between(const struct stats_point *a, const struct stats_point *b,
 	out->swap_used_kb = b->swap_used_kb;
 	out->swap_size_kb = b->swap_size_kb;
 	out->swap_peak_kb = b->swap_used_kb;
+	mem_between(a, b, out);
 	cpu_between(a, b, out);
 	out->psi_some = secs(field_delta(a, b, SF_PSI_SOME), 1e6);
 	out->psi_full = secs(field_delta(a, b, SF_PSI_FULL), 1e6);
@@ -641,6 +700,7 @@ static void all_na(struct stats_interval *out)
 	out->psi_some = out->psi_full = na;
 	out->psi_some_pct = out->psi_full_pct = na;
 	out->host_cpu = out->host_cpu_pct = na;
+	out->free_low_kb = out->writeback_peak_kb = out->below_min_s = na;
 }
 
 /* Index of the last point with t_ns <= @when, or -1. */
@@ -749,6 +809,7 @@ void stats_track_total(const struct stats_track *t,
 	for (i = 0; i < t->npts; i++)
 		if (t->pts[i].swap_used_kb > out->swap_peak_kb)
 			out->swap_peak_kb = t->pts[i].swap_used_kb;
+	mem_total(t, out);
 }
 
 struct stats_val stats_metric(const struct stats_interval *iv,

@@ -72,6 +72,9 @@ struct stats_point {
 	uint64_t v[SF_NFIELDS];
 	unsigned int present;		/* bit (1 << field) if present */
 	uint64_t swap_used_kb, swap_size_kb;
+	/* the sample's "mem" gauges (KiB), when has_mem */
+	uint64_t free_kb, min_kb, writeback_kb;
+	bool has_mem;
 };
 
 struct stats_host_point {
@@ -232,6 +235,14 @@ struct stats_interval {
 	struct stats_val host_cpu, host_cpu_pct;
 	uint64_t swap_used_kb, swap_size_kb;	/* at the end */
 	uint64_t swap_peak_kb;		/* stats_track_total only */
+	/*
+	 * From the samples' "mem" gauges (MISSING without them): the least
+	 * free memory (KiB) and the most under writeback (KiB) of any
+	 * sample, and the time (s) of the sample intervals that ended with
+	 * free memory below the min watermarks. Over the interval's
+	 * samples in stats_track_total, of its last sample otherwise.
+	 */
+	struct stats_val free_low_kb, writeback_peak_kb, below_min_s;
 };
 
 /* Between points @a and @b (@ha/@hb host points or NULL). */

@@ -386,6 +386,19 @@ static int parse_psi(struct stream_state *st, json_t *obj,
 	return 0;
 }
 
+/* "mem":{"free_kb":N,"min_kb":N,"writeback_kb":N}, all three. */
+static int parse_mem(struct stream_state *st, json_t *obj,
+		     struct stream_line *out)
+{
+	if (get_u64(st, obj, "mem.", "free_kb", true, &out->mem_free_kb) < 0 ||
+	    get_u64(st, obj, "mem.", "min_kb", true, &out->mem_min_kb) < 0 ||
+	    get_u64(st, obj, "mem.", "writeback_kb", true,
+		    &out->mem_writeback_kb) < 0)
+		return -1;
+	out->has_mem = true;
+	return 0;
+}
+
 /* Host "cpu_ns":{"total":N[,"user":N,"system":N]}. */
 static int parse_host_cpu(struct stream_state *st, json_t *obj,
 			  struct stream_line *out)
@@ -482,6 +495,9 @@ static int parse_sample(struct stream_state *st, json_t *root,
 		return -1;
 	j = get_typed(st, root, "", "psi", false, JSON_OBJECT);
 	if (st->last_err || (j && parse_psi(st, j, out) < 0))
+		return -1;
+	j = get_typed(st, root, "", "mem", false, JSON_OBJECT);
+	if (st->last_err || (j && parse_mem(st, j, out) < 0))
 		return -1;
 	r = get_u64(st, root, "", "agent_cpu_ns", false, &out->agent_cpu_ns);
 	if (r < 0)

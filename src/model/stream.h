@@ -127,6 +127,12 @@ struct stream_line {
 	/* sample: "psi" of /proc/pressure/memory, totals in microseconds */
 	uint64_t psi_some_us, psi_full_us;
 	bool has_psi, has_psi_full;
+	/*
+	 * sample: "mem", gauges in KiB: free memory, the zones' min
+	 * watermarks summed (boost included), memory under writeback
+	 */
+	uint64_t mem_free_kb, mem_min_kb, mem_writeback_kb;
+	bool has_mem;
 	/* host: "cpu_ns" the guest's QEMU used on the host */
 	uint64_t host_cpu_ns, host_cpu_user_ns, host_cpu_sys_ns;
 	bool has_host_cpu, has_host_cpu_split;
