@@ -36,6 +36,7 @@
 #define PROTO_VERSION	GPROTO_VERSION
 #define VMSTAT_CAP	16384
 #define ZONEINFO_CAP	32768
+#define ZONEINFO_EVERY_NS	1000000000ULL
 #define INBUF_CAP	(2 * GU_LINE_MAX)
 #define MAX_DEVS	GSTAT_MAX_SWAPS
 #define WRITE_STALL_MS	10000
@@ -47,6 +48,7 @@ static uint64_t nsamples, bytes_sent;
 static uint64_t write_cpu_ns;	/* CPU time spent in port writes */
 static char vmstat_text[VMSTAT_CAP];
 static char zoneinfo_text[ZONEINFO_CAP];
+static uint64_t zoneinfo_ns;	/* when it was read, 0: never */
 static long page_kb = 4;
 static long clk_tck = 100;	/* USER_HZ: the unit of /proc/stat */
 
@@ -372,9 +374,17 @@ static void send_sample(void)
 	/* The aggregate "cpu " line comes first: a cut-off tail is fine. */
 	if (read_cached("/proc/stat", text, sizeof(text)) > 0)
 		gstat_cpu_member(&j, text, clk_tck);
-	if (read_cached("/proc/zoneinfo", zoneinfo_text,
-			sizeof(zoneinfo_text)) > 0)
-		gstat_mem_member(&j, vmstat_text, zoneinfo_text, page_kb);
+	/*
+	 * The watermarks change only with their boost: /proc/zoneinfo, as
+	 * long as /proc/vmstat to generate, is read once a second.
+	 */
+	if (!zoneinfo_ns || gj_now_ns() - zoneinfo_ns >= ZONEINFO_EVERY_NS) {
+		if (read_cached("/proc/zoneinfo", zoneinfo_text,
+				sizeof(zoneinfo_text)) < 0)
+			zoneinfo_text[0] = '\0';
+		zoneinfo_ns = gj_now_ns();
+	}
+	gstat_mem_member(&j, vmstat_text, zoneinfo_text, page_kb);
 	/* Absent without CONFIG_PSI (or with psi=0 on the command line). */
 	if (read_cached("/proc/pressure/memory", text, sizeof(text)) > 0)
 		gstat_psi_member(&j, text);
