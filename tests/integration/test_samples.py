@@ -40,6 +40,24 @@ def check_guest(r):
              "no system CPU time spent")
     psi = b["psi"]["some_us"] - a["psi"]["some_us"] \
         if "psi" in a and "psi" in b else 0
+    # the "mem" gauges, and the metrics made of them, from the raw lines
+    mem = [(x["t_ns"], x["mem"]) for x in s if "mem" in x]
+    need(len(mem) == len(s), "%d of %d samples without mem"
+         % (len(s) - len(mem), len(s)))
+    if mem:
+        m = r["metrics"]
+        free = [x["free_kb"] for _, x in mem]
+        need(all(x["min_kb"] > 0 for _, x in mem), "a min watermark of 0")
+        need(0 < min(free) < max(free), "free memory flat: %d" % min(free))
+        need(m["free_low_kib"] == min(free), "free_low_kib %r, samples %d"
+             % (m["free_low_kib"], min(free)))
+        wb = max(x["writeback_kb"] for _, x in mem)
+        need(m["writeback_peak_kib"] == wb, "writeback_peak_kib %r, "
+             "samples %d" % (m["writeback_peak_kib"], wb))
+        below = sum(t1 - t0 for (t0, _), (t1, x) in zip(mem, mem[1:])
+                    if x["free_kb"] < x["min_kb"]) / 1e9
+        need(abs(m["below_min_s"] - below) < 0.05, "below_min_s %r, "
+             "samples %.3f" % (m["below_min_s"], below))
     h = g["host"]
     need(h and "cpu_ns" in h[-1] and h[-1]["cpu_ns"]["total"] > 0,
          "no host cpu_ns")
@@ -97,8 +115,15 @@ def test_samples_carry_cpu_psi_residency(runs, name):
     for r in run.json["results"]:
         e, psi, ev = check_guest(r)
         errs += e
-        print("%s: PSI some +%d us, pageout evicted %d of %d"
-              % (r["kernel"], psi, ev[0], ev[1]))
+        m = r["metrics"]
+        print("%s: PSI some +%d us, pageout evicted %d of %d, free low "
+              "%r KiB, %r s below min, writeback peak %r KiB"
+              % (r["kernel"], psi, ev[0], ev[1], m["free_low_kib"],
+                 m["below_min_s"], m["writeback_peak_kib"]))
+        # virtio-blk writes are in flight long enough for a sample to
+        # see them; zram's complete before swap_writepage returns
+        if name == "bdev-swap" and m["writeback_peak_kib"] <= 0:
+            errs.append("%s: no writeback seen on bdev-swap" % r["kernel"])
     assert not errs, "\n".join(errs)
 
 
