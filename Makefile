@@ -210,8 +210,9 @@ bench-cost: all
 # item 1): cg-nfs-fork on the baseline's and the series' debug builds,
 # BENCH_NFS_DEBUG_REPEAT pairs into BENCH_DIR/nfs-debug/, then
 # tools/error-rate: per kernel, how many guests logged swap write errors,
-# and Fisher's exact p of the series having more. About 15 minutes per
-# pair on two cores (two hours at the default 8).
+# and Fisher's exact p of the series having more, with the medians of
+# the guests' time below the min watermarks and least free memory.
+# About 15 minutes per pair on two cores (two hours at the default 8).
 BENCH_NFS_DEBUG_REPEAT ?= 8
 bench-nfs-debug: all
 	./swapctl build --debug

@@ -11,11 +11,16 @@ TOOL = REPO / "tools" / "error-rate"
 
 def run_json(path, guests):
     """A `swapctl run --json` object with @guests (kernel, write errors,
-    deferred write batches or None)."""
+    deferred write batches or None[, s below min, free low KiB])."""
+    def metrics(w, d, mem):
+        m = {"swap_write_errors": w, "swap_read_errors": 0,
+             "nrswpout_deferred": d}
+        if mem:
+            m["below_min_s"], m["free_low_kib"] = mem
+        return m
     path.write_text(json.dumps({"results": [
-        {"kernel": k, "console_problems": [],
-         "metrics": {"swap_write_errors": w, "swap_read_errors": 0,
-                     "nrswpout_deferred": d}} for k, w, d in guests]}))
+        {"kernel": g[0], "console_problems": [],
+         "metrics": metrics(g[1], g[2], g[3:])} for g in guests]}))
     return path
 
 
@@ -37,8 +42,9 @@ def test_pooled_counts_and_fisher(tmp_path):
     r = subprocess.run([str(TOOL), a, b], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     t = rows(r.stdout)
-    assert t["baseline"] == ["7", "0", "0", "0", "0", "-", "-"], t
-    assert t["patched"] == ["7", "2", "17", "0", "0", "40", "0.231"], t
+    assert t["baseline"] == ["7", "0", "0", "0", "0", "-", "-", "-", "-"], t
+    assert t["patched"] == ["7", "2", "17", "0", "0", "40", "-", "-",
+                            "0.231"], t
 
 
 def test_clear_difference_is_significant(tmp_path):
@@ -49,6 +55,22 @@ def test_clear_difference_is_significant(tmp_path):
     r = subprocess.run([str(TOOL), a], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     assert rows(r.stdout)["patched"][-1] == "0.016", r.stdout
+
+
+def test_medians_of_the_mem_gauges(tmp_path):
+    # guests that sent the mem gauges, and one older guest that did not
+    a = run_json(tmp_path / "a.json",
+                 [("baseline", 0, None, 2.9, 2332),
+                  ("baseline", 0, None, 0.4, 3000),
+                  ("baseline", 0, None, 1.0, 2500),
+                  ("patched", 0, 1, 0.2, 3476),
+                  ("patched", 0, 1, 0.6, 3000),
+                  ("patched", 1, 1)])
+    r = subprocess.run([str(TOOL), a], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    t = rows(r.stdout)
+    assert t["baseline"][6:8] == ["1.0", "2500"], t
+    assert t["patched"][6:8] == ["0.4", "3238"], t
 
 
 def test_refusals(tmp_path):
