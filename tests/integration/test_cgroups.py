@@ -5,6 +5,7 @@ io.max on the swap disk (scenario group "io_max"), cpu.max below one CPU
 prints its figures (doc/measurements/issue21-cgroups.md has them for the
 kernels of the session that wrote it)."""
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -259,9 +260,68 @@ def test_cpumax_sharers_wait_no_longer_than_on_the_baseline(runs):
     assert run.rc == 0, run
 
 
-def nfs_fork_checks(run):
+# One zone's free lists in a Mem-Info dump: "DMA32: 61*4kB (H) 67*8kB (H)
+# ... 0*2048kB 0*4096kB = 3244kB"
+BUDDY = re.compile(r"^(\w+): ((?:\d+\*\d+kB(?: \([A-Z]+\))? )+)= (\d+)kB$")
+BLOCKS = re.compile(r"(\d+)\*\d+kB(?: \(([A-Z]+)\))?")
+NFS_WRITE_ERROR = re.compile(r"Write error (-?\d+) on dio swapfile")
+
+
+def reserve_failure(console, r):
+    """Why the console @console (text) of guest result @r is not the
+    6.1 page allocator's failure that both debug kernels show under
+    cg-nfs-fork (doc/measurements/issue21-cgroups.md, item 1), or None
+    if it is: every console problem is an order-0 __GFP_MEMALLOC
+    allocation failure, the Mem-Info dump has a zone whose free pages
+    are all in highatomic pageblocks (buddy lists of "(H)" only), which
+    6.1 gives no order-0 request of a swap writer, and every swap write
+    error is NFS's ENOMEM (-12) or a partial write (the pages stay
+    dirty and are written again)."""
+    splats = r.get("console_splats") or []
+    if not splats:
+        return "no console splat"
+    for sp in splats:
+        first = sp["lines"][0] if sp["lines"] else ""
+        if sp["kind"] != "alloc-failure" or "order:0," not in first or \
+                "__GFP_MEMALLOC" not in first:
+            return "a %s splat: %s" % (sp["kind"], first.strip())
+    highatomic = False
+    for line in console.splitlines():
+        b = BUDDY.match(line.strip())
+        if not b or int(b.group(3)) == 0:
+            continue
+        kinds = {t for n, t in BLOCKS.findall(b.group(2)) if int(n)}
+        highatomic |= kinds == {"H"}
+    if not highatomic:
+        return "no zone with all of its free memory highatomic"
+    errs = NFS_WRITE_ERROR.findall(console)
+    if len(errs) != r["metrics"]["swap_write_errors"]:
+        return "%d swap write errors, %d of NFS's" % (
+            r["metrics"]["swap_write_errors"], len(errs))
+    bad = [e for e in errs if int(e) < 0 and int(e) != -12]
+    if bad:
+        return "write error %s, not ENOMEM" % bad[0]
+    if r["metrics"]["swap_read_errors"]:
+        return "%d swap read errors" % r["metrics"]["swap_read_errors"]
+    return None
+
+
+def nfs_fork_checks(run, debug=False):
+    """The checks of both cg-nfs-fork tests. @debug: a guest may show
+    the 6.1 reserve failure (reserve_failure()), on either kernel: a
+    rate, which one run cannot compare (make bench-nfs-debug does);
+    everything else is checked on it too."""
     figures = {}
     for k, r in by_kernel(run).items():
+        known = None
+        if debug and r["console_problems"]:
+            why = reserve_failure(
+                (Path(r["dir"]) / "console.log").read_text(
+                    errors="replace"), r)
+            assert why is None, (k, why, r.get("console_first_problem"))
+            known = r["metrics"]["swap_write_errors"]
+            r = dict(r, status="pass", console_problems=0,
+                     metrics=dict(r["metrics"], swap_write_errors=0))
         ends = check_clean(k, r, ["forks", "mem"])
         m = r["metrics"]
         figures[k] = {
@@ -275,6 +335,7 @@ def nfs_fork_checks(run):
             "mem_s": ends["mem"]["ns"] / 1e9,
             "nrswpin_deferred": m.get("nrswpin_deferred"),
             "nrswpout_deferred": m.get("nrswpout_deferred"),
+            "reserve_failure_write_errors": known,
         }
         assert m["pswpout"] > 0, (k, m)
         assert m["swap_write_errors"] == 0, (k, figures[k])
@@ -285,7 +346,10 @@ def nfs_fork_checks(run):
     # there was not tested
     assert figures["patched"]["nrswpout_deferred"] > 0, figures
     assert figures["baseline"]["nrswpout_deferred"] is None, figures
-    assert run.rc == 0, run
+    if any(f["reserve_failure_write_errors"] for f in figures.values()):
+        assert run.rc == 9, run     # a guest's console problems
+    else:
+        assert run.rc == 0, run
     return figures
 
 
@@ -308,12 +372,53 @@ def test_nfs_swap_fork_pressure(runs):
 def test_nfs_swap_fork_pressure_debug(runs):
     """The same on the debug kernels, whose DETECT_HUNG_TASK (60 s)
     reports a task stuck in D state, lockdep and DEBUG_VM the rest
-    ('swapctl build --debug' in the test work dir, or borrowed)."""
+    ('swapctl build --debug' in the test work dir, or borrowed). One
+    failure is let through on either kernel, and only it: 6.1's reserve
+    failure (reserve_failure()), seen on 2 of 10 series and 1 of 11
+    baseline debug guests; its rate is make bench-nfs-debug's."""
     missing = [v for v in ("baseline", runs.sw.series)
                if not (runs.sw.workdir / "kernels" / (v + "-debug") /
                        "bzImage").exists()]
     if missing:
         pytest.skip("debug kernels not built: %s" % ", ".join(missing))
-    figures = nfs_fork_checks(runs.get("cg-nfs-fork", "--debug"))
+    figures = nfs_fork_checks(runs.get("cg-nfs-fork", "--debug"),
+                              debug=True)
     assert all(f["debug"] for f in figures.values()), figures
     print("cg-nfs-fork --debug: %r" % figures)
+
+
+FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / \
+    "nfs-reserve-failure"
+
+
+def test_reserve_failure_is_told_apart():
+    """reserve_failure() on the series' debug guest of run
+    20261207-011646-cg-nfs-fork (rep 3: 10 write errors), and on that
+    console changed one way at a time: each change must be refused."""
+    console = (FIXTURE / "console.log").read_text()
+    r = json.loads((FIXTURE / "result.json").read_text())
+    assert reserve_failure(console, r) is None
+    # a zone's free memory not all highatomic
+    assert reserve_failure(console.replace("61*4kB (H)", "61*4kB (M)"), r) \
+        == "no zone with all of its free memory highatomic"
+    # an I/O error among the NFS write errors
+    bad = console.replace("Write error -12 on dio swapfile (2277376)",
+                          "Write error -5 on dio swapfile (2277376)")
+    assert reserve_failure(bad, r) == "write error -5, not ENOMEM"
+    # a write error that is not NFS's
+    r2 = json.loads(json.dumps(r))
+    r2["metrics"]["swap_write_errors"] += 1
+    assert "11 swap write errors, 10 of NFS's" == \
+        reserve_failure(console, r2)
+    # another splat (a hung task), or a failure without __GFP_MEMALLOC
+    r3 = json.loads(json.dumps(r))
+    r3["console_splats"].append({"kind": "hung-task", "lines": [
+        "INFO: task usemem:77 blocked for more than 61 seconds."]})
+    assert reserve_failure(console, r3).startswith("a hung-task splat")
+    r4 = json.loads(json.dumps(r))
+    r4["console_splats"][0]["lines"][0] = \
+        r4["console_splats"][0]["lines"][0].replace("|__GFP_MEMALLOC", "")
+    assert reserve_failure(console, r4).startswith("a alloc-failure splat")
+    r5 = json.loads(json.dumps(r))
+    r5["metrics"]["swap_read_errors"] = 1
+    assert reserve_failure(console, r5) == "1 swap read errors"
