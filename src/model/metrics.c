@@ -545,12 +545,12 @@ const struct metric_def metric_defs[] = {
 	}, {
 		.key = "free_low_kib", .label = "free memory low KiB",
 		.unit = "KiB", .eval = free_low,
-		.how = "the least free memory of any sample: vmstat nr_free_pages (a 100 ms sample, not the true minimum)",
+		.how = "the least free memory of any sample: vmstat nr_free_pages (at each sample, not the true minimum between them)",
 		.dir = METRIC_HIGHER_BETTER, .min_effect = 0.05,
 	}, {
 		.key = "below_min_s", .label = "below min watermark s",
 		.unit = "s", .eval = below_min_time,
-		.how = "the sample intervals that ended with vmstat nr_free_pages below the zones' min watermarks summed (/proc/zoneinfo min, boost included): time on the reserves that only PF_MEMALLOC and atomic allocations may use",
+		.how = "the sample intervals that ended with vmstat nr_free_pages below the zones' min watermarks summed (/proc/zoneinfo min, boost included, read once a second): time on the reserves that only PF_MEMALLOC and atomic allocations may use",
 		.dir = METRIC_LOWER_BETTER, .decimals = 1, .min_effect = 0.05,
 	}, {
 		.key = "writeback_peak_kib", .label = "writeback peak KiB",
