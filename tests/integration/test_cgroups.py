@@ -374,7 +374,7 @@ def test_nfs_swap_fork_pressure_debug(runs):
     reports a task stuck in D state, lockdep and DEBUG_VM the rest
     ('swapctl build --debug' in the test work dir, or borrowed). One
     failure is let through on either kernel, and only it: 6.1's reserve
-    failure (reserve_failure()), seen on 2 of 10 series and 1 of 11
+    failure (reserve_failure()), seen on 2 of 12 series and 1 of 12
     baseline debug guests; its rate is make bench-nfs-debug's."""
     missing = [v for v in ("baseline", runs.sw.series)
                if not (runs.sw.workdir / "kernels" / (v + "-debug") /
