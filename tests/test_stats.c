@@ -68,6 +68,17 @@ static void sample(unsigned int t_ms, long po, long nro, long pi, long nri,
 	     po * 4);
 }
 
+/* Start @tr afresh with two samples of an older guest: no cpu, psi, mem. */
+static void old_guest_track(void)
+{
+	stats_track_free(&tr);
+	stats_track_init(&tr);
+	stream_init(&st);
+	seq = 0;
+	sample(0, 0, 0, 0, 0, 0, 0);
+	sample(1000, 10, 1, 0, 0, 0, 0);
+}
+
 static void test_primitives(void **state)
 {
 	char buf[32];
@@ -322,12 +333,7 @@ static void test_cpu_psi_host_cpu(void **state)
 	assert_int_equal(iv.sys_ms_per_mib.state, STATS_NA);
 
 	/* samples without cpu/psi: missing, not 0 */
-	stats_track_free(&tr);
-	stats_track_init(&tr);
-	stream_init(&st);
-	seq = 0;
-	sample(0, 0, 0, 0, 0, 0, 0);
-	sample(1000, 10, 1, 0, 0, 0, 0);
+	old_guest_track();
 	stats_track_total(&tr, &iv);
 	assert_int_equal(iv.cpu_sys.state, STATS_MISSING);
 	assert_int_equal(iv.cpu_sys_pct.state, STATS_MISSING);
@@ -377,12 +383,7 @@ static void test_mem_gauges(void **state)
 	assert_float_equal(iv.below_min_s.v, 0, 1e-9);
 
 	/* samples without "mem" (older guests): missing, not 0 */
-	stats_track_free(&tr);
-	stats_track_init(&tr);
-	stream_init(&st);
-	seq = 0;
-	sample(0, 0, 0, 0, 0, 0, 0);
-	sample(1000, 10, 1, 0, 0, 0, 0);
+	old_guest_track();
 	stats_track_total(&tr, &iv);
 	assert_int_equal(iv.free_low_kb.state, STATS_MISSING);
 	assert_int_equal(iv.writeback_peak_kb.state, STATS_MISSING);
