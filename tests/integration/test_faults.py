@@ -335,8 +335,9 @@ def check_slab_guest(k, r, fault, injected_min=0):
     # acknowledged: the guest found each cache marked (else the result
     # would be "error"), read failslab's times back and said what it set
     assert start["detail"].startswith(
-        "failslab: %d%% of atomic slab allocations in %s by the workload"
-        % (fault["probability"], caches)), (k, start)
+        "failslab: %d%% of %sslab allocations in %s by the workload"
+        % (fault["probability"], "atomic " if fault.get("atomic_only")
+           else "", caches)), (k, start)
     assert "could not" not in end["detail"], (k, end)
     # on before the trigger phase's work, off before until_phase's
     trig, until = fault["trigger"]["phase"], fault["until_phase"]
@@ -353,21 +354,21 @@ def check_slab_guest(k, r, fault, injected_min=0):
 @pytest.mark.boot
 @pytest.mark.slow
 def test_slab_errors_do_not_break_swap_batches(runs):
-    """Issue 21 item 5: swap-ops once kzalloc(GFP_ATOMIC)'d a plug
-    callback per swap batch (kmalloc-32) and sent the batch out a page
-    per I/O when that failed; the series embeds it in swap_io_ctx now.
-    failslab fails every atomic kmalloc-32 allocation of the workload
-    during the first pageout (to zram): the patched kernel must still
-    write whole batches, and no page may fail or be corrupt. The kernel
-    without the old allocation may fail none (injected 0), so what makes
-    this not vacuous is that the fault was set up as asked and on for
-    the whole pageout (the guest checked the cache's failslab mark and
-    failslab's times, or the result would be "error"); the control test
-    below shows failslab failing allocations in this very path."""
+    """Issues 21 and 32: failslab fails every kmalloc-1k allocation of
+    the workload during the first pageout (to a virtio disk). kmalloc-1k
+    is the cache of swap-ops' struct swap_iocb, so each batch must come
+    from sio_pool's reserved elements, which return only as batches
+    complete: the patched kernel must still write whole batches, finish
+    (no hung task, no stall: the run's timeout and console checks), and
+    no page may fail or be corrupt. Not vacuous: on the patched kernel,
+    failslab must have failed at least one allocation per batch the
+    first pageout wrote (mempool_alloc() tries the slab first; 516 for
+    514 batches on 2026-12-07); the baseline allocates its bios from a
+    bioset, not kmalloc-1k (0 injected)."""
     scn = json.loads((REPO / "scenarios" /
                       "fault-slab-batch.json").read_text())
     fault = scn["faults"][0]
-    assert fault["caches"] == ["kmalloc-32"] and fault["atomic_only"], fault
+    assert fault["caches"] == ["kmalloc-1k"], fault
     run = runs.get("fault-slab-batch")
     res = check_common(run, "slab_error")
     figures = {}
@@ -375,41 +376,13 @@ def test_slab_errors_do_not_break_swap_batches(runs):
         m = r["metrics"]
         n = check_slab_guest(k, r, fault)
         figures[k] = (m["write_pages_per_io"], m["nrswpout"], n)
+        assert m["pages_verified"] == 2 * 16384, (k, m)
     print("write pages/I/O, nrswpout, slab errors injected: %r" % figures)
-    assert res["patched"]["metrics"]["write_pages_per_io"] >= 8, figures
-    assert run.rc == 0, run
-
-
-@pytest.mark.boot
-@pytest.mark.slow
-def test_slab_errors_are_injected_where_zram_allocates(runs, tmp_path):
-    """The control of the test above, on the patched kernel: the same
-    scenario with zsmalloc's zs_handle cache beside kmalloc-32. zram takes
-    a handle for every page it stores, first without direct reclaim (so
-    failslab fails it) and then again with GFP_NOIO: failslab must count
-    at least one failure per page the first pageout wrote, and the batches
-    and every page must survive them."""
-    scn = json.loads((REPO / "scenarios" /
-                      "fault-slab-batch.json").read_text())
-    scn["name"] = "it-slab-zs-handle"
-    scn["kernels"] = ["patched"]
-    scn["faults"][0]["caches"] = ["kmalloc-32", "zs_handle"]
-    path = tmp_path / "slab-zs-handle.json"
-    path.write_text(json.dumps(scn))
-    run = runs.get(path)
-    assert run.json is not None, "no JSON on stdout: %r" % run
-    r = run.json["results"][0]
-    assert r["kernel"] == "patched", r
-    m = r["metrics"]
-    d = Path(r["dir"])
-    n = check_slab_guest("patched", r, scn["faults"][0], injected_min=1)
-    first = [p for p in lines(d, "phase")
-             if p.get("index") == 1 and p.get("state") == "end"][0]
-    print("zs_handle control: write pages/I/O %s, nrswpout %s, injected %d,"
-          " first pageout evicted %s" % (m["write_pages_per_io"],
-                                         m["nrswpout"], n, first["evicted"]))
-    assert n >= first["evicted"] > 0, (n, first)
-    assert m["write_pages_per_io"] >= 8, m
+    wppio, _, injected = figures["patched"]
+    assert wppio >= 8, figures
+    # the first pageout writes 16384 pages in batches of at most 32, and
+    # each batch's mempool_alloc() tried kmalloc-1k first
+    assert injected >= 16384 // 32, figures
     assert run.rc == 0, run
 
 
