@@ -386,6 +386,40 @@ def test_slab_errors_do_not_break_swap_batches(runs):
     assert run.rc == 0, run
 
 
+@pytest.mark.boot
+@pytest.mark.slow
+def test_failed_batches_from_the_pool_reserve_all_complete(runs):
+    """Issue 32 item 1: during the first pageout every swap write fails
+    (dm-flakey) and failslab fails every kmalloc-1k allocation of the
+    workload, the cache of struct swap_iocb. Each batch then comes from
+    sio_pool's reserve, fails, and is retried page by page; the retry
+    must return its element without taking another, or the pageout
+    waits for the pool for good. Both kernels finish, no task blocked
+    for 30 s and no workqueue stall on the console, every page kept in
+    memory, written by the second pageout and verified."""
+    run = runs.get("fault-pool-retry")
+    res = check_common(run, "io_error")
+    figures = {}
+    for k, r in res.items():
+        m = r["metrics"]
+        slab = [e for e in lines(Path(r["dir"]), "fault")
+                if e["name"] == "slab_error" and e["state"] == "end"]
+        assert len(slab) == 1, (k, slab)
+        figures[k] = (m["write_pages_per_io"], m["swap_write_errors"],
+                      slab[0].get("injected"), m["pswpout"])
+        assert m["pages_failed"] == 0, (k, m)
+        assert m["swap_write_errors"] >= 1, (k, m)
+        assert m["pages_verified"] == 2 * 16384, (k, m)
+        # the second pageout wrote every page the first one kept
+        assert m["pswpout"] >= 16384, (k, m)
+    print("write pages/I/O, write errors, slab errors injected, pswpout:"
+          " %r" % figures)
+    # each of the first pageout's batches (16384 pages, at most 32 a
+    # batch) tried kmalloc-1k first and got the pool's reserve instead
+    assert figures["patched"][2] >= 16384 // 32, figures
+    assert run.rc == 0, run
+
+
 def test_slab_error_caches_go_on_the_kernel_command_line(sw):
     """No guest: the plan carries the fault, the command line the
     caches' slub_debug=A mark, and a second slub_debug= is refused in
