@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "json.h"
+#include "gstat.h"
 #include "gutil.h"
 
 ssize_t gu_read_file(const char *path, char *buf, size_t cap)
@@ -88,6 +89,17 @@ void gu_sleep_ms(unsigned int ms)
 
 	while (nanosleep(&ts, &ts) && errno == EINTR)
 		;
+}
+
+uint64_t gu_vmstat(const char *name)
+{
+	static char text[16384];
+	uint64_t v;
+
+	if (gu_read_file("/proc/vmstat", text, sizeof(text)) <= 0 ||
+	    gstat_vmstat_value(text, name, &v))
+		return 0;
+	return v;
 }
 
 int gu_wait_path(const char *path, unsigned int ms)

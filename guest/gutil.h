@@ -24,6 +24,8 @@ ssize_t gu_read_file(const char *path, char *buf, size_t cap);
 int gu_write_file(const char *path, const char *s);
 int gu_write_all(int fd, const void *buf, size_t len);
 void gu_sleep_ms(unsigned int ms);
+/* The /proc/vmstat counter @name now, 0 if it is absent or unreadable. */
+uint64_t gu_vmstat(const char *name);
 /* Wait up to @ms for @path to exist. Returns 0 or -ENOENT. */
 int gu_wait_path(const char *path, unsigned int ms);
 /*

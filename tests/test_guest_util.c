@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "../guest/gstat.h"
 #include "../guest/netcfg.h"
 #include "../guest/gutil.h"
 
@@ -71,6 +72,25 @@ static void test_files(void **state)
 	assert_int_equal(gu_wait_path(path, 40), -2);
 }
 
+/* The one reader of /proc/vmstat counters (init's and the faults'). */
+static void test_vmstat(void **state)
+{
+	uint64_t v;
+
+	(void)state;
+	assert_int_equal(gstat_vmstat_value("a 1\nab 22\nabc 3\n", "ab", &v),
+			 0);
+	assert_int_equal(v, 22);
+	assert_int_equal(gstat_vmstat_value("ab 22", "ab", &v), 0);
+	assert_int_equal(v, 22);
+	assert_int_equal(gstat_vmstat_value("abc 3\n", "ab", &v), -1);
+	assert_int_equal(gstat_vmstat_value("ab x\n", "ab", &v), -1);
+	assert_int_equal(gstat_vmstat_value("ab 2x\n", "ab", &v), -1);
+	/* /proc/vmstat of the host running the test */
+	assert_true(gu_vmstat("nr_free_pages") > 0);
+	assert_int_equal(gu_vmstat("no_such_counter"), 0);
+}
+
 static void test_netmask(void **state)
 {
 	(void)state;
@@ -85,6 +105,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_progress_shared),
 		cmocka_unit_test(test_files),
+		cmocka_unit_test(test_vmstat),
 		cmocka_unit_test(test_netmask),
 	};
 
