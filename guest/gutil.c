@@ -8,6 +8,7 @@
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -207,6 +208,58 @@ void gu_log(int fd, const char *level, const char *fmt, ...)
 	len = gj_finish(&j);
 	if (len > 0)
 		gu_emit(fd, line, len);
+}
+
+static const struct gu_result *result_of;
+
+void gu_result_setup(const struct gu_result *r)
+{
+	result_of = r;
+}
+
+void gu_result(const char *status, const char *reason)
+{
+	static const struct gu_result none = { .name = "swapctl" };
+	const struct gu_result *r = result_of ? result_of : &none;
+	const struct gu_progress *p = r->progress;
+	char line[GU_PIPE_LINE];
+	struct gj j;
+	int len;
+
+	gj_init(&j, line, sizeof(line));
+	gj_line_start(&j, "result");
+	gj_str(&j, "status", status);
+	gj_u64(&j, "pages", r->pages ? *r->pages : 0);
+	gj_u64(&j, "pages_written", p ? p->pages_written : 0);
+	gj_u64(&j, "pages_verified", p ? p->pages_verified : 0);
+	gj_u64(&j, "pages_corrupt", p ? p->pages_corrupt : 0);
+	gj_u64(&j, "pages_corrupt_distinct", p ? p->corrupt_distinct : 0);
+	gj_i64(&j, "first_corrupt", p ? p->first_corrupt : -1);
+	if (p) {
+		gj_u64(&j, "pages_failed", p->pages_failed);
+		gj_u64(&j, "pages_failed_distinct", p->failed_distinct);
+	}
+	if (r->members)
+		r->members(&j);
+	gj_str(&j, "reason", reason);
+	gj_obj_close(&j);
+	len = gj_finish(&j);
+	if (len > 0)
+		gu_emit(STDOUT_FILENO, line, len);
+}
+
+void gu_fatal(const char *fmt, ...)
+{
+	char reason[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(reason, sizeof(reason), fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "%s: %s\n", result_of ? result_of->name : "swapctl",
+		reason);
+	gu_result("error", reason);
+	exit(2);
 }
 
 struct gu_progress *gu_progress_map(const char *path)

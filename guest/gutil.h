@@ -83,4 +83,26 @@ int gu_emit(int fd, const char *line, int len);
 /* {"t_ns":..,"type":"log","level":@level,"msg":@msg} to @fd. */
 __printf(3, 4) void gu_log(int fd, const char *level, const char *fmt, ...);
 
+struct gj;
+
+/*
+ * The result line of a producer that ends with one (the workload, the
+ * command runner), set once by gu_result_setup() before the first
+ * gu_fatal(): {"type":"result","status":..,"pages":*@pages, the page
+ * counters of *@progress (zeros and first_corrupt -1 without one), what
+ * @members adds, "reason":..}.
+ */
+struct gu_result {
+	const char *name;			/* gu_fatal()'s prefix */
+	const size_t *pages;			/* NULL: 0 pages */
+	const struct gu_progress *progress;	/* NULL: no page written */
+	void (*members)(struct gj *j);		/* the program's own, or NULL */
+};
+
+void gu_result_setup(const struct gu_result *r);
+/* The result line with @status and @reason to stdout. */
+void gu_result(const char *status, const char *reason);
+/* "@name: reason" to stderr, the result line "error" with it, exit(2). */
+__noreturn __printf(1, 2) void gu_fatal(const char *fmt, ...);
+
 #endif
