@@ -148,16 +148,6 @@ static uint64_t swap_ios(void)
 	return gu_vmstat("nrswpin") + gu_vmstat("nrswpout");
 }
 
-static uint64_t meminfo_kb(const char *key)
-{
-	char buf[4096], *p;
-
-	if (gu_read_file("/proc/meminfo", buf, sizeof(buf)) <= 0)
-		return 0;
-	p = strstr(buf, key);
-	return p ? strtoull(p + strlen(key), NULL, 10) : 0;
-}
-
 static void read_names(void)
 {
 	char text[4096], *line, *save = NULL;
@@ -585,7 +575,7 @@ static __noreturn void child_churn(const struct gplan_fault *f)
 
 static __noreturn void child_oom(const struct gplan_fault *f)
 {
-	uint64_t limit = (meminfo_kb("MemTotal:") + meminfo_kb("SwapTotal:")
+	uint64_t limit = (gu_meminfo_kb("MemTotal") + gu_meminfo_kb("SwapTotal")
 			  + 256 * 1024) << 10;
 	uint64_t oom0 = gu_vmstat("oom_kill"), done = 0;
 	uint64_t x = 0x9e3779b97f4a7c15ULL;

@@ -92,15 +92,37 @@ void gu_sleep_ms(unsigned int ms)
 		;
 }
 
-uint64_t gu_vmstat(const char *name)
+int gu_vmstat_read(const char *name, uint64_t *v)
 {
 	static char text[16384];
+
+	if (gu_read_file("/proc/vmstat", text, sizeof(text)) <= 0)
+		return -1;
+	return gstat_vmstat_value(text, name, v);
+}
+
+uint64_t gu_vmstat(const char *name)
+{
 	uint64_t v;
 
-	if (gu_read_file("/proc/vmstat", text, sizeof(text)) <= 0 ||
-	    gstat_vmstat_value(text, name, &v))
+	return gu_vmstat_read(name, &v) ? 0 : v;
+}
+
+uint64_t gu_meminfo_kb(const char *key)
+{
+	char text[8192], *s = text;
+	size_t n = strlen(key);
+
+	if (gu_read_file("/proc/meminfo", text, sizeof(text)) <= 0)
 		return 0;
-	return v;
+	while (s && *s) {
+		if (!strncmp(s, key, n) && s[n] == ':')
+			return strtoull(s + n + 1, NULL, 10);
+		s = strchr(s, '\n');
+		if (s)
+			s++;
+	}
+	return 0;
 }
 
 int gu_wait_path(const char *path, unsigned int ms)

@@ -24,8 +24,14 @@ ssize_t gu_read_file(const char *path, char *buf, size_t cap);
 int gu_write_file(const char *path, const char *s);
 int gu_write_all(int fd, const void *buf, size_t len);
 void gu_sleep_ms(unsigned int ms);
+/* The /proc/vmstat counter @name now into *@v; 0, or -1 if it is absent
+ * or unreadable.
+ */
+int gu_vmstat_read(const char *name, uint64_t *v);
 /* The /proc/vmstat counter @name now, 0 if it is absent or unreadable. */
 uint64_t gu_vmstat(const char *name);
+/* The /proc/meminfo line "@key: N kB" now, in kB; 0 if absent. */
+uint64_t gu_meminfo_kb(const char *key);
 /* Wait up to @ms for @path to exist. Returns 0 or -ENOENT. */
 int gu_wait_path(const char *path, unsigned int ms);
 /*

@@ -102,27 +102,15 @@ static struct gu_result result = {
 
 static uint64_t mem_total_bytes(void)
 {
-	char buf[4096], *p;
-
-	if (gu_read_file("/proc/meminfo", buf, sizeof(buf)) <= 0)
-		return 0;
-	p = strstr(buf, "MemTotal:");
-	if (!p)
-		return 0;
-	return strtoull(p + 9, NULL, 10) << 10;
+	return gu_meminfo_kb("MemTotal") << 10;
 }
 
 /* nr_writeback of /proc/vmstat (pages under writeback), -1 if unread */
 static int64_t nr_writeback(void)
 {
-	char buf[16384], *p;
+	uint64_t v;
 
-	if (gu_read_file("/proc/vmstat", buf, sizeof(buf)) <= 0)
-		return -1;
-	p = strstr(buf, "\nnr_writeback ");
-	if (!p)
-		return -1;
-	return strtoll(p + 14, NULL, 10);
+	return gu_vmstat_read("nr_writeback", &v) ? -1 : (int64_t)v;
 }
 
 #define WRITEBACK_WAIT_NS (120ULL * 1000000000ULL)

@@ -90,6 +90,12 @@ static void test_vmstat(void **state)
 	/* /proc/vmstat of the host running the test */
 	assert_true(gu_vmstat("nr_free_pages") > 0);
 	assert_int_equal(gu_vmstat("no_such_counter"), 0);
+	assert_int_equal(gu_vmstat_read("no_such_counter", &v), -1);
+	assert_int_equal(gu_vmstat_read("nr_free_pages", &v), 0);
+	assert_true(v > 0);
+	assert_true(gu_meminfo_kb("MemTotal") >= gu_meminfo_kb("MemFree"));
+	assert_true(gu_meminfo_kb("MemFree") > 0);
+	assert_int_equal(gu_meminfo_kb("Mem"), 0);
 }
 
 static void extra_members(struct gj *j)
