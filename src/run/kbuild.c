@@ -12,32 +12,12 @@
 #include <unistd.h>
 
 #include "kbuild.h"
+#include "subdir.h"
 #include "util.h"
 
 const char *const kbuild_configs[] = {
 	"tinyconfig", "allnoconfig", "defconfig", NULL,
 };
-
-/* The one directory in @dir, or -1. */
-static int only_dir(const char *dir, char *name, size_t len)
-{
-	struct dirent *d;
-	int n = 0;
-	DIR *dh;
-
-	dh = opendir(dir);
-	if (!dh)
-		return -1;
-	while ((d = readdir(dh))) {
-		if (d->d_name[0] == '.' || d->d_type != DT_DIR ||
-		    strstr(d->d_name, ".tmp"))
-			continue;
-		snprintf(name, len, "%s", d->d_name);
-		n++;
-	}
-	closedir(dh);
-	return n == 1 ? 0 : -1;
-}
 
 static const char *dirname_of(const char *path)
 {
@@ -71,7 +51,7 @@ int kbuild_pristine(const char *workdir, char *src, size_t len,
 	}
 	if (!id[0]) {
 		snprintf(path, sizeof(path), "%s/src", workdir);
-		if (only_dir(path, id, sizeof(id))) {
+		if (subdir_only(path, id, sizeof(id))) {
 			util_seterr(err, errlen,
 				    "%s: no extracted kernel source (run 'swapctl build' first)",
 				    path);
@@ -79,7 +59,7 @@ int kbuild_pristine(const char *workdir, char *src, size_t len,
 		}
 	}
 	snprintf(path, sizeof(path), "%s/src/%s", workdir, id);
-	if (only_dir(path, top, sizeof(top)) ||
+	if (subdir_only(path, top, sizeof(top)) ||
 	    util_path(src, len, "%s/%s", path, top)) {
 		util_seterr(err, errlen,
 			    "%s: no extracted kernel source (run 'swapctl build' first)",
