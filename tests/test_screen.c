@@ -13,6 +13,8 @@
 
 #include <cmocka.h>
 
+#include "feed.h"
+
 #include "screen.h"
 #include "source.h"
 
@@ -20,21 +22,7 @@ static struct stream_state st[3];
 static struct stats_track tr[3];
 static struct screen scr;
 
-static void feed(int k, const char *fmt, ...)
-{
-	static struct stream_line l;
-	char buf[1024];
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	assert_true(n > 0 && n < (int)sizeof(buf));
-	if (stream_parse_line(&st[k], buf, (size_t)n, &l) != STREAM_OK)
-		fail_msg("%s: %s", buf, st[k].last_error);
-	stats_track_feed(&tr[k], &l);
-}
+#define feed(k, ...) feed_line(&st[k], &tr[k], __VA_ARGS__)
 
 /*
  * Guest @k: 21 samples 100 ms apart writing 160 pages per sample in

@@ -10,6 +10,8 @@
 
 #include <cmocka.h>
 
+#include "feed.h"
+
 #include "metrics.h"
 #include "stats.h"
 
@@ -33,21 +35,7 @@ static int teardown(void **state)
 	return 0;
 }
 
-static void feed(const char *fmt, ...)
-{
-	static struct stream_line l;
-	char buf[1024];
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	assert_true(n > 0 && n < (int)sizeof(buf));
-	if (stream_parse_line(&st, buf, (size_t)n, &l) != STREAM_OK)
-		fail_msg("%s: %s", buf, st.last_error);
-	stats_track_feed(&tr, &l);
-}
+#define feed(...) feed_line(&st, &tr, __VA_ARGS__)
 
 
 /* A sample at @t_ms with the given counters (nrswp < 0: absent). */
@@ -195,7 +183,7 @@ static void test_host_and_hist(void **state)
 		long nr = 10 * i;
 
 		sample(100 * i, po, nr, 0, 0, 0, 0);
-		feed("{\"type\":\"host\",\"t_ns\":%u,\"blk\":{\"vda\":{"
+		feed("{\"type\":\"host\",\"t_ns\":%lu,\"blk\":{\"vda\":{"
 		     "\"rd_req\":0,\"wr_req\":%u,\"rd_bytes\":0,"
 		     "\"wr_bytes\":0}}}", 5000000000u + i * 100000000u,
 		     7 * i);
