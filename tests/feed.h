@@ -11,12 +11,12 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "stats.h"
+#include "track.h"
 #include "stream.h"
 #include "util.h"
 
 static __printf(3, 4) void feed_line(struct stream_state *st,
-				     struct stats_track *tr,
+				     struct track *tr,
 				     const char *fmt, ...)
 {
 	static struct stream_line l;
@@ -30,7 +30,7 @@ static __printf(3, 4) void feed_line(struct stream_state *st,
 	assert_true(n > 0 && n < (int)sizeof(buf));
 	if (stream_parse_line(st, buf, (size_t)n, &l) != STREAM_OK)
 		fail_msg("%s: %s", buf, st->last_error);
-	stats_track_feed(tr, &l);
+	track_feed(tr, &l);
 }
 
 #endif

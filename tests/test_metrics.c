@@ -19,14 +19,14 @@
 #include "metrics.h"
 
 static struct stream_state st;
-static struct stats_track tr;
+static struct track tr;
 static unsigned int seq;
 
 static int setup(void **state)
 {
 	(void)state;
 	stream_init(&st);
-	stats_track_init(&tr);
+	track_init(&tr);
 	seq = 0;
 	return 0;
 }
@@ -34,7 +34,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	(void)state;
-	stats_track_free(&tr);
+	track_free(&tr);
 	return 0;
 }
 

@@ -49,14 +49,14 @@ int results_kernel(struct results *r, const char *name)
 }
 
 int results_add(struct results *r, const char *kernel, unsigned int rep,
-		const struct stats_track *t)
+		const struct track *t)
 {
 	return results_add_on(r, kernel, rep, NULL, NULL, t);
 }
 
 int results_add_on(struct results *r, const char *kernel, unsigned int rep,
 		   const char *host, const char *rerun,
-		   const struct stats_track *t)
+		   const struct track *t)
 {
 	struct metric_in in;
 	struct res_guest *g;
@@ -83,7 +83,7 @@ int results_add_on(struct results *r, const char *kernel, unsigned int rep,
 	for (i = 0; i < metric_count && i < RES_MAX_METRICS; i++)
 		g->v[i] = metric_eval(&metric_defs[i], &in);
 	for (i = 0; i < t->nphases && g->nphases < RES_MAX_PHASES; i++) {
-		const struct stats_phase *p = &t->phases[i];
+		const struct track_phase *p = &t->phases[i];
 
 		if (!p->ended)
 			continue;

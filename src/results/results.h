@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * results: the one results model shared by `swapctl run` and `swapctl
- * report`. Each guest's stats_track is turned into the values of the
+ * report`. Each guest's track is turned into the values of the
  * registry's metrics (metrics.h); per kernel the mean, standard deviation
  * and 95% confidence interval over the repeats; per metric and kernel a
  * comparison with the reference kernel (the first): the ratio of means
@@ -24,10 +24,11 @@
 #include "parse-options.h"
 #include "scenario.h"
 #include "stats.h"
+#include "track.h"
 
 #define RES_MAX_KERNELS		SCN_MAX_KERNELS
 #define RES_MAX_METRICS		64
-#define RES_MAX_PHASES		STATS_MAX_PHASES
+#define RES_MAX_PHASES		TRACK_MAX_PHASES
 #define RES_P_SIGNIFICANT	0.05
 #define RES_MAX_HOSTS		CONFIG_HOSTS_MAX
 
@@ -115,11 +116,11 @@ int results_kernel(struct results *r, const char *name);
  * metric values computed from @t. -1 when out of memory.
  */
 int results_add(struct results *r, const char *kernel, unsigned int rep,
-		const struct stats_track *t);
+		const struct track *t);
 /* The same, recording the guest's @host and why it was re-run (or NULL). */
 int results_add_on(struct results *r, const char *kernel, unsigned int rep,
 		   const char *host, const char *rerun,
-		   const struct stats_track *t);
+		   const struct track *t);
 int results_kernel_index(const struct results *r, const char *name);
 
 /*
