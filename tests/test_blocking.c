@@ -169,12 +169,12 @@ static void test_blocked_verdict(void **state)
 	assert_true(blocked.has_mde_noise && blocked.mde_noise < 0.02);
 	assert_true(pooled.mde_noise > 0.5);
 	{
-		enum res_power_why why;
+		enum res_mde_why why;
 		unsigned int n;
 
-		assert_int_equal(results_power_of(&r, (unsigned int)wl, 1, 0,
+		assert_int_equal(results_mde_of(&r, (unsigned int)wl, 1, 0,
 						  0.02, 100, &n, &why), 0);
-		assert_int_equal(why, RES_POWER_OK);
+		assert_int_equal(why, RES_MDE_OK);
 		assert_true(n >= 2 && n <= 4);
 	}
 	/* the phase times are blocked the same way */

@@ -439,7 +439,7 @@ static void five(double *x, double mean, double sd)
  * effect and the repeats needed follow the formula of stats.h, checked
  * here with Student's t from the printed table (not stats_t_quantile).
  */
-static void test_power(void **state)
+static void test_mde_repeats(void **state)
 {
 	double a[5], b[5], mde;
 	struct stats_desc da, db;
@@ -463,8 +463,8 @@ static void test_power(void **state)
 	da = desc(a, 5);
 	db = desc(b, 5);
 	/* normal approximation: 2 cv^2 (1.960 + 0.842)^2 / e^2 = 1570 */
-	assert_int_equal(results_power(&c, &da, &db, 0.02, 5000, &n),
-			 RES_POWER_OK);
+	assert_int_equal(results_mde_repeats(&c, &da, &db, 0.02, 5000, &n),
+			 RES_MDE_OK);
 	assert_true(n >= 1570 && n <= 1572);
 	assert_true(stats_mde(&(struct stats_desc){ .n = n, .mean = 100,
 				.stddev = 20 },
@@ -474,17 +474,17 @@ static void test_power(void **state)
 				.stddev = 20 },
 			      &(struct stats_desc){ .n = n - 1, .mean = 101,
 				.stddev = 20.2 }, &mde) && mde > 0.02);
-	assert_int_equal(results_power(&c, &da, &db, 0.02, 100, &n),
-			 RES_POWER_LIMIT);
+	assert_int_equal(results_mde_repeats(&c, &da, &db, 0.02, 100, &n),
+			 RES_MDE_LIMIT);
 	assert_int_equal(n, 0);
-	assert_int_equal(results_power(&c, &da, &db, 0.005, 5000, &n),
-			 RES_POWER_THRESHOLD);
+	assert_int_equal(results_mde_repeats(&c, &da, &db, 0.005, 5000, &n),
+			 RES_MDE_THRESHOLD);
 
 	/* one run of a count the workload fixes: its threshold */
 	judge("pswpout", (double[]){ 1000 }, 1, (double[]){ 1000 }, 1, &c);
 	assert_true(c.has_mde && !c.has_mde_noise && c.mde == 0.05);
-	assert_int_equal(results_power(&c, &da, &db, 0.10, 100, &n),
-			 RES_POWER_NO_SPREAD);
+	assert_int_equal(results_mde_repeats(&c, &da, &db, 0.10, 100, &n),
+			 RES_MDE_NO_SPREAD);
 	/* one run of a timing: nothing could be seen */
 	judge("workload_seconds", (double[]){ 10 }, 1, (double[]){ 10 }, 1,
 	      &c);
@@ -495,7 +495,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_verdicts),
-		cmocka_unit_test(test_power),
+		cmocka_unit_test(test_mde_repeats),
 		cmocka_unit_test(test_exit_precedence),
 		cmocka_unit_test(test_expectations),
 		cmocka_unit_test(test_missing_counter_reason),
