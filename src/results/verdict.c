@@ -276,6 +276,39 @@ void results_phase_compare(const struct results *r, unsigned int idx,
 	c->ref = 0;
 }
 
+/* Expectation @e of metric @mi on every guest of every kernel. */
+static void expect_each(const struct results *r, const struct scn_expect *e,
+			int mi, struct res_expect *x)
+{
+	unsigned int i;
+	double v;
+
+	for (i = 0; i < r->ng; i++) {
+		const struct res_guest *g = &r->g[i];
+
+		if (g->v[mi].state != STATS_OK) {
+			x->pass = x->measured = false;
+			snprintf(x->what, sizeof(x->what),
+				 "%s-%u: %s not measured", g->kernel, g->rep,
+				 e->metric);
+			return;
+		}
+		x->value = v = g->v[mi].v;
+		if ((e->has_min && v < e->min) ||
+		    (e->has_max && v > e->max)) {
+			x->pass = false;
+			snprintf(x->what, sizeof(x->what), "%s-%u: %s = %.*f",
+				 g->kernel, g->rep, e->metric,
+				 metric_defs[mi].decimals + 1, v);
+			return;
+		}
+	}
+	if (!r->ng) {
+		x->pass = x->measured = false;
+		snprintf(x->what, sizeof(x->what), "no guest ran");
+	}
+}
+
 void results_expect(const struct results *r, const struct scn_expect *e,
 		    struct res_expect *x)
 {
@@ -283,7 +316,6 @@ void results_expect(const struct results *r, const struct scn_expect *e,
 	int k = e->kernel[0] ? results_kernel_index(r, e->kernel) : -1;
 	int ref = e->vs[0] ? results_kernel_index(r, e->vs) : -1;
 	struct stats_desc d, dref;
-	unsigned int i;
 	double v;
 
 	memset(x, 0, sizeof(*x));
@@ -302,32 +334,7 @@ void results_expect(const struct results *r, const struct scn_expect *e,
 		return;
 	}
 	if (!e->kernel[0]) {
-		/* every guest of every kernel */
-		for (i = 0; i < r->ng; i++) {
-			const struct res_guest *g = &r->g[i];
-
-			if (g->v[mi].state != STATS_OK) {
-				x->pass = x->measured = false;
-				snprintf(x->what, sizeof(x->what),
-					 "%s-%u: %s not measured", g->kernel,
-					 g->rep, e->metric);
-				return;
-			}
-			x->value = v = g->v[mi].v;
-			if ((e->has_min && v < e->min) ||
-			    (e->has_max && v > e->max)) {
-				x->pass = false;
-				snprintf(x->what, sizeof(x->what),
-					 "%s-%u: %s = %.*f", g->kernel, g->rep,
-					 e->metric,
-					 metric_defs[mi].decimals + 1, v);
-				return;
-			}
-		}
-		if (!r->ng) {
-			x->pass = x->measured = false;
-			snprintf(x->what, sizeof(x->what), "no guest ran");
-		}
+		expect_each(r, e, mi, x);
 		return;
 	}
 	if (results_desc(r, (unsigned int)k, (unsigned int)mi, &d) !=
