@@ -2,8 +2,8 @@
 /*
  * results: the model of a run's results shared by run and report: the
  * guests' metric values by kernel, their descriptions and phases. See
- * results.h; the verdicts are verdict.c, the minimum detectable effects
- * mde.c, the JSON json.c and the table table.c.
+ * results.h. The verdicts are in verdict.c, the minimum detectable
+ * effects in mde.c, the JSON in json.c, the text table in table.c.
  */
 #include <errno.h>
 #include <math.h>
