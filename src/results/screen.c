@@ -213,19 +213,13 @@ static void status_text(const struct screen_col *c, bool done, char *buf,
 	}
 }
 
-static void table(struct builder *b)
+/* The rows naming the columns: kernels and their ratios, phase, status. */
+static void head_rows(struct builder *b)
 {
 	const struct screen_input *in = b->in;
-	static struct metric_in win[SCREEN_MAX_COLS], tot[SCREEN_MAX_COLS];
 	char line[SCREEN_MAX_WIDTH * 3 + 1], buf[96];
 	enum screen_attr attr, worst;
-	unsigned int i, mi;
-
-	for (i = 0; i < in->ncols; i++) {
-		metric_in_window(&win[i], in->cols[i].track,
-				 (uint64_t)(in->interval_s * 1e9));
-		metric_in_init(&tot[i], in->cols[i].track);
-	}
+	unsigned int i;
 
 	line[0] = '\0';
 	cell(line, sizeof(line), "", b->label_w, false);
@@ -280,6 +274,17 @@ static void table(struct builder *b)
 		cell(line, sizeof(line), buf, b->col_w, true);
 	}
 	add(b, worst, "%s", line);
+}
+
+/*
+ * The registry's live metrics over the last interval (@win), then every
+ * metric since boot (@tot), one row each.
+ */
+static void metric_rows(struct builder *b, const struct metric_in *win,
+			const struct metric_in *tot)
+{
+	const struct screen_input *in = b->in;
+	unsigned int i, mi;
 
 	/* the registry's live metrics over the last interval */
 	for (mi = 0; mi < metric_count; mi++) {
@@ -311,6 +316,15 @@ static void table(struct builder *b)
 			v[i] = metric_eval(m, &tot[i]);
 		metric_row(b, m->label, m, v, false);
 	}
+}
+
+/* Swap used, the stream's line counts, and each guest's error and fault. */
+static void tail_rows(struct builder *b)
+{
+	const struct screen_input *in = b->in;
+	char line[SCREEN_MAX_WIDTH * 3 + 1], buf[96];
+	enum screen_attr worst;
+	unsigned int i;
 
 	/* swap used: a level, not a rate */
 	line[0] = '\0';
@@ -368,6 +382,22 @@ static void table(struct builder *b)
 			    f->detail);
 		}
 	}
+}
+
+static void table(struct builder *b)
+{
+	const struct screen_input *in = b->in;
+	static struct metric_in win[SCREEN_MAX_COLS], tot[SCREEN_MAX_COLS];
+	unsigned int i;
+
+	for (i = 0; i < in->ncols; i++) {
+		metric_in_window(&win[i], in->cols[i].track,
+				 (uint64_t)(in->interval_s * 1e9));
+		metric_in_init(&tot[i], in->cols[i].track);
+	}
+	head_rows(b);
+	metric_rows(b, win, tot);
+	tail_rows(b);
 }
 
 static void sparklines(struct builder *b)
