@@ -311,7 +311,10 @@ static char *dir_listing(const char *dir, char *err, size_t errlen)
 		    util_path(p, sizeof(p), "%s/%s", dir, d->d_name))
 			continue;
 		patch_kind(p, &diff);
-		if (diff && (names[n] = strdup(d->d_name)))
+		if (!diff)
+			continue;
+		names[n] = strdup(d->d_name);
+		if (names[n])
 			len += strlen(names[n++]) + 1;
 	}
 	closedir(dh);
