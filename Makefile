@@ -95,6 +95,7 @@ unit: $(TESTS) swapctl
 	@set -e; for t in $(TESTS); do echo "== $$t"; $$t; done
 	@echo "== tests/check-layers"; tests/check-layers
 	@echo "== tests/check-help-man"; tests/check-help-man
+	@echo "== tests/check-funclen"; tests/check-funclen
 	@set -e; for d in tests/fixtures/run-*-unfixed; do \
 		echo "== tests/check-registry --recorded $$d"; \
 		tests/check-registry --recorded $$d; done

@@ -246,18 +246,12 @@ static void send_cost(void)
 static void send_hello(unsigned int interval_ms)
 {
 	static char buf[GU_LINE_MAX];
+	uint64_t mem_kb = gu_meminfo_kb("MemTotal");
 	struct utsname u;
-	char mem[4096], *p;
-	uint64_t mem_kb = 0;
 	struct gj j;
 
 	if (uname(&u))
 		strcpy(u.release, "unknown");
-	if (gu_read_file("/proc/meminfo", mem, sizeof(mem)) > 0) {
-		p = strstr(mem, "MemTotal:");
-		if (p)
-			mem_kb = strtoull(p + 9, NULL, 10);
-	}
 	if (gu_read_file("/proc/vmstat", vmstat_text, sizeof(vmstat_text)) < 0)
 		vmstat_text[0] = '\0';
 	head(&j, buf, sizeof(buf), "hello");

@@ -32,7 +32,6 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -83,45 +82,19 @@ static struct gplan plan;
 static bool host_ro;
 static unsigned int ncommands, nfailed, ncompared, ndiffer;
 
-static void result(const char *status, const char *reason)
+/* the command runner's members of its result line (gu_result()) */
+static void result_members(struct gj *j)
 {
-	char line[GU_PIPE_LINE];
-	struct gj j;
-	int len;
-
-	gj_init(&j, line, sizeof(line));
-	gj_line_start(&j, "result");
-	gj_str(&j, "status", status);
-	gj_u64(&j, "pages", 0);
-	gj_u64(&j, "pages_written", 0);
-	gj_u64(&j, "pages_verified", 0);
-	gj_u64(&j, "pages_corrupt", 0);
-	gj_u64(&j, "pages_corrupt_distinct", 0);
-	gj_i64(&j, "first_corrupt", -1);
-	gj_u64(&j, "commands", ncommands);
-	gj_u64(&j, "commands_failed", nfailed);
-	gj_u64(&j, "outputs_compared", ncompared);
-	gj_u64(&j, "outputs_differ", ndiffer);
-	gj_bool(&j, "host_root_ro", host_ro);
-	gj_str(&j, "reason", reason);
-	gj_obj_close(&j);
-	len = gj_finish(&j);
-	if (len > 0)
-		gu_emit(STDOUT_FILENO, line, len);
+	gj_u64(j, "commands", ncommands);
+	gj_u64(j, "commands_failed", nfailed);
+	gj_u64(j, "outputs_compared", ncompared);
+	gj_u64(j, "outputs_differ", ndiffer);
+	gj_bool(j, "host_root_ro", host_ro);
 }
 
-static __noreturn __printf(1, 2) void fatal(const char *fmt, ...)
-{
-	char reason[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(reason, sizeof(reason), fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "swapctl-command: %s\n", reason);
-	result("error", reason);
-	exit(2);
-}
+static const struct gu_result result = {
+	.name = "swapctl-command", .members = result_members,
+};
 
 /* ---- the write test ---- */
 
@@ -138,19 +111,19 @@ static void check_host_readonly(void)
 	if (fd >= 0) {
 		close(fd);
 		unlink(probe);
-		fatal("host root is writable from the guest: created %s",
+		gu_fatal("host root is writable from the guest: created %s",
 		      probe);
 	}
 	e1 = errno;
 	fd = open(HOST "/etc/passwd", O_WRONLY | O_APPEND | O_CLOEXEC);
 	if (fd >= 0) {
 		close(fd);
-		fatal("host root is writable from the guest: opened %s for writing",
+		gu_fatal("host root is writable from the guest: opened %s for writing",
 		      HOST "/etc/passwd");
 	}
 	e2 = errno;
 	if (e1 == ENOENT || e2 == ENOENT)
-		fatal("host root: %s is not the host's root (%s)", HOST,
+		gu_fatal("host root: %s is not the host's root (%s)", HOST,
 		      strerror(ENOENT));
 	host_ro = true;
 	gu_log(STDOUT_FILENO, "info",
@@ -168,7 +141,7 @@ static void cg_write(const char *dir, const char *file, const char *val)
 	snprintf(path, sizeof(path), "%s/%s", dir, file);
 	r = gu_write_file(path, val);
 	if (r)
-		fatal("cgroup %s=%s: %s", path, val, strerror(-r));
+		gu_fatal("cgroup %s=%s: %s", path, val, strerror(-r));
 }
 
 static uint64_t cg_read_u64(const char *dir, const char *file,
@@ -265,7 +238,7 @@ static void cg_io_max(struct job *jb)
 	int ndisk = 0, i, k, off;
 
 	if (gu_read_file("/proc/swaps", text, sizeof(text)) <= 0)
-		fatal("group %s: io_max: cannot read /proc/swaps", g->name);
+		gu_fatal("group %s: io_max: cannot read /proc/swaps", g->name);
 	p = strchr(text, '\n');	/* the header */
 	for (p = p ? p + 1 : text; *p; p = nl ? nl + 1 : p + strlen(p)) {
 		char path[256];
@@ -276,7 +249,7 @@ static void cg_io_max(struct job *jb)
 		if (gu_blkdev_of(path, name, sizeof(name)))
 			continue;	/* no block device (NFS) */
 		if (whole_disk_devno(name, devno, sizeof(devno)))
-			fatal("group %s: io_max: no disk for swap %s (%s)",
+			gu_fatal("group %s: io_max: no disk for swap %s (%s)",
 			      g->name, path, name);
 		for (k = 0; k < ndisk; k++)
 			if (!strcmp(disks[k], devno))
@@ -286,7 +259,7 @@ static void cg_io_max(struct job *jb)
 		snprintf(disks[ndisk++], sizeof(disks[0]), "%s", devno);
 	}
 	if (!ndisk)
-		fatal("group %s: io_max: no active swap device on a block device",
+		gu_fatal("group %s: io_max: no active swap device on a block device",
 		      g->name);
 	for (i = 0; i < ndisk; i++) {
 		off = snprintf(line, sizeof(line), "%s", disks[i]);
@@ -310,7 +283,7 @@ static void cg_setup(void)
 
 	mkdir(CGROOT, 0755);
 	if (mount("cgroup2", CGROOT, "cgroup2", 0, NULL) && errno != EBUSY)
-		fatal("mount cgroup2 on %s: %s", CGROOT, strerror(errno));
+		gu_fatal("mount cgroup2 on %s: %s", CGROOT, strerror(errno));
 	for (i = 0; i < plan.ngroup; i++) {
 		cpus |= plan.group[i].cpus > 0;
 		io |= has_io_max(&plan.group[i]);
@@ -320,13 +293,13 @@ static void cg_setup(void)
 		buf[0] = '\0';
 		gu_read_file(CGROOT "/cgroup.controllers", buf, sizeof(buf));
 		buf[strcspn(buf, "\n")] = '\0';
-		fatal("cgroup: enabling the memory controller: %s (available: %s)",
+		gu_fatal("cgroup: enabling the memory controller: %s (available: %s)",
 		      strerror(-r), buf);
 	}
 	if (cpus) {
 		r = gu_write_file(CGROOT "/cgroup.subtree_control", "+cpuset");
 		if (r)
-			fatal("cgroup: enabling the cpuset controller: %s (CONFIG_CPUSETS?)",
+			gu_fatal("cgroup: enabling the cpuset controller: %s (CONFIG_CPUSETS?)",
 			      strerror(-r));
 	}
 	gu_write_file(CGROOT "/cgroup.subtree_control", "+cpu");
@@ -334,7 +307,7 @@ static void cg_setup(void)
 	if (io) {
 		r = gu_write_file(CGROOT "/cgroup.subtree_control", "+io");
 		if (r)
-			fatal("cgroup: enabling the io controller: %s (CONFIG_BLK_CGROUP?)",
+			gu_fatal("cgroup: enabling the io controller: %s (CONFIG_BLK_CGROUP?)",
 			      strerror(-r));
 	}
 }
@@ -347,7 +320,7 @@ static void cg_make(struct job *jb)
 	snprintf(jb->cg, sizeof(jb->cg), "%s/%s-%s", CGROOT,
 		 jb->reference ? "ref" : "run", g->name);
 	if (mkdir(jb->cg, 0755) && errno != EEXIST)
-		fatal("mkdir %s: %s", jb->cg, strerror(errno));
+		gu_fatal("mkdir %s: %s", jb->cg, strerror(errno));
 	if (jb->reference)
 		return;		/* the reference runs without limits */
 	if (g->memory_high_mb) {
@@ -366,7 +339,7 @@ static void cg_make(struct job *jb)
 		long online = sysconf(_SC_NPROCESSORS_ONLN);
 
 		if (online > 0 && g->cpus > online)
-			fatal("group %s: cpus=%u but the guest has %ld CPUs",
+			gu_fatal("group %s: cpus=%u but the guest has %ld CPUs",
 			      g->name, g->cpus, online);
 		if (g->cpus == 1)
 			snprintf(val, sizeof(val), "0");
@@ -386,10 +359,10 @@ static void cg_make(struct job *jb)
 		uint64_t quota = (uint64_t)g->cpu_max_pct * period / 100;
 
 		if (g->cpu_max_pct > 100 * ncpu)
-			fatal("group %s: cpu_max_pct=%u is more than its %u CPUs",
+			gu_fatal("group %s: cpu_max_pct=%u is more than its %u CPUs",
 			      g->name, g->cpu_max_pct, ncpu);
 		if (quota < PLAN_CPU_QUOTA_US_MIN)
-			fatal("group %s: cpu.max quota %" PRIu64 " us is under 1 ms",
+			gu_fatal("group %s: cpu.max quota %" PRIu64 " us is under 1 ms",
 			      g->name, quota);
 		snprintf(val, sizeof(val), "%" PRIu64 " %u", quota, period);
 		cg_write(jb->cg, "cpu.max", val);
@@ -399,7 +372,7 @@ static void cg_make(struct job *jb)
 
 		snprintf(iomax, sizeof(iomax), "%s/io.max", jb->cg);
 		if (access(iomax, F_OK))
-			fatal("group %s: io_max: %s missing (CONFIG_BLK_DEV_THROTTLING?)",
+			gu_fatal("group %s: io_max: %s missing (CONFIG_BLK_DEV_THROTTLING?)",
 			      g->name, iomax);
 		cg_io_max(jb);
 	}
@@ -418,7 +391,7 @@ static void mount_or_die(const char *src, const char *dst, const char *type,
 			 unsigned long flags, const char *data)
 {
 	if (mount(src, dst, type, flags, data))
-		fatal("mount %s (%s) on %s: %s", src, type ? type : "bind",
+		gu_fatal("mount %s (%s) on %s: %s", src, type ? type : "bind",
 		      dst, strerror(errno));
 }
 
@@ -442,13 +415,13 @@ static void make_root(struct job *jb)
 	snprintf(jb->dir, sizeof(jb->dir), "%s/%s-%s", RUN_BASE,
 		 jb->reference ? "ref" : "run", jb->g->name);
 	if (mkdir(jb->dir, 0755))
-		fatal("mkdir %s: %s", jb->dir, strerror(errno));
+		gu_fatal("mkdir %s: %s", jb->dir, strerror(errno));
 	mount_or_die("tmpfs", jb->dir, "tmpfs", 0, "mode=0755");
 	snprintf(up, sizeof(up), "%s/upper", jb->dir);
 	snprintf(wk, sizeof(wk), "%s/work", jb->dir);
 	snprintf(jb->root, sizeof(jb->root), "%s/root", jb->dir);
 	if (mkdir(up, 0755) || mkdir(wk, 0755) || mkdir(jb->root, 0755))
-		fatal("mkdir in %s: %s", jb->dir, strerror(errno));
+		gu_fatal("mkdir in %s: %s", jb->dir, strerror(errno));
 	snprintf(opts, sizeof(opts), "lowerdir=%s,upperdir=%s,workdir=%s",
 		 HOST, up, wk);
 	mount_or_die("overlay", jb->root, "overlay", 0, opts);
@@ -460,7 +433,7 @@ static void make_root(struct job *jb)
 	/* our static programs (usemem...) at /run/swapctl-bin */
 	snprintf(path, sizeof(path), "%s%s", jb->root, BIN_IN_ROOT);
 	if (mkdir(path, 0755))
-		fatal("mkdir %s: %s", path, strerror(errno));
+		gu_fatal("mkdir %s: %s", path, strerror(errno));
 	mount_or_die("/bin", path, NULL, MS_BIND, NULL);
 	mount_or_die("/bin", path, NULL, MS_BIND | MS_REMOUNT | MS_RDONLY,
 		     NULL);
@@ -562,7 +535,7 @@ static void start_job(struct job *jb)
 	jb->t0 = gj_now_ns();
 	jb->pid = fork();
 	if (jb->pid < 0)
-		fatal("fork for group %s: %s", g->name, strerror(errno));
+		gu_fatal("fork for group %s: %s", g->name, strerror(errno));
 	if (jb->pid == 0) {
 		snprintf(pidbuf, sizeof(pidbuf), "%d", getpid());
 		if (gu_write_file(procs, pidbuf))
@@ -606,7 +579,7 @@ static struct job *wait_one(struct job *jobs, int n)
 		if (pid < 0 && errno == EINTR)
 			continue;
 		if (pid < 0)
-			fatal("wait4: %s", strerror(errno));
+			gu_fatal("wait4: %s", strerror(errno));
 		for (i = 0; i < n; i++) {
 			if (jobs[i].running && jobs[i].pid == pid) {
 				jobs[i].ns = gj_now_ns() - jobs[i].t0;
@@ -674,7 +647,7 @@ static void collect_outputs(struct job *jb)
 		return;
 	jb->files = calloc(MAX_FILES, sizeof(*jb->files));
 	if (!jb->files)
-		fatal("no memory for %d output checksums", MAX_FILES);
+		gu_fatal("no memory for %d output checksums", MAX_FILES);
 	for (i = 0; i < g->nout; i++) {
 		glob_t gl;
 		size_t m;
@@ -686,24 +659,24 @@ static void collect_outputs(struct job *jb)
 				 g->cwd[0] ? g->cwd : "", g->out[i]);
 		r = glob(pat, 0, NULL, &gl);
 		if (r == GLOB_NOMATCH)
-			fatal("group %s (%s run): output pattern %s matched no file",
+			gu_fatal("group %s (%s run): output pattern %s matched no file",
 			      g->name, jb->reference ? "reference" : "limited",
 			      g->out[i]);
 		if (r)
-			fatal("group %s: glob %s failed", g->name, g->out[i]);
+			gu_fatal("group %s: glob %s failed", g->name, g->out[i]);
 		for (m = 0; m < gl.gl_pathc; m++) {
 			struct stat sb;
 
 			if (lstat(gl.gl_pathv[m], &sb) || !S_ISREG(sb.st_mode))
 				continue;
 			if (n >= MAX_FILES)
-				fatal("group %s: more than %d output files",
+				gu_fatal("group %s: more than %d output files",
 				      g->name, MAX_FILES);
 			snprintf(jb->files[n].name, sizeof(jb->files[n].name),
 				 "%s", gl.gl_pathv[m] + rootlen);
 			r = gsha256_file(gl.gl_pathv[m], jb->files[n].hex);
 			if (r)
-				fatal("group %s: sha256 %s: %s", g->name,
+				gu_fatal("group %s: sha256 %s: %s", g->name,
 				      jb->files[n].name, strerror(-r));
 			n++;
 		}
@@ -810,6 +783,7 @@ int main(int argc, char **argv)
 	ssize_t n;
 	int i;
 
+	gu_result_setup(&result);
 	signal(SIGPIPE, SIG_IGN);
 	if (argc != 2) {
 		fprintf(stderr, "usage: command PLAN\n");
@@ -817,11 +791,11 @@ int main(int argc, char **argv)
 	}
 	n = gu_read_file(argv[1], text, sizeof(text));
 	if (n < 0)
-		fatal("%s: %s", argv[1], strerror((int)-n));
+		gu_fatal("%s: %s", argv[1], strerror((int)-n));
 	if (gplan_parse(text, &plan, err, sizeof(err)))
-		fatal("%s: %s", argv[1], err);
+		gu_fatal("%s: %s", argv[1], err);
 	if (!plan.has_command)
-		fatal("%s: no command directive", argv[1]);
+		gu_fatal("%s: no command directive", argv[1]);
 	check_host_readonly();
 	cg_setup();
 
@@ -837,7 +811,7 @@ int main(int argc, char **argv)
 			nfailed++;
 			send_log_tail(&ref[i], "error");
 			command_line(&ref[i], "end");
-			fatal("%s", why);
+			gu_fatal("%s", why);
 		}
 		send_log_tail(&ref[i], "info");
 		collect_outputs(&ref[i]);
@@ -890,13 +864,13 @@ int main(int argc, char **argv)
 		drop_root(&lim[i]);
 	}
 	if (why[0])
-		fatal("%s", why);
+		gu_fatal("%s", why);
 	if (ndiffer) {
 		snprintf(why, sizeof(why),
 			 "%u output files differ from the reference run", ndiffer);
-		result("corrupt", why);
+		gu_result("corrupt", why);
 		return 1;
 	}
-	result("pass", "");
+	gu_result("pass", "");
 	return 0;
 }

@@ -143,37 +143,9 @@ static void fault_failed(const struct gplan_fault *f, const char *what,
 		 f->index, what, err);
 }
 
-static uint64_t vmstat(const char *name)
-{
-	static char text[16384];
-	size_t n = strlen(name);
-	char *p = text;
-
-	if (gu_read_file("/proc/vmstat", text, sizeof(text)) <= 0)
-		return 0;
-	while (p && *p) {
-		if (!strncmp(p, name, n) && p[n] == ' ')
-			return strtoull(p + n + 1, NULL, 10);
-		p = strchr(p, '\n');
-		if (p)
-			p++;
-	}
-	return 0;
-}
-
 static uint64_t swap_ios(void)
 {
-	return vmstat("nrswpin") + vmstat("nrswpout");
-}
-
-static uint64_t meminfo_kb(const char *key)
-{
-	char buf[4096], *p;
-
-	if (gu_read_file("/proc/meminfo", buf, sizeof(buf)) <= 0)
-		return 0;
-	p = strstr(buf, key);
-	return p ? strtoull(p + strlen(key), NULL, 10) : 0;
+	return gu_vmstat("nrswpin") + gu_vmstat("nrswpout");
 }
 
 static void read_names(void)
@@ -603,9 +575,9 @@ static __noreturn void child_churn(const struct gplan_fault *f)
 
 static __noreturn void child_oom(const struct gplan_fault *f)
 {
-	uint64_t limit = (meminfo_kb("MemTotal:") + meminfo_kb("SwapTotal:")
+	uint64_t limit = (gu_meminfo_kb("MemTotal") + gu_meminfo_kb("SwapTotal")
 			  + 256 * 1024) << 10;
-	uint64_t oom0 = vmstat("oom_kill"), done = 0;
+	uint64_t oom0 = gu_vmstat("oom_kill"), done = 0;
 	uint64_t x = 0x9e3779b97f4a7c15ULL;
 	const size_t chunk = 4u << 20;
 	char path[64];
@@ -615,7 +587,7 @@ static __noreturn void child_oom(const struct gplan_fault *f)
 	snprintf(path, sizeof(path), "/proc/%d/oom_score_adj", (int)workload);
 	gu_write_file(path, "1000");
 	gu_write_file("/proc/self/oom_score_adj", "-1000");
-	while (!stop && done < limit && vmstat("oom_kill") == oom0) {
+	while (!stop && done < limit && gu_vmstat("oom_kill") == oom0) {
 		char *p = mmap(NULL, chunk, PROT_READ | PROT_WRITE,
 			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
 			       -1, 0);
@@ -632,7 +604,7 @@ static __noreturn void child_oom(const struct gplan_fault *f)
 		done += chunk;
 	}
 	event(f, "end", "%s after %" PRIu64 " MiB allocated beside the workload",
-	      vmstat("oom_kill") > oom0 ? "the OOM killer ran" :
+	      gu_vmstat("oom_kill") > oom0 ? "the OOM killer ran" :
 	      "no OOM kill", done >> 20);
 	_exit(0);
 }

@@ -968,13 +968,14 @@ static int parse_fault(struct line_ctx *c, struct gplan *p, int nw, char **w)
 	return 0;
 }
 
-static int parse_line(struct line_ctx *c, struct gplan *p, char *line,
-		      bool *seen_version)
+/*
+ * The words of @line into @w (cut in place, a '#' and what follows it
+ * left out): how many, or -1 past MAX_WORDS.
+ */
+static int split_words(struct line_ctx *c, char *line, char **w)
 {
-	char *w[MAX_WORDS];
-	int nw = 0;
 	char *s = line, *hash;
-	uint64_t v;
+	int nw = 0;
 
 	hash = strchr(s, '#');
 	if (hash)
@@ -992,24 +993,45 @@ static int parse_line(struct line_ctx *c, struct gplan *p, char *line,
 		if (*s)
 			*s++ = '\0';
 	}
-	if (!nw)
-		return 0;
+	return nw;
+}
+
+/* "version N": once, and the one this guest speaks. */
+static int parse_version(struct line_ctx *c, struct gplan *p, int nw,
+			 char **w, bool *seen_version)
+{
+	uint64_t v;
+
+	if (*seen_version)
+		return fail(c, "version: duplicate directive");
+	if (nw != 2)
+		return fail(c, "version: expected one number");
+	if (parse_u64(c, "version", w[1], 0, 1000, &v))
+		return -1;
+	if (v != GPLAN_VERSION)
+		return fail(c, "version %llu unsupported (this guest speaks %d)",
+			    (unsigned long long)v, GPLAN_VERSION);
+	p->version = (int)v;
+	*seen_version = true;
+	return 0;
+}
+
+static int parse_line(struct line_ctx *c, struct gplan *p, char *line,
+		      bool *seen_version)
+{
+	char *w[MAX_WORDS];
+	uint64_t v;
+	int nw;
+
+	nw = split_words(c, line, w);
+	if (nw <= 0)
+		return nw;
 	if (!*seen_version && strcmp(w[0], "version"))
 		return fail(c, "the first directive must be 'version %d'",
 			    GPLAN_VERSION);
 
 	if (!strcmp(w[0], "version")) {
-		if (*seen_version)
-			return fail(c, "version: duplicate directive");
-		if (nw != 2)
-			return fail(c, "version: expected one number");
-		if (parse_u64(c, "version", w[1], 0, 1000, &v))
-			return -1;
-		if (v != GPLAN_VERSION)
-			return fail(c, "version %llu unsupported (this guest speaks %d)",
-				    (unsigned long long)v, GPLAN_VERSION);
-		p->version = (int)v;
-		*seen_version = true;
+		return parse_version(c, p, nw, w, seen_version);
 	} else if (!strcmp(w[0], "interval_ms")) {
 		if (nw != 2)
 			return fail(c, "interval_ms: expected one number");

@@ -266,8 +266,7 @@ int gstat_psi_member(struct gj *j, const char *text)
 	return 0;
 }
 
-/* The value of the vmstat line "@name N", or -1. */
-static int vmstat_value(const char *text, const char *name, uint64_t *v)
+int gstat_vmstat_value(const char *text, const char *name, uint64_t *v)
 {
 	size_t n = strlen(name);
 	const char *s = text;
@@ -321,8 +320,8 @@ int gstat_mem_member(struct gj *j, const char *vmstat, const char *zoneinfo,
 {
 	uint64_t free, wb, min;
 
-	if (vmstat_value(vmstat, "nr_free_pages", &free) ||
-	    vmstat_value(vmstat, "nr_writeback", &wb) ||
+	if (gstat_vmstat_value(vmstat, "nr_free_pages", &free) ||
+	    gstat_vmstat_value(vmstat, "nr_writeback", &wb) ||
 	    zoneinfo_min(zoneinfo, &min))
 		return -1;
 	gj_obj_open(j, "mem");

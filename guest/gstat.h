@@ -32,6 +32,10 @@ bool gstat_vmstat_wanted(const char *name);
 int gstat_vmstat_members(struct gj *j, const char *text);
 /* Array elements "name" of the wanted fields of @text; count returned. */
 int gstat_vmstat_names(struct gj *j, const char *text);
+/* The value of the /proc/vmstat line "@name N" of @text into *@v; 0, or
+ * -1 when there is no such line or it is malformed.
+ */
+int gstat_vmstat_value(const char *text, const char *name, uint64_t *v);
 /* Member "@dev":{rd_ios,...} from a /sys/block/<dev>/stat line; -1 if
  * malformed (nothing written then).
  */

@@ -8,6 +8,7 @@
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -16,6 +17,7 @@
 #include <unistd.h>
 
 #include "json.h"
+#include "gstat.h"
 #include "gutil.h"
 
 ssize_t gu_read_file(const char *path, char *buf, size_t cap)
@@ -88,6 +90,39 @@ void gu_sleep_ms(unsigned int ms)
 
 	while (nanosleep(&ts, &ts) && errno == EINTR)
 		;
+}
+
+int gu_vmstat_read(const char *name, uint64_t *v)
+{
+	static char text[16384];
+
+	if (gu_read_file("/proc/vmstat", text, sizeof(text)) <= 0)
+		return -1;
+	return gstat_vmstat_value(text, name, v);
+}
+
+uint64_t gu_vmstat(const char *name)
+{
+	uint64_t v;
+
+	return gu_vmstat_read(name, &v) ? 0 : v;
+}
+
+uint64_t gu_meminfo_kb(const char *key)
+{
+	char text[8192], *s = text;
+	size_t n = strlen(key);
+
+	if (gu_read_file("/proc/meminfo", text, sizeof(text)) <= 0)
+		return 0;
+	while (s && *s) {
+		if (!strncmp(s, key, n) && s[n] == ':')
+			return strtoull(s + n + 1, NULL, 10);
+		s = strchr(s, '\n');
+		if (s)
+			s++;
+	}
+	return 0;
 }
 
 int gu_wait_path(const char *path, unsigned int ms)
@@ -195,6 +230,58 @@ void gu_log(int fd, const char *level, const char *fmt, ...)
 	len = gj_finish(&j);
 	if (len > 0)
 		gu_emit(fd, line, len);
+}
+
+static const struct gu_result *result_of;
+
+void gu_result_setup(const struct gu_result *r)
+{
+	result_of = r;
+}
+
+void gu_result(const char *status, const char *reason)
+{
+	static const struct gu_result none = { .name = "swapctl" };
+	const struct gu_result *r = result_of ? result_of : &none;
+	const struct gu_progress *p = r->progress;
+	char line[GU_PIPE_LINE];
+	struct gj j;
+	int len;
+
+	gj_init(&j, line, sizeof(line));
+	gj_line_start(&j, "result");
+	gj_str(&j, "status", status);
+	gj_u64(&j, "pages", r->pages ? *r->pages : 0);
+	gj_u64(&j, "pages_written", p ? p->pages_written : 0);
+	gj_u64(&j, "pages_verified", p ? p->pages_verified : 0);
+	gj_u64(&j, "pages_corrupt", p ? p->pages_corrupt : 0);
+	gj_u64(&j, "pages_corrupt_distinct", p ? p->corrupt_distinct : 0);
+	gj_i64(&j, "first_corrupt", p ? p->first_corrupt : -1);
+	if (p) {
+		gj_u64(&j, "pages_failed", p->pages_failed);
+		gj_u64(&j, "pages_failed_distinct", p->failed_distinct);
+	}
+	if (r->members)
+		r->members(&j);
+	gj_str(&j, "reason", reason);
+	gj_obj_close(&j);
+	len = gj_finish(&j);
+	if (len > 0)
+		gu_emit(STDOUT_FILENO, line, len);
+}
+
+void gu_fatal(const char *fmt, ...)
+{
+	char reason[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(reason, sizeof(reason), fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "%s: %s\n", result_of ? result_of->name : "swapctl",
+		reason);
+	gu_result("error", reason);
+	exit(2);
 }
 
 struct gu_progress *gu_progress_map(const char *path)

@@ -24,6 +24,14 @@ ssize_t gu_read_file(const char *path, char *buf, size_t cap);
 int gu_write_file(const char *path, const char *s);
 int gu_write_all(int fd, const void *buf, size_t len);
 void gu_sleep_ms(unsigned int ms);
+/* The /proc/vmstat counter @name now into *@v; 0, or -1 if it is absent
+ * or unreadable.
+ */
+int gu_vmstat_read(const char *name, uint64_t *v);
+/* The /proc/vmstat counter @name now, 0 if it is absent or unreadable. */
+uint64_t gu_vmstat(const char *name);
+/* The /proc/meminfo line "@key: N kB" now, in kB; 0 if absent. */
+uint64_t gu_meminfo_kb(const char *key);
 /* Wait up to @ms for @path to exist. Returns 0 or -ENOENT. */
 int gu_wait_path(const char *path, unsigned int ms);
 /*
@@ -80,5 +88,27 @@ int gu_find_port(const char *name, char *dev, size_t len);
 int gu_emit(int fd, const char *line, int len);
 /* {"t_ns":..,"type":"log","level":@level,"msg":@msg} to @fd. */
 __printf(3, 4) void gu_log(int fd, const char *level, const char *fmt, ...);
+
+struct gj;
+
+/*
+ * The result line of a producer that ends with one (the workload, the
+ * command runner), set once by gu_result_setup() before the first
+ * gu_fatal(): {"type":"result","status":..,"pages":*@pages, the page
+ * counters of *@progress (zeros and first_corrupt -1 without one), what
+ * @members adds, "reason":..}.
+ */
+struct gu_result {
+	const char *name;			/* gu_fatal()'s prefix */
+	const size_t *pages;			/* NULL: 0 pages */
+	const struct gu_progress *progress;	/* NULL: no page written */
+	void (*members)(struct gj *j);		/* the program's own, or NULL */
+};
+
+void gu_result_setup(const struct gu_result *r);
+/* The result line with @status and @reason to stdout. */
+void gu_result(const char *status, const char *reason);
+/* "@name: reason" to stderr, the result line "error" with it, exit(2). */
+__noreturn __printf(1, 2) void gu_fatal(const char *fmt, ...);
 
 #endif

@@ -806,25 +806,6 @@ static void send_swap_line(void)
 		gu_emit(out_fd, line, len);
 }
 
-/* A /proc/vmstat counter, 0 if absent. */
-static uint64_t vmstat_value(const char *name)
-{
-	static char text[16384];
-	size_t n = strlen(name);
-	char *p = text;
-
-	if (gu_read_file("/proc/vmstat", text, sizeof(text)) <= 0)
-		return 0;
-	while (p && *p) {
-		if (!strncmp(p, name, n) && p[n] == ' ')
-			return strtoull(p + n + 1, NULL, 10);
-		p = strchr(p, '\n');
-		if (p)
-			p++;
-	}
-	return 0;
-}
-
 /*
  * A workload killed by a signal (the OOM killer) could not stop its fault
  * process (guest/faults.c), now ours: stop its group and wait a moment,
@@ -856,7 +837,7 @@ static void stop_orphans(pid_t pgrp)
 /* Returns true if the workload sent the result itself. */
 static bool run_workload(char *reason)
 {
-	uint64_t oom0 = vmstat_value("oom_kill");
+	uint64_t oom0 = gu_vmstat("oom_kill");
 	int status;
 	pid_t pid, w;
 
@@ -892,11 +873,11 @@ static bool run_workload(char *reason)
 		return true;	/* 0 pass, 1 corrupt, 2 error: result sent */
 	if (WIFSIGNALED(status))
 		stop_orphans(pid);
-	oom_killed = WIFSIGNALED(status) && vmstat_value("oom_kill") > oom0;
+	oom_killed = WIFSIGNALED(status) && gu_vmstat("oom_kill") > oom0;
 	if (WIFSIGNALED(status))
 		reasonf(reason, "workload killed by signal %d (%s)%s",
 			WTERMSIG(status), strsignal(WTERMSIG(status)),
-			vmstat_value("oom_kill") > oom0 ?
+			gu_vmstat("oom_kill") > oom0 ?
 			" by the OOM killer: RAM + swap too small for the workload" :
 			"");
 	else

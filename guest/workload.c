@@ -30,7 +30,6 @@
 #include <sched.h>
 #include <setjmp.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -86,71 +85,32 @@ static uint64_t expect_seed(size_t i)
 	return base + gen[i];
 }
 
-static void result(const char *status, const char *reason)
+/* the workload's members of its result line (gu_result()) */
+static void result_members(struct gj *j)
 {
-	char line[GU_PIPE_LINE];
-	struct gj j;
-	int len;
-
-	gj_init(&j, line, sizeof(line));
-	gj_line_start(&j, "result");
-	gj_str(&j, "status", status);
-	gj_u64(&j, "pages", npages);
-	gj_u64(&j, "pages_written", prog->pages_written);
-	gj_u64(&j, "pages_verified", prog->pages_verified);
-	gj_u64(&j, "pages_corrupt", prog->pages_corrupt);
-	gj_u64(&j, "pages_corrupt_distinct", prog->corrupt_distinct);
-	gj_i64(&j, "first_corrupt", prog->first_corrupt);
-	gj_u64(&j, "pages_failed", prog->pages_failed);
-	gj_u64(&j, "pages_failed_distinct", prog->failed_distinct);
-	gj_u64(&j, "seed", plan.seed);
-	gj_u64(&j, "unique_words", plan.uniq_words);
+	gj_u64(j, "seed", plan.seed);
+	gj_u64(j, "unique_words", plan.uniq_words);
 	if (plan.has_verify_seed)
-		gj_u64(&j, "verify_seed", plan.verify_seed);
-	ghist_members(&j, &run_lat);
-	gj_str(&j, "reason", reason);
-	gj_obj_close(&j);
-	len = gj_finish(&j);
-	if (len > 0)
-		gu_emit(STDOUT_FILENO, line, len);
+		gj_u64(j, "verify_seed", plan.verify_seed);
+	ghist_members(j, &run_lat);
 }
 
-static __noreturn __printf(1, 2) void fatal(const char *fmt, ...)
-{
-	char reason[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(reason, sizeof(reason), fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "swapctl-workload: %s\n", reason);
-	result("error", reason);
-	exit(2);
-}
+static struct gu_result result = {
+	.name = "swapctl-workload", .pages = &npages,
+	.members = result_members,	/* .progress: prog, once mapped */
+};
 
 static uint64_t mem_total_bytes(void)
 {
-	char buf[4096], *p;
-
-	if (gu_read_file("/proc/meminfo", buf, sizeof(buf)) <= 0)
-		return 0;
-	p = strstr(buf, "MemTotal:");
-	if (!p)
-		return 0;
-	return strtoull(p + 9, NULL, 10) << 10;
+	return gu_meminfo_kb("MemTotal") << 10;
 }
 
 /* nr_writeback of /proc/vmstat (pages under writeback), -1 if unread */
 static int64_t nr_writeback(void)
 {
-	char buf[16384], *p;
+	uint64_t v;
 
-	if (gu_read_file("/proc/vmstat", buf, sizeof(buf)) <= 0)
-		return -1;
-	p = strstr(buf, "\nnr_writeback ");
-	if (!p)
-		return -1;
-	return strtoll(p + 14, NULL, 10);
+	return gu_vmstat_read("nr_writeback", &v) ? -1 : (int64_t)v;
 }
 
 #define WRITEBACK_WAIT_NS (120ULL * 1000000000ULL)
@@ -294,7 +254,7 @@ static void catch_sigbus(void)
 
 	sigemptyset(&sa.sa_mask);
 	if (sigaction(SIGBUS, &sa, NULL))
-		fatal("sigaction(SIGBUS): %s", strerror(errno));
+		gu_fatal("sigaction(SIGBUS): %s", strerror(errno));
 }
 
 /*
@@ -313,10 +273,10 @@ static void page_failed(size_t i, struct phase_stat *st)
 		prog->failed_distinct++;
 	}
 	if (madvise(p, GPAT_PAGE, i < nanon ? MADV_DONTNEED : MADV_REMOVE))
-		fatal("page %zu failed (SIGBUS) and cannot be dropped: %s", i,
+		gu_fatal("page %zu failed (SIGBUS) and cannot be dropped: %s", i,
 		      strerror(errno));
 	if (sigsetjmp(bus_jmp, 0))
-		fatal("page %zu: SIGBUS again on a fresh page", i);
+		gu_fatal("page %zu: SIGBUS again on a fresh page", i);
 	bus_armed = 1;
 	gpat_fill(p, plan.seed + gen[i], i, plan.uniq_words);
 	bus_armed = 0;
@@ -399,11 +359,11 @@ static void verify_page(size_t i, struct phase_stat *st)
 static void advise_all(int advice, const char *name)
 {
 	if (madvise(anon, nanon * GPAT_PAGE, advice))
-		fatal("madvise(%s) on %zu anonymous pages: %s%s", name, nanon,
+		gu_fatal("madvise(%s) on %zu anonymous pages: %s%s", name, nanon,
 		      strerror(errno), errno == ENOSYS ?
 		      " (kernel without CONFIG_ADVISE_SYSCALLS)" : "");
 	if (nshm && madvise(shm, nshm * GPAT_PAGE, advice))
-		fatal("madvise(%s) on %zu shmem pages: %s", name, nshm,
+		gu_fatal("madvise(%s) on %zu shmem pages: %s", name, nshm,
 		      strerror(errno));
 }
 
@@ -422,7 +382,7 @@ static void do_pressure(const struct gplan_phase *ph, struct phase_stat *st)
 	p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
 		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (p == MAP_FAILED)
-		fatal("pressure: mmap %" PRIu64 " MiB: %s", bytes >> 20,
+		gu_fatal("pressure: mmap %" PRIu64 " MiB: %s", bytes >> 20,
 		      strerror(errno));
 	for (i = 0; i < bytes / GPAT_PAGE; i++) {
 		/* Non-zero content, so it is not a zero page to zram. */
@@ -445,7 +405,7 @@ static void do_rewrite(int idx, const struct gplan_phase *ph,
 		if (gpat_rng_below(&r, 1000000) >= thresh)
 			continue;
 		if (gen[i] == UINT8_MAX)
-			fatal("rewrite: page %zu rewritten 255 times", i);
+			gu_fatal("rewrite: page %zu rewritten 255 times", i);
 		st->pages++;
 		if (!fill_page(i, gen[i] + 1u, st))
 			continue;	/* refilled with its old generation */
@@ -471,7 +431,7 @@ static void wait_writeback(struct phase_stat *st)
 	st->writeback_ns = gj_now_ns() - t0;
 	st->writeback_left = n;
 	if (n < 0)
-		fatal("pageout wait=writeback: no nr_writeback in /proc/vmstat");
+		gu_fatal("pageout wait=writeback: no nr_writeback in /proc/vmstat");
 	if (n > 0)
 		fprintf(stderr, "swapctl-workload: pageout: %" PRId64
 			" pages still under writeback after %llu s\n", n,
@@ -501,15 +461,15 @@ static void drain_lru(struct phase_stat *st)
 
 	cpu = sched_getcpu();
 	if (cpu < 0 || sched_getaffinity(0, sizeof(drain_cpus), &drain_cpus))
-		fatal("pageout drain=lru: which CPU: %s", strerror(errno));
+		gu_fatal("pageout drain=lru: which CPU: %s", strerror(errno));
 	CPU_ZERO(&one);
 	CPU_SET(cpu, &one);
 	if (sched_setaffinity(0, sizeof(one), &one))
-		fatal("pageout drain=lru: stay on CPU %d: %s", cpu,
+		gu_fatal("pageout drain=lru: stay on CPU %d: %s", cpu,
 		      strerror(errno));
 	ret = gu_write_file("/proc/sys/vm/compact_memory", "1");
 	if (ret)
-		fatal("pageout drain=lru: /proc/sys/vm/compact_memory: %s%s",
+		gu_fatal("pageout drain=lru: /proc/sys/vm/compact_memory: %s%s",
 		      strerror(-ret), ret == -ENOENT ?
 		      " (kernel without CONFIG_COMPACTION)" : "");
 	st->drain_ns = gj_now_ns() - t0;
@@ -518,7 +478,7 @@ static void drain_lru(struct phase_stat *st)
 static void drain_lru_done(void)
 {
 	if (sched_setaffinity(0, sizeof(drain_cpus), &drain_cpus))
-		fatal("pageout drain=lru: leave the CPU: %s", strerror(errno));
+		gu_fatal("pageout drain=lru: leave the CPU: %s", strerror(errno));
 }
 
 static void run_phase(int idx, const struct gplan_phase *ph)
@@ -567,7 +527,7 @@ static void run_phase(int idx, const struct gplan_phase *ph)
 		if (!perm) {
 			perm = malloc(npages * sizeof(*perm));
 			if (!perm)
-				fatal("read random: no memory for %zu indexes",
+				gu_fatal("read random: no memory for %zu indexes",
 				      npages);
 		}
 		gpat_permute(perm, npages, plan.seed ^ (uint64_t)idx);
@@ -608,19 +568,19 @@ static void setup_area(void)
 	nshm = (plan.shmem_mb << 20) / GPAT_PAGE;
 	npages = nanon + nshm;
 	if (!nanon)
-		fatal("workload: empty area");
+		gu_fatal("workload: empty area");
 	if (npages > UINT32_MAX)
-		fatal("workload: %zu pages is too many", npages);
+		gu_fatal("workload: %zu pages is too many", npages);
 
 	len = nanon * GPAT_PAGE + (plan.thp_area ? HPAGE : 0);
 	p = mmap(NULL, len, PROT_READ | PROT_WRITE,
 		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (p == MAP_FAILED)
-		fatal("mmap %zu MiB anonymous: %s", len >> 20, strerror(errno));
+		gu_fatal("mmap %zu MiB anonymous: %s", len >> 20, strerror(errno));
 	if (plan.thp_area) {
 		anon = (char *)(((uintptr_t)p + HPAGE - 1) & ~(HPAGE - 1));
 		if (madvise(anon, nanon * GPAT_PAGE, MADV_HUGEPAGE))
-			fatal("madvise(MADV_HUGEPAGE): %s%s", strerror(errno),
+			gu_fatal("madvise(MADV_HUGEPAGE): %s%s", strerror(errno),
 			      errno == EINVAL ?
 			      " (kernel without CONFIG_TRANSPARENT_HUGEPAGE)" :
 			      "");
@@ -631,21 +591,21 @@ static void setup_area(void)
 		int fd = memfd_create("swapctl-shmem", MFD_CLOEXEC);
 
 		if (fd < 0)
-			fatal("memfd_create: %s", strerror(errno));
+			gu_fatal("memfd_create: %s", strerror(errno));
 		if (ftruncate(fd, (off_t)(nshm * GPAT_PAGE)))
-			fatal("ftruncate memfd %zu MiB: %s",
+			gu_fatal("ftruncate memfd %zu MiB: %s",
 			      (nshm * GPAT_PAGE) >> 20, strerror(errno));
 		shm = mmap(NULL, nshm * GPAT_PAGE, PROT_READ | PROT_WRITE,
 			   MAP_SHARED, fd, 0);
 		if (shm == MAP_FAILED)
-			fatal("mmap shmem: %s", strerror(errno));
+			gu_fatal("mmap shmem: %s", strerror(errno));
 		close(fd);
 	}
 	gen = calloc(npages, 1);
 	bad = calloc(npages, 1);
 	lost = calloc(npages, 1);
 	if (!gen || !bad || !lost)
-		fatal("no memory for %zu page states", npages);
+		gu_fatal("no memory for %zu page states", npages);
 }
 
 int main(int argc, char **argv)
@@ -657,34 +617,36 @@ int main(int argc, char **argv)
 
 	signal(SIGPIPE, SIG_IGN);
 	prog = gu_progress_map(GU_PROGRESS_PATH);
+	result.progress = prog;
+	gu_result_setup(&result);
 	if (argc != 2) {
 		fprintf(stderr, "usage: workload PLAN\n");
 		return 3;
 	}
 	n = gu_read_file(argv[1], text, sizeof(text));
 	if (n < 0)
-		fatal("%s: %s", argv[1], strerror((int)-n));
+		gu_fatal("%s: %s", argv[1], strerror((int)-n));
 	if (gplan_parse(text, &plan, err, sizeof(err)))
-		fatal("%s: %s", argv[1], err);
+		gu_fatal("%s: %s", argv[1], err);
 	catch_sigbus();
 	/* before the area exists: the fault process shares none of it */
 	faults_pid = gfault_start(&plan, prog, STDOUT_FILENO);
 	if (faults_pid < 0)
-		fatal("fork the fault process: %s", strerror(errno));
+		gu_fatal("fork the fault process: %s", strerror(errno));
 	setup_area();
 	for (i = 0; i < plan.nphase; i++)
 		run_phase(i, &plan.phase[i]);
 	gfault_stop(faults_pid);
 	if (prog->pages_corrupt) {
-		result("corrupt", "");
+		gu_result("corrupt", "");
 		return 1;
 	}
 	/* a fault that was not injected as asked: nothing was shown */
 	if (prog->fault_error[0]) {
 		fprintf(stderr, "swapctl-workload: %s\n", prog->fault_error);
-		result("error", prog->fault_error);
+		gu_result("error", prog->fault_error);
 		return 2;
 	}
-	result("pass", "");
+	gu_result("pass", "");
 	return 0;
 }

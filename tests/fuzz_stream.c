@@ -9,12 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stats.h"
+#include "track.h"
 #include "stream.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static struct stats_track track;
+static struct track track;
 
 static void on_line(void *ctx, const struct stream_line *l,
 		    enum stream_err err, const char *raw, size_t len,
@@ -29,7 +29,7 @@ static void on_line(void *ctx, const struct stream_line *l,
 		if (!l || l->ncounters > STREAM_MAX_COUNTERS ||
 		    l->nblk > STREAM_MAX_DEVS || l->nswaps > STREAM_MAX_SWAPS)
 			abort();
-		stats_track_feed(&track, l);
+		track_feed(&track, l);
 	}
 }
 
@@ -37,7 +37,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct stream_state st;
 	static struct stream_line l;
-	struct stats_interval iv;
+	struct track_interval iv;
 	struct stats_val series[16];
 	size_t split = size ? data[0] % (size + 1) : 0;
 
@@ -47,7 +47,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 
 	stream_init(&st);
-	stats_track_init(&track);
+	track_init(&track);
 	stream_feed(&st, (const char *)data, split, on_line, NULL);
 	stream_feed(&st, (const char *)data + split, size - split, on_line,
 		    NULL);
@@ -55,10 +55,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (st.ok + st.malformed + st.too_long + st.absurd + st.seq_dups !=
 	    st.lines)
 		abort();
-	stats_track_window(&track, 1000000000, &iv);
-	stats_track_total(&track, &iv);
-	stats_track_series(&track, STATS_M_WR_PPIO, 0, 100000000, 16, series);
-	stats_track_phase(&track);
-	stats_track_free(&track);
+	track_window(&track, 1000000000, &iv);
+	track_total(&track, &iv);
+	track_series(&track, TRACK_M_WR_PPIO, 0, 100000000, 16, series);
+	track_phase_now(&track);
+	track_free(&track);
 	return 0;
 }

@@ -20,7 +20,7 @@
 #include "email.h"
 #include "metrics.h"
 #include "results.h"
-#include "stats.h"
+#include "track.h"
 #include "stream.h"
 
 static void test_paired_figures(void **state)
@@ -88,7 +88,7 @@ static void add_guest(struct results *r, const char *kernel,
 {
 	struct stream_state st;
 	static struct stream_line l;
-	struct stats_track t;
+	struct track t;
 	char line[512];
 	int n, i;
 	const char *fmt[] = {
@@ -98,17 +98,17 @@ static void add_guest(struct results *r, const char *kernel,
 	};
 
 	stream_init(&st);
-	stats_track_init(&t);
+	track_init(&t);
 	for (i = 0; i < 3; i++) {
 		n = snprintf(line, sizeof(line), fmt[i], seconds * 1e9);
 		assert_int_equal(stream_parse_line(&st, line, (size_t)n, &l),
 				 STREAM_OK);
-		stats_track_feed(&t, &l);
+		track_feed(&t, &l);
 	}
 	assert_int_equal(results_add_on(r, kernel, rep, host,
 					rep == 2 ? "re-run: host h3 lost" :
 					NULL, &t), 0);
-	stats_track_free(&t);
+	track_free(&t);
 }
 
 /*
@@ -169,12 +169,12 @@ static void test_blocked_verdict(void **state)
 	assert_true(blocked.has_mde_noise && blocked.mde_noise < 0.02);
 	assert_true(pooled.mde_noise > 0.5);
 	{
-		enum res_power_why why;
+		enum res_mde_why why;
 		unsigned int n;
 
-		assert_int_equal(results_power_of(&r, (unsigned int)wl, 1, 0,
+		assert_int_equal(results_mde_of(&r, (unsigned int)wl, 1, 0,
 						  0.02, 100, &n, &why), 0);
-		assert_int_equal(why, RES_POWER_OK);
+		assert_int_equal(why, RES_MDE_OK);
 		assert_true(n >= 2 && n <= 4);
 	}
 	/* the phase times are blocked the same way */

@@ -14,17 +14,19 @@
 
 #include <cmocka.h>
 
+#include "feed.h"
+
 #include "metrics.h"
 
 static struct stream_state st;
-static struct stats_track tr;
+static struct track tr;
 static unsigned int seq;
 
 static int setup(void **state)
 {
 	(void)state;
 	stream_init(&st);
-	stats_track_init(&tr);
+	track_init(&tr);
 	seq = 0;
 	return 0;
 }
@@ -32,25 +34,11 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	(void)state;
-	stats_track_free(&tr);
+	track_free(&tr);
 	return 0;
 }
 
-static void feed(const char *fmt, ...)
-{
-	static struct stream_line l;
-	char buf[1024];
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	assert_true(n > 0 && n < (int)sizeof(buf));
-	if (stream_parse_line(&st, buf, (size_t)n, &l) != STREAM_OK)
-		fail_msg("%s: %s", buf, st.last_error);
-	stats_track_feed(&tr, &l);
-}
+#define feed(...) feed_line(&st, &tr, __VA_ARGS__)
 
 /* CPU times in ms, PSI in us */
 static void sample(unsigned int t_ms, long po, long pi, long sys, long sirq,

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of src/results/results.c and src/metrics.c: the verdict rules, the
- * exit codes' precedence, the expectation evaluator, the registry.
+ * Unit tests of src/results/results.c and src/model/metrics.c: the verdict
+ * rules, the exit codes' precedence, the expectation evaluator, the
+ * registry. The statistics they use are tests/test_stats.c's.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -33,69 +34,6 @@ static enum verdict judge(const char *key, const double *a, size_t na,
 
 	results_judge(metric_find(key), STATS_OK, &da, STATS_OK, &db, c);
 	return c->verdict;
-}
-
-static void test_student_t(void **state)
-{
-	(void)state;
-	assert_true(fabs(stats_t_cdf(0, 5) - 0.5) < 1e-12);
-	/* the table of stats_t95 and the quantile agree */
-	assert_true(fabs(stats_t_quantile(0.975, 4) - 2.776) < 1e-3);
-	assert_true(fabs(stats_t_quantile(0.975, 10) - 2.228) < 1e-3);
-	assert_true(fabs(stats_t_quantile(0.975, 1) - 12.706) < 1e-2);
-	assert_true(fabs(stats_t_cdf(2.228, 10) - 0.975) < 1e-4);
-	assert_true(fabs(stats_t_cdf(-1.812, 10) - 0.05) < 1e-3);
-	/* non-integer degrees (Welch) lie between their neighbours */
-	assert_true(stats_t_quantile(0.975, 4.5) < 2.776 &&
-		    stats_t_quantile(0.975, 4.5) > 2.571);
-}
-
-static void test_welch(void **state)
-{
-	/* Welch's example values: computed with scipy.stats.ttest_ind */
-	static const double a[] = { 27.5, 21.0, 19.0, 23.6, 17.0, 17.9,
-				    16.9, 20.1, 21.9, 22.6, 23.1, 19.6,
-				    19.0, 21.7, 21.4 };
-	static const double b[] = { 27.1, 22.0, 20.8, 23.4, 23.4, 23.5,
-				    25.8, 22.0, 24.8, 20.2, 21.9, 22.1,
-				    22.9, 20.5, 24.4 };
-	static const double c[] = { 5, 5, 5 }, d[] = { 6, 6, 6 };
-	struct stats_desc da = desc(a, 15), db = desc(b, 15);
-	struct stats_desc dc = desc(c, 3), dd = desc(d, 3);
-	double p, df;
-
-	(void)state;
-	assert_true(stats_welch(&da, &db, &p, &df));
-	/* scipy: t = -2.46, p = 0.0210, df = 24.99 */
-	assert_true(fabs(p - 0.02101) < 5e-4);
-	assert_true(fabs(df - 24.99) < 0.05);
-	/* no variance at all: different means are certain */
-	assert_true(stats_welch(&dc, &dd, &p, &df));
-	assert_true(p == 0);
-	assert_true(stats_welch(&dc, &dc, &p, &df));
-	assert_true(p == 1);
-	assert_false(stats_welch(&dc, &(struct stats_desc){ .n = 1 }, &p,
-				 &df));
-}
-
-static void test_ratio_ci(void **state)
-{
-	static const double a[] = { 10, 11, 9, 10, 10 };
-	static const double b[] = { 12.5, 12.4, 12.6, 12.5, 12.5 };
-	struct stats_desc da = desc(a, 5), db = desc(b, 5);
-	double r, lo, hi;
-	bool ci;
-
-	(void)state;
-	assert_true(stats_ratio_ci(&da, &db, &r, &lo, &hi, &ci));
-	assert_true(ci);
-	assert_true(fabs(r - 1.25) < 1e-12);
-	assert_true(lo < 1.25 && hi > 1.25 && lo > 1.0 && hi < 1.5);
-	da.n = 1;
-	assert_true(stats_ratio_ci(&da, &db, &r, &lo, &hi, &ci));
-	assert_false(ci);
-	da.mean = 0;
-	assert_false(stats_ratio_ci(&da, &db, &r, &lo, &hi, &ci));
 }
 
 static void test_verdicts(void **state)
@@ -210,18 +148,18 @@ static void add_guest(struct results *r, const char *kernel,
 	bool nr = nrswpout != NO_NR;
 	struct stream_state st;
 	static struct stream_line l;
-	struct stats_track t;
+	struct track t;
 	char line[512], vals[64];
 	int n;
 
 	stream_init(&st);
-	stats_track_init(&t);
+	track_init(&t);
 	n = snprintf(line, sizeof(line),
 		     "{\"v\":1,\"seq\":0,\"t_ns\":1000,\"type\":\"hello\",\"kernel\":\"6.1\",\"counters\":[\"pswpout\"%s],\"interval_ms\":100}",
 		     nr ? ",\"nrswpout\"" : "");
 	assert_int_equal(stream_parse_line(&st, line, (size_t)n, &l),
 			 STREAM_OK);
-	stats_track_feed(&t, &l);
+	track_feed(&t, &l);
 	if (nr)
 		snprintf(vals, sizeof(vals), ",\"nrswpout\":%lu", nrswpout);
 	else
@@ -231,9 +169,9 @@ static void add_guest(struct results *r, const char *kernel,
 		     pswpout, vals);
 	assert_int_equal(stream_parse_line(&st, line, (size_t)n, &l),
 			 STREAM_OK);
-	stats_track_feed(&t, &l);
+	track_feed(&t, &l);
 	assert_int_equal(results_add(r, kernel, rep, &t), 0);
-	stats_track_free(&t);
+	track_free(&t);
 }
 
 /*
@@ -501,10 +439,10 @@ static void five(double *x, double mean, double sd)
  * effect and the repeats needed follow the formula of stats.h, checked
  * here with Student's t from the printed table (not stats_t_quantile).
  */
-static void test_power(void **state)
+static void test_mde_repeats(void **state)
 {
 	double a[5], b[5], mde;
-	struct stats_desc da, db, cv5 = { .n = 5, .mean = 100, .stddev = 5 };
+	struct stats_desc da, db;
 	struct res_cmp c;
 	unsigned int n;
 
@@ -525,8 +463,8 @@ static void test_power(void **state)
 	da = desc(a, 5);
 	db = desc(b, 5);
 	/* normal approximation: 2 cv^2 (1.960 + 0.842)^2 / e^2 = 1570 */
-	assert_int_equal(results_power(&c, &da, &db, 0.02, 5000, &n),
-			 RES_POWER_OK);
+	assert_int_equal(results_mde_repeats(&c, &da, &db, 0.02, 5000, &n),
+			 RES_MDE_OK);
 	assert_true(n >= 1570 && n <= 1572);
 	assert_true(stats_mde(&(struct stats_desc){ .n = n, .mean = 100,
 				.stddev = 20 },
@@ -536,28 +474,17 @@ static void test_power(void **state)
 				.stddev = 20 },
 			      &(struct stats_desc){ .n = n - 1, .mean = 101,
 				.stddev = 20.2 }, &mde) && mde > 0.02);
-	assert_int_equal(results_power(&c, &da, &db, 0.02, 100, &n),
-			 RES_POWER_LIMIT);
+	assert_int_equal(results_mde_repeats(&c, &da, &db, 0.02, 100, &n),
+			 RES_MDE_LIMIT);
 	assert_int_equal(n, 0);
-	assert_int_equal(results_power(&c, &da, &db, 0.005, 5000, &n),
-			 RES_POWER_THRESHOLD);
+	assert_int_equal(results_mde_repeats(&c, &da, &db, 0.005, 5000, &n),
+			 RES_MDE_THRESHOLD);
 
-	/*
-	 * cv 5% both, effect 10%: n 5 gives (2.306 + 0.889) * sqrt(2 *
-	 * 0.0025 / 5) = 0.101, n 6 (df 10: 2.228 + 0.879) 0.0897: 6.
-	 */
-	assert_int_equal(stats_repeats_needed(&cv5, &cv5, 0.10, 100), 6);
-	assert_true(stats_mde(&cv5, &cv5, &mde) && fabs(mde - 0.1010) < 5e-4);
-	/* no spread yet (one run): no figure */
-	assert_int_equal(stats_repeats_needed(&(struct stats_desc){ .n = 1,
-		.mean = 100 }, &cv5, 0.10, 100), 0);
-	assert_false(stats_mde(&(struct stats_desc){ .n = 1, .mean = 100 },
-			       &cv5, &mde));
 	/* one run of a count the workload fixes: its threshold */
 	judge("pswpout", (double[]){ 1000 }, 1, (double[]){ 1000 }, 1, &c);
 	assert_true(c.has_mde && !c.has_mde_noise && c.mde == 0.05);
-	assert_int_equal(results_power(&c, &da, &db, 0.10, 100, &n),
-			 RES_POWER_NO_SPREAD);
+	assert_int_equal(results_mde_repeats(&c, &da, &db, 0.10, 100, &n),
+			 RES_MDE_NO_SPREAD);
 	/* one run of a timing: nothing could be seen */
 	judge("workload_seconds", (double[]){ 10 }, 1, (double[]){ 10 }, 1,
 	      &c);
@@ -567,11 +494,8 @@ static void test_power(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_student_t),
-		cmocka_unit_test(test_welch),
-		cmocka_unit_test(test_ratio_ci),
 		cmocka_unit_test(test_verdicts),
-		cmocka_unit_test(test_power),
+		cmocka_unit_test(test_mde_repeats),
 		cmocka_unit_test(test_exit_precedence),
 		cmocka_unit_test(test_expectations),
 		cmocka_unit_test(test_missing_counter_reason),

@@ -13,28 +13,16 @@
 
 #include <cmocka.h>
 
+#include "feed.h"
+
 #include "screen.h"
 #include "source.h"
 
 static struct stream_state st[3];
-static struct stats_track tr[3];
+static struct track tr[3];
 static struct screen scr;
 
-static void feed(int k, const char *fmt, ...)
-{
-	static struct stream_line l;
-	char buf[1024];
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	assert_true(n > 0 && n < (int)sizeof(buf));
-	if (stream_parse_line(&st[k], buf, (size_t)n, &l) != STREAM_OK)
-		fail_msg("%s: %s", buf, st[k].last_error);
-	stats_track_feed(&tr[k], &l);
-}
+#define feed(k, ...) feed_line(&st[k], &tr[k], __VA_ARGS__)
 
 /*
  * Guest @k: 21 samples 100 ms apart writing 160 pages per sample in
@@ -45,7 +33,7 @@ static void guest(int k, unsigned int batch, bool nrswp)
 	unsigned int i, seq = 0;
 
 	stream_init(&st[k]);
-	stats_track_init(&tr[k]);
+	track_init(&tr[k]);
 	feed(k, "{\"v\":1,\"seq\":%u,\"t_ns\":0,\"type\":\"hello\",\"kernel\":"
 	     "\"6.1.192\",\"counters\":[\"pswpout\"%s],\"interval_ms\":100}",
 	     seq++, nrswp ? ",\"nrswpout\"" : "");
@@ -154,9 +142,9 @@ static void assert_row(const char *label, const char *a, const char *b,
 static int teardown(void **state)
 {
 	(void)state;
-	stats_track_free(&tr[0]);
-	stats_track_free(&tr[1]);
-	stats_track_free(&tr[2]);
+	track_free(&tr[0]);
+	track_free(&tr[1]);
+	track_free(&tr[2]);
 	return 0;
 }
 
@@ -309,7 +297,7 @@ static void test_three_kernels(void **state)
 static void test_replay_fixture(void **state)
 {
 	static struct source src;
-	struct stats_interval a, b;
+	struct track_interval a, b;
 	char err[512];
 	unsigned int reps[4];
 
@@ -330,8 +318,8 @@ static void test_replay_fixture(void **state)
 	assert_true(source_done(&src));
 	assert_int_equal(src.g[1]->st->ok, 205);
 	assert_int_equal(src.g[1]->st->malformed, 0);
-	stats_track_total(&src.g[0]->track, &a);
-	stats_track_total(&src.g[1]->track, &b);
+	track_total(&src.g[0]->track, &a);
+	track_total(&src.g[1]->track, &b);
 	assert_true(a.wr_ppio.state == STATS_OK && a.wr_ppio.v == 1.0);
 	assert_true(b.wr_ppio.v > 14 && b.wr_ppio.v < 18);
 	assert_true(src.g[1]->track.have_result);

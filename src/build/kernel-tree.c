@@ -3,7 +3,6 @@
  * swapctl build: the pristine source (the tarball extracted once) and the
  * per-variant trees (a hard-link copy of it with the series applied).
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -13,6 +12,7 @@
 #include <unistd.h>
 
 #include "build.h"
+#include "subdir.h"
 
 /* ---- the pristine source ---- */
 
@@ -94,26 +94,6 @@ static int check_line(struct build_ctx *c, const char *makefile)
 	return 0;
 }
 
-/* The single directory inside @dir (the tarball's top directory). */
-static int top_dir(const char *dir, char *name, size_t len)
-{
-	struct dirent *d;
-	int n = 0;
-	DIR *dh;
-
-	dh = opendir(dir);
-	if (!dh)
-		return -1;
-	while ((d = readdir(dh))) {
-		if (d->d_name[0] == '.' || d->d_type != DT_DIR)
-			continue;
-		snprintf(name, len, "%s", d->d_name);
-		n++;
-	}
-	closedir(dh);
-	return n == 1 ? 0 : -1;
-}
-
 int tree_extract(struct build_ctx *c)
 {
 	char dir[PATH_MAX], tmp[PATH_MAX], top[256], mk[PATH_MAX];
@@ -147,7 +127,7 @@ int tree_extract(struct build_ctx *c)
 			     st);
 			return EXIT_SETUP;
 		}
-		if (top_dir(tmp, top, sizeof(top))) {
+		if (subdir_only(tmp, top, sizeof(top))) {
 			util_rm_rf(tmp);
 			build_fail("%s: expected one top-level directory in the tarball",
 			     c->tarball);
@@ -159,7 +139,7 @@ int tree_extract(struct build_ctx *c)
 		}
 		build_info("extracted in %.0f s", util_now() - t0);
 	}
-	if (top_dir(dir, top, sizeof(top)) ||
+	if (subdir_only(dir, top, sizeof(top)) ||
 	    util_path(c->pristine, sizeof(c->pristine), "%s/%s", dir, top) ||
 	    util_path(mk, sizeof(mk), "%s/Makefile", c->pristine) ||
 	    !util_exists(mk)) {

@@ -91,15 +91,65 @@ static bool patch_kind(const char *path, bool *diff)
 	return mail;
 }
 
+/*
+ * The rest of series line @lineno after patch @p's name (its options,
+ * from strtok_r()'s @save), and the checks of @p's file: listed once, a
+ * regular file, readable. 0, or -1 with @err set.
+ */
+static int patch_line(const struct series *s, struct series_patch *p,
+		      char **save, int lineno, char *err, size_t errlen)
+{
+	struct stat st;
+	char *tok;
+	size_t i;
+
+	while ((tok = strtok_r(NULL, " \t\r", save))) {
+		if (parse_strip(tok, &p->strip)) {
+			seterr(err, errlen, s->file, lineno,
+			       "%s: unknown option '%s' (only -pN is supported)",
+			       p->name, tok);
+			return -1;
+		}
+	}
+	for (i = 0; i < s->n; i++) {
+		if (!strcmp(s->patches[i].name, p->name)) {
+			seterr(err, errlen, s->file, lineno,
+			       "%s is listed twice (first on line %d)",
+			       p->name, s->patches[i].line);
+			return -1;
+		}
+	}
+	if (util_path(p->path, sizeof(p->path), "%s/%s", s->dir, p->name)) {
+		seterr(err, errlen, s->file, lineno, "path too long");
+		return -1;
+	}
+	if (stat(p->path, &st)) {
+		seterr(err, errlen, s->file, lineno, "%s: %s", p->path,
+		       strerror(errno));
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		seterr(err, errlen, s->file, lineno, "%s: not a regular file",
+		       p->path);
+		return -1;
+	}
+	if (util_sha256_file(p->path, p->sha256)) {
+		seterr(err, errlen, s->file, lineno, "%s: %s", p->path,
+		       strerror(errno));
+		return -1;
+	}
+	p->mail = patch_kind(p->path, NULL);
+	return 0;
+}
+
 int series_parse(struct series *s, const char *text, char *err,
 		 size_t errlen)
 {
 	char line[1024], *tok, *save, *hash;
 	struct series_patch *p, *np;
 	const char *cur = text, *nl;
-	size_t len, cap = 0, i;
+	size_t len, cap = 0;
 	int lineno = 0;
-	struct stat st;
 
 	s->n = 0;
 	s->patches = NULL;
@@ -141,43 +191,8 @@ int series_parse(struct series *s, const char *text, char *err,
 		snprintf(p->name, sizeof(p->name), "%s", tok);
 		p->line = lineno;
 		p->strip = 1;
-		while ((tok = strtok_r(NULL, " \t\r", &save))) {
-			if (parse_strip(tok, &p->strip)) {
-				seterr(err, errlen, s->file, lineno,
-				       "%s: unknown option '%s' (only -pN is supported)",
-				       p->name, tok);
-				goto fail;
-			}
-		}
-		for (i = 0; i < s->n; i++) {
-			if (!strcmp(s->patches[i].name, p->name)) {
-				seterr(err, errlen, s->file, lineno,
-				       "%s is listed twice (first on line %d)",
-				       p->name, s->patches[i].line);
-				goto fail;
-			}
-		}
-		if (util_path(p->path, sizeof(p->path), "%s/%s", s->dir,
-			      p->name)) {
-			seterr(err, errlen, s->file, lineno, "path too long");
+		if (patch_line(s, p, &save, lineno, err, errlen))
 			goto fail;
-		}
-		if (stat(p->path, &st)) {
-			seterr(err, errlen, s->file, lineno, "%s: %s", p->path,
-			       strerror(errno));
-			goto fail;
-		}
-		if (!S_ISREG(st.st_mode)) {
-			seterr(err, errlen, s->file, lineno,
-			       "%s: not a regular file", p->path);
-			goto fail;
-		}
-		if (util_sha256_file(p->path, p->sha256)) {
-			seterr(err, errlen, s->file, lineno, "%s: %s", p->path,
-			       strerror(errno));
-			goto fail;
-		}
-		p->mail = patch_kind(p->path, NULL);
 		s->n++;
 	}
 	return 0;
@@ -296,7 +311,10 @@ static char *dir_listing(const char *dir, char *err, size_t errlen)
 		    util_path(p, sizeof(p), "%s/%s", dir, d->d_name))
 			continue;
 		patch_kind(p, &diff);
-		if (diff && (names[n] = strdup(d->d_name)))
+		if (!diff)
+			continue;
+		names[n] = strdup(d->d_name);
+		if (names[n])
 			len += strlen(names[n++]) + 1;
 	}
 	closedir(dh);

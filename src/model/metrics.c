@@ -36,8 +36,8 @@ static struct stats_val dev_write_ppio(const struct metric_in *in)
 /* host lines: rd_req/wr_req of the swap disks (virDomainBlockStats) */
 static struct stats_val host_req(const struct metric_in *in, bool wr)
 {
-	const struct stats_track *t = in->t;
-	const struct stats_host_point *h;
+	const struct track *t = in->t;
+	const struct track_host_point *h;
 	size_t i;
 
 	/*
@@ -152,12 +152,12 @@ static struct stats_val boot_seconds(const struct metric_in *in)
 
 static struct stats_val workload_seconds(const struct metric_in *in)
 {
-	const struct stats_track *t = in->t;
+	const struct track *t = in->t;
 	double s = 0;
 	unsigned int i, n = 0;
 
 	for (i = 0; i < t->nphases; i++) {
-		const struct stats_phase *p = &t->phases[i];
+		const struct track_phase *p = &t->phases[i];
 
 		if (!p->ended)
 			continue;
@@ -172,7 +172,7 @@ static struct stats_val duration_seconds(const struct metric_in *in)
 {
 	if (in->t->npts < 2)
 		return na();
-	return stats_ok((double)stats_track_span_ns(in->t) / 1e9);
+	return stats_ok((double)track_span_ns(in->t) / 1e9);
 }
 
 /*
@@ -184,13 +184,13 @@ static struct stats_val duration_seconds(const struct metric_in *in)
  */
 static struct stats_val pageout_evicted(const struct metric_in *in)
 {
-	const struct stats_track *t = in->t;
-	const unsigned int bit = 1u << SF_PSWPOUT;
+	const struct track *t = in->t;
+	const unsigned int bit = 1u << TF_PSWPOUT;
 	double out = 0, asked = 0;
 	unsigned int i;
 
 	for (i = 0; i < t->nphases; i++) {
-		const struct stats_phase *p = &t->phases[i];
+		const struct track_phase *p = &t->phases[i];
 
 		if (p->ended && p->has_residency &&
 		    !strcmp(p->name, "pageout")) {
@@ -202,15 +202,15 @@ static struct stats_val pageout_evicted(const struct metric_in *in)
 		return stats_ok(out / asked);
 
 	for (i = 0; i < t->nphases; i++) {
-		const struct stats_phase *p = &t->phases[i];
-		const struct stats_point *a, *b;
+		const struct track_phase *p = &t->phases[i];
+		const struct track_point *a, *b;
 		size_t ib;
 		long ia;
 
 		if (!p->ended || !p->has_stats || strcmp(p->name, "pageout"))
 			continue;
-		ia = stats_point_before(t, p->start_ns);
-		ib = stats_point_after(t, p->end_ns);
+		ia = track_point_before(t, p->start_ns);
+		ib = track_point_after(t, p->end_ns);
 		if (ib >= t->npts)
 			ib = t->npts ? t->npts - 1 : 0;
 		if (!t->npts)
@@ -219,7 +219,7 @@ static struct stats_val pageout_evicted(const struct metric_in *in)
 		b = &t->pts[ib];
 		if (!(b->present & bit) || (a && !(a->present & bit)))
 			return stats_missing();
-		out += (double)(b->v[SF_PSWPOUT] - (a ? a->v[SF_PSWPOUT] : 0));
+		out += (double)(b->v[TF_PSWPOUT] - (a ? a->v[TF_PSWPOUT] : 0));
 		asked += (double)p->pages;
 	}
 	if (asked <= 0)
@@ -227,7 +227,7 @@ static struct stats_val pageout_evicted(const struct metric_in *in)
 	return stats_ok(out / asked);
 }
 
-/* Guest CPU, PSI and host CPU: the stats_interval of the total/window. */
+/* Guest CPU, PSI and host CPU: the track_interval of the total/window. */
 static struct stats_val cpu_user_s(const struct metric_in *in)
 {
 	return in->total.cpu_user;
@@ -291,12 +291,12 @@ static struct stats_val host_ms_per_mib(const struct metric_in *in)
 static struct stats_val phases_freed(const struct metric_in *in,
 				     const char *name)
 {
-	const struct stats_track *t = in->t;
+	const struct track *t = in->t;
 	double evicted = 0, asked = 0;
 	unsigned int i, n = 0;
 
 	for (i = 0; i < t->nphases; i++) {
-		const struct stats_phase *p = &t->phases[i];
+		const struct track_phase *p = &t->phases[i];
 
 		if (!p->ended || strcmp(p->name, name))
 			continue;
@@ -325,12 +325,12 @@ static struct stats_val pressure_freed(const struct metric_in *in)
 static struct stats_val phases_seconds(const struct metric_in *in,
 				       const char *name)
 {
-	const struct stats_track *t = in->t;
+	const struct track *t = in->t;
 	double s = 0;
 	unsigned int i, n = 0;
 
 	for (i = 0; i < t->nphases; i++) {
-		const struct stats_phase *p = &t->phases[i];
+		const struct track_phase *p = &t->phases[i];
 
 		if (!p->ended || strcmp(p->name, name))
 			continue;
@@ -349,7 +349,7 @@ static struct stats_val phases_seconds(const struct metric_in *in,
 static struct stats_val swapin_us(const struct metric_in *in,
 				  const uint64_t *us)
 {
-	const struct stats_track *t = in->t;
+	const struct track *t = in->t;
 
 	if (!t->have_result)
 		return na();
@@ -362,7 +362,7 @@ static struct stats_val swapin_us(const struct metric_in *in,
 
 static struct stats_val swapin_faults(const struct metric_in *in)
 {
-	const struct stats_track *t = in->t;
+	const struct track *t = in->t;
 
 	if (!t->have_result)
 		return na();
@@ -409,7 +409,7 @@ static struct stats_val deferred_share(const struct metric_in *in)
 	if (in->window || !in->t->npts)
 		return na();
 	for (i = 0; i < ARRAY_SIZE(name); i++)
-		if (!stats_track_counter(in->t, name[i], &v[i]))
+		if (!track_counter_value(in->t, name[i], &v[i]))
 			return stats_missing();
 	return stats_ratio(stats_ok((double)(v[0] + v[1])),
 			   stats_ok((double)(v[2] + v[3])));
@@ -737,22 +737,22 @@ const struct metric_def *metric_find(const char *key)
 	return i < 0 ? NULL : &metric_defs[i];
 }
 
-void metric_in_init(struct metric_in *in, const struct stats_track *t)
+void metric_in_init(struct metric_in *in, const struct track *t)
 {
 	in->t = t;
 	in->window = false;
-	stats_track_total(t, &in->total);
+	track_total(t, &in->total);
 }
 
-void metric_in_window(struct metric_in *in, const struct stats_track *t,
+void metric_in_window(struct metric_in *in, const struct track *t,
 		      uint64_t window_ns)
 {
 	in->t = t;
 	in->window = true;
-	stats_track_window(t, window_ns, &in->total);
+	track_window(t, window_ns, &in->total);
 }
 
-/* A window has deltas of the fields stats_point keeps, no others. */
+/* A window has deltas of the fields track_point keeps, no others. */
 static struct stats_val window_counter(const struct metric_in *in,
 				       const char *name)
 {
@@ -760,11 +760,11 @@ static struct stats_val window_counter(const struct metric_in *in,
 		const char *name;
 		size_t off;
 	} f[] = {
-		{ "pswpout", offsetof(struct stats_interval, pswpout) },
-		{ "nrswpout", offsetof(struct stats_interval, nrswpout) },
-		{ "pswpin", offsetof(struct stats_interval, pswpin) },
-		{ "nrswpin", offsetof(struct stats_interval, nrswpin) },
-		{ "pgmajfault", offsetof(struct stats_interval, majflt) },
+		{ "pswpout", offsetof(struct track_interval, pswpout) },
+		{ "nrswpout", offsetof(struct track_interval, nrswpout) },
+		{ "pswpin", offsetof(struct track_interval, pswpin) },
+		{ "nrswpin", offsetof(struct track_interval, nrswpin) },
+		{ "pgmajfault", offsetof(struct track_interval, majflt) },
 	};
 	size_t i;
 
@@ -788,7 +788,7 @@ static struct stats_val eval_depth(const struct metric_def *m,
 	if (m->vmstat) {
 		if (!in->t->npts)
 			return na();
-		if (!stats_track_counter(in->t, m->vmstat, &v))
+		if (!track_counter_value(in->t, m->vmstat, &v))
 			return stats_missing();
 		return stats_ok((double)v);
 	}

@@ -3,7 +3,7 @@
  * metrics: the one registry of what swapctl measures. Every metric that
  * run's table and summary.json, report (text, JSON, CSV, SVG), top's
  * screen and the scenario expectations name is one entry of
- * metric_defs[], computed from one guest's stats_track (the stream of
+ * metric_defs[], computed from one guest's track (the stream of
  * doc/HACKING.md "Agent protocol"), never anywhere else.
  *
  * Adding a metric is adding one entry (doc/HACKING.md "Metrics"): a
@@ -15,7 +15,7 @@
 
 #include <stdbool.h>
 
-#include "stats.h"
+#include "track.h"
 
 enum metric_dir {
 	METRIC_HIGHER_BETTER,
@@ -25,8 +25,8 @@ enum metric_dir {
 
 /* What one guest's metrics are computed from. */
 struct metric_in {
-	const struct stats_track *t;
-	struct stats_interval total;	/* stats_track_total(t), or a window */
+	const struct track *t;
+	struct track_interval total;	/* track_total(t), or a window */
 	bool window;			/* total is a window (top) */
 };
 
@@ -66,9 +66,9 @@ extern const unsigned int metric_count;
 /* The index of metric @key, or -1. */
 int metric_index(const char *key);
 const struct metric_def *metric_find(const char *key);
-void metric_in_init(struct metric_in *in, const struct stats_track *t);
+void metric_in_init(struct metric_in *in, const struct track *t);
 /* The last @window_ns of @t instead (only .live metrics make sense). */
-void metric_in_window(struct metric_in *in, const struct stats_track *t,
+void metric_in_window(struct metric_in *in, const struct track *t,
 		      uint64_t window_ns);
 struct stats_val metric_eval(const struct metric_def *m,
 			     const struct metric_in *in);

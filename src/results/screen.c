@@ -129,10 +129,10 @@ static void cell(char *line, size_t len, const char *s, unsigned int w,
 			 "");
 }
 
-static bool has_nrswp(const struct stats_track *t)
+static bool has_nrswp(const struct track *t)
 {
 	if (t->npts)
-		return t->pts[t->npts - 1].present & (1u << SF_NRSWPOUT);
+		return t->pts[t->npts - 1].present & (1u << TF_NRSWPOUT);
 	return t->hello_nrswp || !t->hello;
 }
 
@@ -188,7 +188,7 @@ static void metric_row(struct builder *b, const char *label,
 static void status_text(const struct screen_col *c, bool done, char *buf,
 			size_t len, enum screen_attr *attr)
 {
-	const struct stats_track *t = c->track;
+	const struct track *t = c->track;
 
 	*attr = SA_NORMAL;
 	if (!c->exists) {
@@ -213,19 +213,13 @@ static void status_text(const struct screen_col *c, bool done, char *buf,
 	}
 }
 
-static void table(struct builder *b)
+/* The rows naming the columns: kernels and their ratios, phase, status. */
+static void head_rows(struct builder *b)
 {
 	const struct screen_input *in = b->in;
-	static struct metric_in win[SCREEN_MAX_COLS], tot[SCREEN_MAX_COLS];
 	char line[SCREEN_MAX_WIDTH * 3 + 1], buf[96];
 	enum screen_attr attr, worst;
-	unsigned int i, mi;
-
-	for (i = 0; i < in->ncols; i++) {
-		metric_in_window(&win[i], in->cols[i].track,
-				 (uint64_t)(in->interval_s * 1e9));
-		metric_in_init(&tot[i], in->cols[i].track);
-	}
+	unsigned int i;
 
 	line[0] = '\0';
 	cell(line, sizeof(line), "", b->label_w, false);
@@ -258,8 +252,8 @@ static void table(struct builder *b)
 	line[0] = '\0';
 	cell(line, sizeof(line), "phase", b->label_w, false);
 	for (i = 0; i < in->ncols; i++) {
-		const struct stats_phase *p =
-			stats_track_phase(in->cols[i].track);
+		const struct track_phase *p =
+			track_phase_now(in->cols[i].track);
 
 		if (p)
 			snprintf(buf, sizeof(buf), "%s%s", p->name,
@@ -280,6 +274,17 @@ static void table(struct builder *b)
 		cell(line, sizeof(line), buf, b->col_w, true);
 	}
 	add(b, worst, "%s", line);
+}
+
+/*
+ * The registry's live metrics over the last interval (@win), then every
+ * metric since boot (@tot), one row each.
+ */
+static void metric_rows(struct builder *b, const struct metric_in *win,
+			const struct metric_in *tot)
+{
+	const struct screen_input *in = b->in;
+	unsigned int i, mi;
 
 	/* the registry's live metrics over the last interval */
 	for (mi = 0; mi < metric_count; mi++) {
@@ -311,12 +316,21 @@ static void table(struct builder *b)
 			v[i] = metric_eval(m, &tot[i]);
 		metric_row(b, m->label, m, v, false);
 	}
+}
+
+/* Swap used, the stream's line counts, and each guest's error and fault. */
+static void tail_rows(struct builder *b)
+{
+	const struct screen_input *in = b->in;
+	char line[SCREEN_MAX_WIDTH * 3 + 1], buf[96];
+	enum screen_attr worst;
+	unsigned int i;
 
 	/* swap used: a level, not a rate */
 	line[0] = '\0';
 	cell(line, sizeof(line), "swap used MiB", b->label_w, false);
 	for (i = 0; i < in->ncols; i++) {
-		const struct stats_track *t = in->cols[i].track;
+		const struct track *t = in->cols[i].track;
 
 		if (t->npts)
 			snprintf(buf, sizeof(buf), "%.1f/%.0f",
@@ -353,14 +367,14 @@ static void table(struct builder *b)
 	add(b, worst, "%s", line);
 
 	for (i = 0; i < in->ncols; i++) {
-		const struct stats_track *t = in->cols[i].track;
+		const struct track *t = in->cols[i].track;
 
 		if (t->have_result && t->status == STREAM_ERROR)
 			add(b, SA_BAD, "%s: error: %s", in->cols[i].label,
 			    t->reason);
 		/* the newest fault event of each guest */
 		if (t->nfaults) {
-			const struct stats_fault *f = &t->faults[t->nfaults - 1];
+			const struct track_fault *f = &t->faults[t->nfaults - 1];
 
 			add(b, SA_NORMAL, "%s: fault %s %s%s%.160s",
 			    in->cols[i].label, f->name,
@@ -368,6 +382,22 @@ static void table(struct builder *b)
 			    f->detail);
 		}
 	}
+}
+
+static void table(struct builder *b)
+{
+	const struct screen_input *in = b->in;
+	static struct metric_in win[SCREEN_MAX_COLS], tot[SCREEN_MAX_COLS];
+	unsigned int i;
+
+	for (i = 0; i < in->ncols; i++) {
+		metric_in_window(&win[i], in->cols[i].track,
+				 (uint64_t)(in->interval_s * 1e9));
+		metric_in_init(&tot[i], in->cols[i].track);
+	}
+	head_rows(b);
+	metric_rows(b, win, tot);
+	tail_rows(b);
 }
 
 static void sparklines(struct builder *b)
@@ -388,14 +418,14 @@ static void sparklines(struct builder *b)
 		return;
 	w = b->width - SPARK_LABEL_W - 12;
 	for (i = 0; i < in->ncols; i++) {
-		const struct stats_track *t = in->cols[i].track;
-		uint64_t span = stats_track_span_ns(t);
+		const struct track *t = in->cols[i].track;
+		uint64_t span = track_span_ns(t);
 		uint64_t t0 = span > (uint64_t)w * step ?
 			      span - (uint64_t)w * step : 0;
 
 		blk[i] = !has_nrswp(t);
-		stats_track_series(t, blk[i] ? STATS_M_DEV_WR_PPIO :
-				   STATS_M_WR_PPIO, t0, step, w, v[i]);
+		track_series(t, blk[i] ? TRACK_M_DEV_WR_PPIO :
+				   TRACK_M_WR_PPIO, t0, step, w, v[i]);
 		for (k = 0; k < w; k++)
 			if (v[i][k].state == STATS_OK && v[i][k].v > max)
 				max = v[i][k].v;
@@ -452,29 +482,29 @@ static void histogram(struct builder *b)
 	    "write I/Os by batch size (pages/IO of their sample interval)");
 	line[0] = '\0';
 	cell(line, sizeof(line), "", SPARK_LABEL_W, false);
-	for (k = 0; k < STATS_HIST_BUCKETS; k++) {
-		unsigned int lo = stats_hist_lo(k);
+	for (k = 0; k < TRACK_HIST_BUCKETS; k++) {
+		unsigned int lo = track_hist_lo(k);
 
-		if (k == STATS_HIST_BUCKETS - 1)
+		if (k == TRACK_HIST_BUCKETS - 1)
 			snprintf(buf, sizeof(buf), "%u+", lo);
-		else if (stats_hist_lo(k + 1) - 1 == lo)
+		else if (track_hist_lo(k + 1) - 1 == lo)
 			snprintf(buf, sizeof(buf), "%u", lo);
 		else
 			snprintf(buf, sizeof(buf), "%u-%u", lo,
-				 stats_hist_lo(k + 1) - 1);
+				 track_hist_lo(k + 1) - 1);
 		cell(line, sizeof(line), buf, 7, true);
 	}
 	add(b, SA_DIM, "%s", line);
 	for (i = 0; i < in->ncols; i++) {
-		const struct stats_track *t = in->cols[i].track;
+		const struct track *t = in->cols[i].track;
 		uint64_t total = 0;
 
-		for (k = 0; k < STATS_HIST_BUCKETS; k++)
+		for (k = 0; k < TRACK_HIST_BUCKETS; k++)
 			total += t->hist[k];
 		line[0] = '\0';
 		cell(line, sizeof(line), in->cols[i].label, SPARK_LABEL_W,
 		     false);
-		for (k = 0; k < STATS_HIST_BUCKETS; k++) {
+		for (k = 0; k < TRACK_HIST_BUCKETS; k++) {
 			if (total)
 				snprintf(buf, sizeof(buf), "%.0f%%",
 					 100.0 * (double)t->hist[k] /

@@ -12,7 +12,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "stats.h"
+#include "track.h"
 #include "stream.h"
 
 #define SCREEN_MAX_COLS		8
@@ -31,7 +31,7 @@ enum screen_attr {
 
 struct screen_col {
 	const char *label;			/* "baseline-1" */
-	const struct stats_track *track;
+	const struct track *track;
 	const struct stream_state *st;		/* NULL: no counters */
 	bool exists;				/* samples.jsonl exists */
 };

@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "stats.h"
+#include "track.h"
 #include "stream.h"
 
 #define SOURCE_MAX_GUESTS	256
@@ -32,7 +32,7 @@ struct source_guest {
 	char path[PATH_MAX];	/* .../samples.jsonl */
 	bool exists;		/* samples.jsonl seen */
 	struct stream_state *st;
-	struct stats_track track;
+	struct track track;
 
 	/* live */
 	uint64_t pos;		/* bytes of the file read so far */

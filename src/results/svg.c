@@ -94,10 +94,15 @@ static void color(FILE *f, const char *c)
 	fputs(c, f);
 }
 
-static void panel(FILE *f, const struct svg_panel *p, double y0)
+/* A panel's plot area (px, py, pw, ph) and its axes' ends and steps. */
+struct frame {
+	double px, py, pw, ph;
+	double xmax, ymax, xs, ys;
+};
+
+static void frame_of(const struct svg_panel *p, double y0, struct frame *fr)
 {
-	double xmax = 0, ymax = 0, xs, ys, px, py, pw, ph, v;
-	char buf[64];
+	double xmax = 0, ymax = 0;
 	size_t i, k;
 
 	for (i = 0; i < p->nseries; i++)
@@ -109,16 +114,23 @@ static void panel(FILE *f, const struct svg_panel *p, double y0)
 			    p->series[i].y[k] > ymax)
 				ymax = p->series[i].y[k];
 		}
-	xs = svg_nice_step(xmax > 0 ? xmax : 1, 10);
-	ys = svg_nice_step(ymax > 0 ? ymax * 1.05 : 1, 6);
-	xmax = ceil((xmax > 0 ? xmax : 1) / xs - 1e-9) * xs;
-	ymax = ceil((ymax > 0 ? ymax * 1.05 : 1) / ys - 1e-9) * ys;
-	px = ML;
-	py = y0 + MT;
-	pw = W - ML - MR;
-	ph = PANEL_H - MT - MB;
+	fr->xs = svg_nice_step(xmax > 0 ? xmax : 1, 10);
+	fr->ys = svg_nice_step(ymax > 0 ? ymax * 1.05 : 1, 6);
+	fr->xmax = ceil((xmax > 0 ? xmax : 1) / fr->xs - 1e-9) * fr->xs;
+	fr->ymax = ceil((ymax > 0 ? ymax * 1.05 : 1) / fr->ys - 1e-9) * fr->ys;
+	fr->px = ML;
+	fr->py = y0 + MT;
+	fr->pw = W - ML - MR;
+	fr->ph = PANEL_H - MT - MB;
+}
 
-	fprintf(f, "<g class=\"panel\">\n");
+/* The panel's title, frame, grid with tick labels, and axis labels. */
+static void axes(FILE *f, const struct svg_panel *p, double y0,
+		 const struct frame *fr)
+{
+	double px = fr->px, py = fr->py, pw = fr->pw, ph = fr->ph, v;
+	char buf[64];
+
 	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"15\" "
 		"font-weight=\"bold\">", px, y0 + 22);
 	esc(f, p->title);
@@ -127,24 +139,24 @@ static void panel(FILE *f, const struct svg_panel *p, double y0)
 		"height=\"%.1f\" fill=\"#ffffff\" stroke=\"#444444\"/>\n",
 		px, py, pw, ph);
 	/* grid and tick labels */
-	for (v = 0; v <= xmax + xs / 2; v += xs) {
-		double x = px + v / xmax * pw;
+	for (v = 0; v <= fr->xmax + fr->xs / 2; v += fr->xs) {
+		double x = px + v / fr->xmax * pw;
 
 		fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
 			"y2=\"%.1f\" stroke=\"#dddddd\"/>\n", x, py, x,
 			py + ph);
-		tick_label(buf, sizeof(buf), v, xs);
+		tick_label(buf, sizeof(buf), v, fr->xs);
 		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" "
 			"text-anchor=\"middle\">%s</text>\n", x,
 			py + ph + 16, buf);
 	}
-	for (v = 0; v <= ymax + ys / 2; v += ys) {
-		double y = py + ph - v / ymax * ph;
+	for (v = 0; v <= fr->ymax + fr->ys / 2; v += fr->ys) {
+		double y = py + ph - v / fr->ymax * ph;
 
 		fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
 			"y2=\"%.1f\" stroke=\"#dddddd\"/>\n", px, y, px + pw,
 			y);
-		tick_label(buf, sizeof(buf), v, ys);
+		tick_label(buf, sizeof(buf), v, fr->ys);
 		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" "
 			"text-anchor=\"end\">%s</text>\n", px - 6, y + 4,
 			buf);
@@ -159,51 +171,56 @@ static void panel(FILE *f, const struct svg_panel *p, double y0)
 		"rotate(-90)\">", px - 52, py + ph / 2);
 	esc(f, p->ylabel);
 	fprintf(f, "</text>\n");
+}
 
-	/* the series, split at gaps */
-	for (i = 0; i < p->nseries; i++) {
-		const struct svg_series *s = &p->series[i];
-		bool open = false;
-		size_t run = 0;
+/* Series @s as polylines, split at gaps; a lone point as a dot. */
+static void series_lines(FILE *f, const struct svg_series *s,
+			 const struct frame *fr)
+{
+	double px = fr->px, py = fr->py, pw = fr->pw, ph = fr->ph;
+	double xmax = fr->xmax, ymax = fr->ymax;
+	bool open = false;
+	size_t k, run = 0;
 
-		for (k = 0; k <= s->n; k++) {
-			bool ok = k < s->n && isfinite(s->x[k]) &&
-				  isfinite(s->y[k]);
+	for (k = 0; k <= s->n; k++) {
+		bool ok = k < s->n && isfinite(s->x[k]) && isfinite(s->y[k]);
 
-			if (ok && !open) {
-				fprintf(f, "<polyline fill=\"none\" "
-					"stroke-width=\"1.8\" stroke=\"");
+		if (ok && !open) {
+			fprintf(f, "<polyline fill=\"none\" "
+				"stroke-width=\"1.8\" stroke=\"");
+			color(f, s->color);
+			fprintf(f, "\"%s points=\"",
+				s->dashed ? " stroke-dasharray=\"6 4\"" : "");
+			open = true;
+			run = 0;
+		}
+		if (ok) {
+			fprintf(f, "%.1f,%.1f ", px + s->x[k] / xmax * pw,
+				py + ph - s->y[k] / ymax * ph);
+			run++;
+		} else if (open) {
+			fprintf(f, "\"/>\n");
+			open = false;
+			if (run == 1) {
+				/* a lone point: make it visible */
+				fprintf(f, "<circle r=\"2.5\" "
+					"cx=\"%.1f\" cy=\"%.1f\" fill=\"",
+					px + s->x[k - 1] / xmax * pw,
+					py + ph - s->y[k - 1] / ymax * ph);
 				color(f, s->color);
-				fprintf(f, "\"%s points=\"",
-					s->dashed ?
-					" stroke-dasharray=\"6 4\"" : "");
-				open = true;
-				run = 0;
-			}
-			if (ok) {
-				fprintf(f, "%.1f,%.1f ",
-					px + s->x[k] / xmax * pw,
-					py + ph - s->y[k] / ymax * ph);
-				run++;
-			} else if (open) {
 				fprintf(f, "\"/>\n");
-				open = false;
-				if (run == 1) {
-					/* a lone point: make it visible */
-					fprintf(f, "<circle r=\"2.5\" "
-						"cx=\"%.1f\" cy=\"%.1f\" "
-						"fill=\"",
-						px + s->x[k - 1] / xmax * pw,
-						py + ph - s->y[k - 1] / ymax *
-						ph);
-					color(f, s->color);
-					fprintf(f, "\"/>\n");
-				}
 			}
 		}
 	}
+}
 
-	/* legend, right of the plot */
+/* The legend, right of the plot. */
+static void legend_box(FILE *f, const struct svg_panel *p,
+		       const struct frame *fr)
+{
+	double px = fr->px, py = fr->py, pw = fr->pw;
+	size_t i;
+
 	fprintf(f, "<g class=\"legend\">\n");
 	for (i = 0; i < p->nseries; i++) {
 		double y = py + 10 + 20 * (double)i;
@@ -219,7 +236,21 @@ static void panel(FILE *f, const struct svg_panel *p, double y0)
 		esc(f, p->series[i].label);
 		fprintf(f, "</text>\n");
 	}
-	fprintf(f, "</g>\n</g>\n");
+	fprintf(f, "</g>\n");
+}
+
+static void panel(FILE *f, const struct svg_panel *p, double y0)
+{
+	struct frame fr;
+	size_t i;
+
+	frame_of(p, y0, &fr);
+	fprintf(f, "<g class=\"panel\">\n");
+	axes(f, p, y0, &fr);
+	for (i = 0; i < p->nseries; i++)
+		series_lines(f, &p->series[i], &fr);
+	legend_box(f, p, &fr);
+	fprintf(f, "</g>\n");
 }
 
 void svg_render(FILE *f, const char *title, const struct svg_panel *p,

@@ -138,7 +138,7 @@ static void on_line(void *arg, const struct stream_line *l,
 	fflush(fc->samples);
 	faults_line(&fc->faults, l, util_now());
 	/* the same pipeline as report and top reading samples.jsonl */
-	stats_track_feed(&g->track, l);
+	track_feed(&g->track, l);
 	switch (l->type) {
 	case STREAM_T_HELLO:
 		if (!g->boot_s)
@@ -235,7 +235,7 @@ static void host_line(const struct guest_env *r, struct guest_slot *slot,
 		/* counted and measured as report counts the file */
 		if (l && stream_parse_line(&g->st, s, strlen(s), l) ==
 		    STREAM_OK)
-			stats_track_feed(&g->track, l);
+			track_feed(&g->track, l);
 		free(l);
 	}
 	free(s);
@@ -409,7 +409,7 @@ static bool only_alloc_failures(const struct console_scan *cs)
 
 static void classify(const struct guest_env *r, struct guest *g)
 {
-	const struct stats_track *t = &g->track;
+	const struct track *t = &g->track;
 	char name[64];
 
 	(void)r;
@@ -580,7 +580,7 @@ static bool guest_prepare(const struct guest_env *r, struct guest *g,
 	char *xml;
 
 	stream_init(&g->st);
-	stats_track_init(&g->track);
+	track_init(&g->track);
 	snprintf(g->host, sizeof(g->host), "%s",
 		 fc->slot->host ? fc->slot->host->uri : "");
 	util_path(g->dir, sizeof(g->dir), "%s/%s", r->run_dir, gname);
@@ -805,5 +805,5 @@ char *guest_domain_xml(const struct guest_env *r, struct guest *g)
 
 void guest_free(struct guest *g)
 {
-	stats_track_free(&g->track);
+	track_free(&g->track);
 }

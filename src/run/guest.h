@@ -2,7 +2,7 @@
 /*
  * guest: one guest's lifecycle for `swapctl run`: its directory, initrd,
  * disks and domain XML, the NFS server, boot, the agent's stream (written
- * to samples.jsonl and fed to the guest's stats_track, the same pipeline
+ * to samples.jsonl and fed to the guest's track, the same pipeline
  * report and top read the file with), the host's block stats, power-off
  * or timeout, the cleanup and the classification (pass, corrupt, guest
  * failure, setup error, interrupted).
@@ -19,7 +19,7 @@
 #include "ganesha.h"
 #include "rundir.h"
 #include "scenario.h"
-#include "stats.h"
+#include "track.h"
 #include "stream.h"
 #include "util.h"
 
@@ -102,7 +102,7 @@ struct guest {
 	int fault_failures;		/* host fault actions that failed */
 	char fault_error[256];
 	struct stream_state st;		/* validation counters */
-	struct stats_track track;	/* everything measured */
+	struct track track;	/* everything measured */
 	bool pass;
 	int exit_class;		/* EXIT_OK, _CORRUPT, _GUEST, _SETUP... */
 	char why[512];

@@ -12,32 +12,12 @@
 #include <unistd.h>
 
 #include "kbuild.h"
+#include "subdir.h"
 #include "util.h"
 
 const char *const kbuild_configs[] = {
 	"tinyconfig", "allnoconfig", "defconfig", NULL,
 };
-
-/* The one directory in @dir, or -1. */
-static int only_dir(const char *dir, char *name, size_t len)
-{
-	struct dirent *d;
-	int n = 0;
-	DIR *dh;
-
-	dh = opendir(dir);
-	if (!dh)
-		return -1;
-	while ((d = readdir(dh))) {
-		if (d->d_name[0] == '.' || d->d_type != DT_DIR ||
-		    strstr(d->d_name, ".tmp"))
-			continue;
-		snprintf(name, len, "%s", d->d_name);
-		n++;
-	}
-	closedir(dh);
-	return n == 1 ? 0 : -1;
-}
 
 static const char *dirname_of(const char *path)
 {
@@ -71,7 +51,7 @@ int kbuild_pristine(const char *workdir, char *src, size_t len,
 	}
 	if (!id[0]) {
 		snprintf(path, sizeof(path), "%s/src", workdir);
-		if (only_dir(path, id, sizeof(id))) {
+		if (subdir_only(path, id, sizeof(id))) {
 			util_seterr(err, errlen,
 				    "%s: no extracted kernel source (run 'swapctl build' first)",
 				    path);
@@ -79,7 +59,7 @@ int kbuild_pristine(const char *workdir, char *src, size_t len,
 		}
 	}
 	snprintf(path, sizeof(path), "%s/src/%s", workdir, id);
-	if (only_dir(path, top, sizeof(top)) ||
+	if (subdir_only(path, top, sizeof(top)) ||
 	    util_path(src, len, "%s/%s", path, top)) {
 		util_seterr(err, errlen,
 			    "%s: no extracted kernel source (run 'swapctl build' first)",
@@ -154,18 +134,17 @@ static char *recorded_command(const char *cmdfile, const char *obj)
  * The host's objects move to KBUILD_HOST_OBJS/ so that an object in the
  * guest's view of KBUILD_DIR is one the guest built.
  */
-int kbuild_write_makefile(const char *out, char *err, size_t errlen)
+/*
+ * The objects Kbuild built in @dir, by their ".NAME.o.cmd" files, sorted,
+ * into @names (NAME.o, allocated; *@n of them, also on failure).
+ */
+static int built_objects(const char *dir, char **names, int *n, char *err,
+			 size_t errlen)
 {
-	char dir[PATH_MAX], path[PATH_MAX], dst[PATH_MAX], obj[NAME_MAX + 8];
-	char *names[KBUILD_MAX_OBJS], *mk = NULL, *cmd;
-	size_t len = 0, cap = 0;
 	struct dirent *d;
-	int n = 0, i, ret = -1;
-	FILE *f;
 	DIR *dh;
 
-	dh = util_path(dir, sizeof(dir), "%s/%s", out, KBUILD_DIR) ? NULL :
-		opendir(dir);
+	dh = opendir(dir);
 	if (!dh) {
 		util_seterr(err, errlen, "kbuild: %s: %s", dir, strerror(errno));
 		return -1;
@@ -177,26 +156,38 @@ int kbuild_write_makefile(const char *out, char *err, size_t errlen)
 		if (d->d_name[0] != '.' || l < 8 ||
 		    strcmp(d->d_name + l - 6, ".o.cmd"))
 			continue;
-		if (n >= KBUILD_MAX_OBJS) {
+		if (*n >= KBUILD_MAX_OBJS) {
 			util_seterr(err, errlen, "kbuild: %s: more than %d objects",
 				    dir, KBUILD_MAX_OBJS);
 			closedir(dh);
-			goto done;
+			return -1;
 		}
-		names[n] = strndup(d->d_name + 1, l - 5);	/* NAME.o */
-		if (!names[n]) {
+		names[*n] = strndup(d->d_name + 1, l - 5);	/* NAME.o */
+		if (!names[*n]) {
 			closedir(dh);
-			goto nomem;
+			util_seterr(err, errlen, "kbuild: out of memory");
+			return -1;
 		}
-		n++;
+		(*n)++;
 	}
 	closedir(dh);
-	if (!n) {
+	if (!*n) {
 		util_seterr(err, errlen, "kbuild: %s: Kbuild built no object",
 			    dir);
-		goto done;
+		return -1;
 	}
-	qsort(names, n, sizeof(names[0]), cmp_str);
+	qsort(names, *n, sizeof(names[0]), cmp_str);
+	return 0;
+}
+
+/* The Makefile of objects @names of @dir: one rule per object (allocated). */
+static char *makefile_text(const char *dir, char *const *names, int n,
+			   char *err, size_t errlen)
+{
+	char path[PATH_MAX], obj[NAME_MAX + 8], *mk = NULL, *cmd;
+	size_t cap = 0;
+	FILE *f;
+	int i;
 
 	f = open_memstream(&mk, &cap);
 	if (!f)
@@ -221,22 +212,34 @@ int kbuild_write_makefile(const char *out, char *err, size_t errlen)
 			util_seterr(err, errlen, "kbuild: %s: no cmd_%s line",
 				    path, obj);
 			fclose(f);
-			goto done;
+			free(mk);
+			return NULL;
 		}
 		fprintf(f, "%s:\n\t@echo '  CC      %s'\n\t@%s\n", obj, obj,
 			cmd);
 		free(cmd);
 	}
-	if (fclose(f))
-		goto nomem;
-	len = strlen(mk);
+	if (!fclose(f))
+		return mk;
+nomem:
+	free(mk);
+	util_seterr(err, errlen, "kbuild: out of memory");
+	return NULL;
+}
 
-	/* the host's objects out of the guest's way, kept for comparison */
+/* The host's objects @names of @dir out of the guest's way, kept. */
+static int move_host_objects(const char *out, const char *dir,
+			     char *const *names, int n, char *err,
+			     size_t errlen)
+{
+	char path[PATH_MAX], dst[PATH_MAX];
+	int i;
+
 	if (util_path(path, sizeof(path), "%s/%s/%s", out, KBUILD_HOST_OBJS,
 		      KBUILD_DIR) || util_rm_rf(path) ||
 	    util_mkdir_p(path, 0755)) {
 		util_seterr(err, errlen, "kbuild: %s: %s", path, strerror(errno));
-		goto done;
+		return -1;
 	}
 	for (i = 0; i < n; i++) {
 		if (util_path(path, sizeof(path), "%s/%s", dir, names[i]) ||
@@ -245,18 +248,33 @@ int kbuild_write_makefile(const char *out, char *err, size_t errlen)
 		    rename(path, dst)) {
 			util_seterr(err, errlen, "kbuild: move %s to %s: %s",
 				    path, dst, strerror(errno));
-			goto done;
+			return -1;
 		}
 	}
+	return 0;
+}
+
+int kbuild_write_makefile(const char *out, char *err, size_t errlen)
+{
+	char dir[PATH_MAX], path[PATH_MAX];
+	char *names[KBUILD_MAX_OBJS], *mk = NULL;
+	int n = 0, i, ret = -1;
+
+	if (util_path(dir, sizeof(dir), "%s/%s", out, KBUILD_DIR)) {
+		util_seterr(err, errlen, "kbuild: %s: %s", dir, strerror(errno));
+		return -1;
+	}
+	if (built_objects(dir, names, &n, err, errlen))
+		goto done;
+	mk = makefile_text(dir, names, n, err, errlen);
+	if (!mk || move_host_objects(out, dir, names, n, err, errlen))
+		goto done;
 	if (util_path(path, sizeof(path), "%s/%s", out, KBUILD_MK) ||
-	    util_write_file_atomic(path, mk, len, 0644)) {
+	    util_write_file_atomic(path, mk, strlen(mk), 0644)) {
 		util_seterr(err, errlen, "kbuild: %s: %s", path, strerror(errno));
 		goto done;
 	}
 	ret = 0;
-	goto done;
-nomem:
-	util_seterr(err, errlen, "kbuild: out of memory");
 done:
 	free(mk);
 	for (i = 0; i < n; i++)

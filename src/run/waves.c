@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "meminfo.h"
 #include "waves.h"
 
 unsigned int waves_size(unsigned int nkernels, unsigned int total,
@@ -71,18 +72,7 @@ int waves_check_cpus(unsigned int width, unsigned int cpus,
 
 unsigned long long waves_mem_available_mb(void)
 {
-	unsigned long long kb = 0;
-	char line[256];
-	FILE *f;
-
-	f = fopen("/proc/meminfo", "re");
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1)
-			break;
-	fclose(f);
-	return kb / 1024;
+	return meminfo_mb("MemAvailable");
 }
 
 unsigned int waves_capacity(unsigned long long free_mb, unsigned int guest_mb,

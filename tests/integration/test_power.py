@@ -3,7 +3,7 @@
 detectable effect reaches the goal, --icount makes guest time count
 instructions (so time metrics stop varying with the host's load), and the
 refusals of the options. The formulas themselves are unit-tested in
-tests/test_results.c (test_power)."""
+tests/test_results.c (test_mde_repeats)."""
 import json
 
 import pytest
