@@ -471,12 +471,12 @@ const struct metric_def metric_defs[] = {
 	}, {
 		.key = "nrswpin_deferred", .label = "read batches deferred",
 		.unit = "I/Os", .vmstat = "nrswpin_deferred",
-		.how = "vmstat nrswpin_deferred since boot: swap read batches that a task left on its plug when it slept, submitted for it by swap_io_wq in its blkcg (swap-ops patch 16; missing on kernels without it)",
+		.how = "vmstat nrswpin_deferred since boot: swap read batches that a task left on its plug when it slept, submitted for it by swap_io_wq in its blkcg (the 16-patch swap-ops series of 2026-12-06 had them; no shipped series does: missing)",
 		.dir = METRIC_NEUTRAL, .min_effect = 0.05,
 	}, {
 		.key = "nrswpout_deferred", .label = "write batches deferred",
 		.unit = "I/Os", .vmstat = "nrswpout_deferred",
-		.how = "vmstat nrswpout_deferred since boot: swap write batches that a task left on its plug when it slept, submitted for it by swap_io_wq with its PF_MEMALLOC (swap-ops patch 16; missing on kernels without it)",
+		.how = "vmstat nrswpout_deferred since boot: swap write batches that a task left on its plug when it slept, submitted for it by swap_io_wq with its PF_MEMALLOC (the 16-patch swap-ops series of 2026-12-06 had them; no shipped series does: missing)",
 		.dir = METRIC_NEUTRAL, .min_effect = 0.05,
 	}, {
 		.key = "deferred_share", .label = "deferred swap I/Os",

@@ -128,19 +128,19 @@ def test_iomax_group_is_charged_its_swap_reads(runs):
 @pytest.mark.boot
 @pytest.mark.slow
 def test_iomax_on_zram_reaches_reclaim(runs):
-    """Item 4: io.max on zram for one group, global pressure from
-    another. The baseline writes zram through ->rw_page(), which no blkcg
-    sees: the limited group's io.stat stays empty. The patched kernel
-    sends bios, charged to the pages' group (io.stat), and waits for
-    them; blk-throttle dispatches them over the limit (swap-ops patch 8)
-    so reclaim does not wait for the group's throttle. Without that
-    patch kswapd was in D in 54-99% of the samples and swapped out
-    0.03-0.72x the baseline's pages (seven runs, two stalled 480 s); with
-    it 0% and 0.98-1.00x (three runs). Asserted: no page lost on either
-    kernel, the accounting difference, kswapd in D in under a fifth of
-    the samples and at least 0.8x the baseline's pages swapped out. The
-    figures (kswapd CPU, allocstall, PSI, the groups' times) are printed
-    for the results file."""
+    """Issue 21 item 4, issue 32 items 3 and 4: io.max on zram for one
+    group, global pressure from another. Both kernels write and read
+    zram through ->rw_page(), which no blkcg sees: the limited group's
+    io.stat stays empty, so neither reclaim nor the group's faults wait
+    for its throttle. The 16-patch series sent zram bios (charged to the
+    group, REQ_SWAP reads throttled in the fault path) and needed a
+    blk-throttle patch that dispatched REQ_SWAP and REQ_META bios of
+    every group over io.max; without it kswapd was in D in 54-99% of the
+    samples. Asserted: no page lost, nothing charged to the limited group
+    on either kernel, kswapd in D in under a fifth of the samples and at
+    least 0.8x the baseline's pages swapped out. The figures (kswapd CPU,
+    allocstall, PSI, the groups' times) are printed for the results
+    file."""
     run = runs.get("cg-iomax-zram")
     figures = {}
     for k, r in by_kernel(run).items():
@@ -160,12 +160,12 @@ def test_iomax_on_zram_reaches_reclaim(runs):
         assert f["samples"] > 10, (k, f)
         assert f["kswapd_cpu_s"] is not None, ("no kswapd member", k)
     print("cg-iomax-zram: %r" % figures)
-    # ->rw_page(): no bio, nothing charged to the group's blkcg
-    assert figures["baseline"]["limited_io_wbytes"] == 0, figures
-    # bios: the limited group's pages are charged to it
-    assert figures["patched"]["limited_io_wbytes"] > 0, figures
-    # ... but reclaim does not wait for its throttle (swap-ops patch 8)
-    assert figures["patched"]["kswapd_D_share"] < 0.2, figures
+    # ->rw_page() on both: no bio, nothing charged to the group's blkcg
+    # and nothing for its throttle to hold, writes or reads
+    for k in ("baseline", "patched"):
+        assert figures[k]["limited_io_wbytes"] == 0, figures
+        assert figures[k]["limited_io_rbytes"] == 0, figures
+        assert figures[k]["kswapd_D_share"] < 0.2, figures
     assert figures["patched"]["pswpout"] >= \
         0.8 * figures["baseline"]["pswpout"], figures
     assert run.rc == 0, run
@@ -248,7 +248,8 @@ def test_preempted_batch_owner_delays_and_never_hangs(runs):
         }
         assert f["corrupt"] == 0 and f["sharer_corrupt"] == 0, (k, f)
         assert f["bad_sharers"] == 0, (k, f)
-        assert t["cpu_nr_throttled"] > 10, (k, figures[k])
+        # the throttle was on: the task read for several periods
+        assert t["cpu_nr_throttled"] >= 3, (k, figures[k])
     print("cg-cpumax-preempt: %r" % figures)
     # the patched kernel's reads were batched, so a batch was pending
     # while the throttled task was preempted
