@@ -230,7 +230,16 @@ bench-nfs-debug: all
 			$(BENCH_DIR)/nfs-debug/table.md && \
 		cat $(BENCH_DIR)/nfs-debug/table.md
 
-check: all unit fuzz integration
+# The shipped patch series as linux-mm expects `git format-patch` output
+# (tests/check-patches: diffstats, index lines against the tarballs,
+# checkpatch), then its self-test on a broken copy. About a minute.
+check-patches:
+	tests/check-patches
+	tests/check-patches --self-test
+
+.PHONY: check-patches
+
+check: all unit check-patches fuzz integration
 
 # Quiet when everything is there; apt-get runs only for what is missing.
 # Recommended packages are installed too: the QEMU, libvirt and ganesha
