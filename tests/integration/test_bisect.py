@@ -298,7 +298,7 @@ def bisect_swap_ops(sw, env, borrowed, scenario, repeat, metrics):
 def test_swap_ops_on_bdev_names_the_batching_patch(guests, tmp_path):
     """The shipped swap-ops series on bdev-swap, two repeats: the disk's
     write requests carry about one page each until the patch that
-    batches block device swap I/O (0004), then about 30; write pages
+    batches block device swap I/O (0005), then about 30; write pages
     per I/O (pswpout/nrswpout) is measured only from the last patch,
     which adds nrswpout, and is named there, better. (zram, a ->rw_page()
     device, is not batched by this series: see zram-swap.)"""
@@ -313,11 +313,11 @@ def test_swap_ops_on_bdev_names_the_batching_patch(guests, tmp_path):
     d = m["device_write_pages_per_io"]
     assert d["final"] == "better", d
     assert d["first_change"]["patch"].startswith(
-        "0004-mm-swap-batch-block-device-swap-I-O"), d["first_change"]
+        "0005-mm-swap-batch-block-device-swap-I-O"), d["first_change"]
     w = m["write_pages_per_io"]
     assert w["final"] == "better"
     assert w["first_change"]["patch"].startswith(
-        "0008-mm-vmstat-add-nrswpin-and-nrswpout"), w
+        "0009-mm-vmstat-add-nrswpin-and-nrswpout"), w
     assert m["pswpout"]["final"] == "no significant change", m["pswpout"]
 
 
@@ -329,7 +329,7 @@ def test_swap_ops_no_patch_fails_more_pages_than_the_baseline(guests,
                                                               tmp_path):
     """Bisect order (issue 21): the kernel after every patch of swap-ops
     on fault-read-error (4 adjacent bad slots read by MADV_WILLNEED). Block
-    reads are batched from patch 4 on, which retries a failed batch page
+    reads are batched from patch 5 on, which retries a failed batch page
     by page too; had the retry come in a later patch, as it once did, the
     kernels between would fail a whole batch (about 32 pages) for the 4
     bad slots. No patch may fail more pages than the baseline, nor corrupt
