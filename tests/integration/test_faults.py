@@ -426,9 +426,9 @@ def test_slab_error_caches_go_on_the_kernel_command_line(sw):
     one line naming the file and the field."""
     path = REPO / "scenarios" / "fault-slab-batch.json"
     d = sw.expect(0, "run", "--dry-run", "--json", path).json()
-    assert d["cmdline"].endswith(" slub_debug=A,kmalloc-32"), d["cmdline"]
+    assert d["cmdline"].endswith(" slub_debug=A,kmalloc-1k"), d["cmdline"]
     assert "fault index=0 kind=slab_error phase=1 until_phase=2 " \
-        "probability=100 tasks=workload atomic_only=1 caches=kmalloc-32\n" \
+        "probability=100 tasks=workload atomic_only=0 caches=kmalloc-1k\n" \
         in d["plan"], d["plan"]
     r = sw.expect(EXIT_CONFIG, "run", "--dry-run", "--append",
                   "slub_debug=FZ", path)
