@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of src/results/holm.c (Holm's step-down procedure).
+ * Unit tests of src/results/holm.c (Holm's step-down procedure) and of
+ * results_gate_judge() in src/results/verdict.c (which comparisons of a
+ * family count as regressions).
  */
 #include <math.h>
 #include <setjmp.h>
@@ -13,6 +15,7 @@
 #include <cmocka.h>
 
 #include "holm.h"
+#include "results.h"
 
 #define A	0.05
 #define EPS	1e-12
@@ -197,6 +200,109 @@ static void test_family_wise_rate(void **state)
 	assert_true(fabs((double)plain / draws - 0.302) < 0.007);
 }
 
+/* A comparison with verdict @v and p-value @p (NaN: no test). */
+static struct res_cmp cmp(enum verdict v, double p)
+{
+	struct res_cmp c;
+
+	memset(&c, 0, sizeof(c));
+	c.verdict = v;
+	c.has_p = !isnan(p);
+	c.p = c.has_p ? p : 0;
+	return c;
+}
+
+/*
+ * Seven gated metrics worse at p = 0.03 each: every one is "worse", none
+ * is a regression (the first would need p < 0.05/7). Alone, the same
+ * comparison is one.
+ */
+static void test_gate_seven_at_003(void **state)
+{
+	struct res_cmp c[8];
+	struct res_gate g[8];
+	bool in[8];
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < 8; i++) {
+		c[i] = cmp(V_WORSE, 0.03);
+		in[i] = i < 7;
+	}
+	assert_int_equal(results_gate_judge(c, in, 8, A, g), 7);
+	for (i = 0; i < 7; i++) {
+		assert_true(g[i].gated && g[i].tested);
+		assert_false(g[i].reject);
+		assert_false(g[i].regression);
+		assert_int_equal(g[i].m, 7);
+		assert_close(g[i].thr, A / 7);
+		assert_close(g[i].p_adj, 0.21);
+	}
+	/* the eighth is not gated: its "worse" is exploratory */
+	assert_false(g[7].gated || g[7].regression);
+	/* m = 1 */
+	assert_int_equal(results_gate_judge(c, in, 1, A, g), 1);
+	assert_true(g[0].reject && g[0].regression);
+	/* one of the seven clearly worse: that one alone */
+	c[3].p = 0.001;
+	results_gate_judge(c, in, 8, A, g);
+	for (i = 0; i < 7; i++)
+		assert_int_equal(g[i].regression, i == 3);
+}
+
+/*
+ * Better (or changed, or no change) never regresses, however small its p,
+ * but it is tested and counts in m: a better metric at p 0.001 takes the
+ * strictest threshold, and a worse one at 0.02 then passes at 0.05/2.
+ */
+static void test_gate_better_never_regresses(void **state)
+{
+	struct res_cmp c[3] = {
+		cmp(V_BETTER, 0.001), cmp(V_WORSE, 0.02), cmp(V_CHANGED, 0.4),
+	};
+	struct res_gate g[3];
+	static const bool in[3] = { true, true, true };
+
+	(void)state;
+	assert_int_equal(results_gate_judge(c, in, 3, A, g), 3);
+	assert_true(g[0].reject);
+	assert_false(g[0].regression);
+	assert_true(g[1].reject && g[1].regression);
+	assert_false(g[2].reject || g[2].regression);
+}
+
+/*
+ * Not measured (missing, n/a) and one run: out of m. The worse metric at
+ * p 0.02 is compared with 0.05/2, not 0.05/4, so it is a regression. A
+ * deterministic count worse with one run (no p) stays a regression, as
+ * the verdict: there is no test to correct.
+ */
+static void test_gate_missing_not_counted(void **state)
+{
+	struct res_cmp c[5] = {
+		cmp(V_NOT_MEASURED, NAN), cmp(V_WORSE, 0.02),
+		cmp(V_NO_CHANGE, NAN), cmp(V_NO_CHANGE, 0.5),
+		cmp(V_WORSE, NAN),
+	};
+	struct res_gate g[5];
+	static const bool in[5] = { true, true, true, true, true };
+
+	(void)state;
+	assert_int_equal(results_gate_judge(c, in, 5, A, g), 2);
+	assert_false(g[0].tested || g[0].regression);
+	assert_true(isnan(g[0].thr) && isnan(g[0].p_adj));
+	assert_true(g[1].tested && g[1].reject && g[1].regression);
+	assert_close(g[1].thr, A / 2);
+	assert_false(g[2].tested || g[2].regression);
+	assert_false(g[3].reject || g[3].regression);
+	assert_false(g[4].tested);
+	assert_true(g[4].regression);
+	/* a not-measured verdict with a stale p is still out of m */
+	c[0] = cmp(V_NOT_MEASURED, 0.0001);
+	assert_int_equal(results_gate_judge(c, in, 5, A, g), 2);
+	assert_false(g[0].tested);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -206,6 +312,9 @@ int main(void)
 		cmocka_unit_test(test_one_is_the_plain_test),
 		cmocka_unit_test(test_untested),
 		cmocka_unit_test(test_family_wise_rate),
+		cmocka_unit_test(test_gate_seven_at_003),
+		cmocka_unit_test(test_gate_better_never_regresses),
+		cmocka_unit_test(test_gate_missing_not_counted),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
