@@ -423,6 +423,129 @@ static void test_bdev_unfixed_passes(void **state)
 	source_close(&src);
 }
 
+/* zram-swap's and bdev-swap's no_regression list */
+static const char *const gated7[] = {
+	"pswpout", "pswpin", "pageout_evicted", "workload_seconds",
+	"system_ms_per_mib", "swapin_p50_us", "swapin_p99_us",
+};
+
+/*
+ * Three repeats each of "baseline" and "patched" (guests of an empty
+ * track), with each metric of gated7 set to 100, 102, 98 on the baseline
+ * and shifted the worse way by 5.4 on patched: 5.4% worse, beyond every
+ * one's minimum effect, at Welch's p = 0.030 (t = 3.31, df = 4).
+ */
+static void seven_worse(struct results *r)
+{
+	static const double base[] = { 100, 102, 98 };
+	struct track t;
+	unsigned int i, j;
+
+	results_init(r);
+	track_init(&t);
+	for (i = 0; i < 6; i++)
+		assert_int_equal(results_add(r, i % 2 ? "patched" : "baseline",
+					     i / 2 + 1, &t), 0);
+	track_free(&t);
+	for (j = 0; j < 7; j++) {
+		int mi = metric_index(gated7[j]);
+		double d = metric_defs[mi].dir == METRIC_HIGHER_BETTER ?
+			   -5.4 : 5.4;
+
+		assert_true(mi >= 0);
+		for (i = 0; i < 6; i++)
+			r->g[i].v[mi] = stats_ok(base[i / 2] +
+						 (i % 2 ? d : 0));
+	}
+}
+
+/*
+ * Issue 36: seven gated metrics each worse at p = 0.03. Each verdict is
+ * "worse" (as before), which used to make seven regressions and exit 12;
+ * with Holm over the seven, the smallest p would need 0.05/7: none. The
+ * table marks them "?", the JSON says gated, not rejected, adjusted 0.21.
+ * Gated alone, the same metric is a regression.
+ */
+static void test_holm_seven_gated(void **state)
+{
+	struct results r;
+	struct scenario s;
+	struct res_cmp c;
+	char what[2048], *buf = NULL;
+	size_t len = 0, i;
+	unsigned int j, worse = 0;
+	json_t *a, *o;
+	FILE *f;
+
+	(void)state;
+	seven_worse(&r);
+	memset(&s, 0, sizeof(s));
+	for (j = 0; j < 7; j++)
+		strcpy(s.no_regression[s.nnoreg++], gated7[j]);
+	for (j = 0; j < 7; j++) {
+		results_compare(&r, (unsigned int)metric_index(gated7[j]), 1, 0,
+				&c);
+		assert_int_equal(c.verdict, V_WORSE);
+		assert_true(c.has_p && c.p > 0.05 / 7 && c.p < 0.05);
+		assert_true(fabs(c.p - 0.030) < 0.001);
+		worse++;
+	}
+	assert_int_equal(worse, 7);	/* the count before Holm: exit 12 */
+	assert_int_equal(results_regressions(&r, &s, what, sizeof(what)), 0);
+	assert_string_equal(what, "");
+
+	results_gate(&r, &s);
+	a = results_comparisons_json(&r);
+	json_array_foreach(a, i, o) {
+		const char *m = json_string_value(json_object_get(o, "metric"));
+		bool g = false;
+
+		for (j = 0; j < 7; j++)
+			g = g || !strcmp(m, gated7[j]);
+		assert_int_equal(json_is_true(json_object_get(o, "gated")), g);
+		assert_false(json_is_true(json_object_get(o, "regression")));
+		if (!g) {
+			assert_null(json_object_get(o, "holm_reject"));
+			continue;
+		}
+		assert_string_equal(json_string_value(json_object_get(o,
+							"verdict")), "worse");
+		assert_true(json_is_false(json_object_get(o, "holm_reject")));
+		assert_int_equal(json_integer_value(json_object_get(o,
+							"holm_m")), 7);
+		assert_true(fabs(json_real_value(json_object_get(o,
+					"holm_threshold")) - 0.05 / 7) < 1e-12);
+		assert_true(fabs(json_real_value(json_object_get(o, "holm_p")) -
+				 7 * 0.030) < 0.007);
+	}
+	json_decref(a);
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	results_print_table(f, &r);
+	fclose(f);
+	assert_non_null(strstr(buf, "worse?"));
+	assert_null(strstr(buf, "worse!"));
+	assert_non_null(strstr(buf, "no_regression metrics (7: pswpout pswpin"));
+	assert_non_null(strstr(buf, "exploratory"));
+	free(buf);
+
+	/* workload_seconds gated alone: m = 1, the plain test */
+	s.nnoreg = 0;
+	strcpy(s.no_regression[s.nnoreg++], "workload_seconds");
+	assert_int_equal(results_regressions(&r, &s, what, sizeof(what)), 1);
+	assert_non_null(strstr(what, "workload_seconds (workload s) on patched: 1.054x baseline"));
+	assert_non_null(strstr(what, "Holm p=0.03 of 1"));
+	results_gate(&r, &s);
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	results_print_table(f, &r);
+	fclose(f);
+	assert_non_null(strstr(buf, "worse!"));
+	assert_non_null(strstr(buf, "worse*"));
+	free(buf);
+	results_free(&r);
+}
+
 /* @n = 5 values of mean @mean and sample stddev exactly @sd */
 static void five(double *x, double mean, double sd)
 {
@@ -502,6 +625,7 @@ int main(void)
 		cmocka_unit_test(test_registry),
 		cmocka_unit_test(test_zram_unfixed_regression),
 		cmocka_unit_test(test_bdev_unfixed_passes),
+		cmocka_unit_test(test_holm_seven_gated),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

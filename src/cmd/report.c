@@ -924,6 +924,7 @@ int cmd_report(int argc, char **argv, struct swapctl_config *cfg)
 				EXIT_SETUP;
 		}
 		power_targets(&runs[i], &o);
+		results_gate_dir(&runs[i].res, runs[i].src.dir);
 	}
 	switch (o.fmt) {
 	case F_TEXT:

@@ -510,6 +510,7 @@ static int finish(struct run *r)
 		if (!xr[i].pass && !xr[i].skipped)
 			code = results_exit_worst(code, EXIT_EXPECT);
 	}
+	results_gate(&r->res, &r->scn);
 	if (results_regressions(&r->res, &r->scn, regressions,
 				sizeof(regressions))) {
 		code = results_exit_worst(code, EXIT_REGRESSION);

@@ -462,7 +462,11 @@ static const char footnote[] =
 	"n/a: nothing to divide; missing: the kernel lacks the counter; "
 	"ref" GLUE "mean" GLUE "0: no ratio; both" GLUE "0: no ratio, no "
 	"difference. phase" GLUE "N: the time of the workload's Nth "
-	"phase, judged like workload s.";
+	"phase, judged like workload s. Each verdict is a test of its own "
+	"(exploratory): over all the metrics, expect a couple of false "
+	"ones on two identical kernels. Only the scenario's no_regression "
+	"metrics decide swapctl run's exit code, tested together with "
+	"Holm's correction at 5% (swapctl(1)).";
 
 /* The footnote, then the metrics no kernel has a value of. */
 static void print_footnote(FILE *f, const struct results *r)

@@ -206,25 +206,60 @@ static json_t *mde_json(const struct results *r, unsigned int mi,
 			 "why", results_mde_why(why));
 }
 
+/* A real, or null when it is NaN. */
+static json_t *real_or_null(double x)
+{
+	return isnan(x) ? json_null() : json_real(x);
+}
+
+void results_gate_json(json_t *o, const struct results *r,
+		       const struct res_gate *g)
+{
+	if (!r->gate_set) {
+		json_object_set_new(o, "gated", json_null());
+		return;
+	}
+	json_object_set_new(o, "gated", json_boolean(g && g->gated));
+	if (g && g->gated) {
+		json_object_set_new(o, "holm_m", json_integer(g->m));
+		json_object_set_new(o, "holm_threshold", g->tested ?
+				    real_or_null(g->thr) : json_null());
+		json_object_set_new(o, "holm_p", g->tested ?
+				    real_or_null(g->p_adj) : json_null());
+		json_object_set_new(o, "holm_reject", g->tested ?
+				    json_boolean(g->reject) : json_null());
+	}
+	json_object_set_new(o, "regression",
+			    json_boolean(g && g->regression));
+}
+
 json_t *results_comparisons_json(const struct results *r)
 {
 	json_t *a = json_array();
+	struct res_gate *g = NULL;
 	unsigned int k, mi;
 
+	if (r->gate_set && r->nk > 1)
+		g = calloc((size_t)r->nk * metric_count, sizeof(*g));
+	for (k = 1; g && k < r->nk; k++)
+		results_gate_family(r, r->gated, k, NULL,
+				    &g[k * metric_count]);
 	for (mi = 0; mi < metric_count; mi++)
 		for (k = 1; k < r->nk; k++) {
 			struct res_cmp c;
-
 			json_t *o;
 
 			results_compare(r, mi, k, 0, &c);
-			o = results_cmp_json(&c, metric_defs[mi].key, r->kernels[k],
-				     r->kernels[0]);
+			o = results_cmp_json(&c, metric_defs[mi].key,
+					     r->kernels[k], r->kernels[0]);
+			results_gate_json(o, r, g ? &g[k * metric_count + mi] :
+					  NULL);
 			if (r->effect > 0)
 				json_object_set_new(o, "repeats_needed",
 						    mde_json(r, mi, k));
 			json_array_append_new(a, o);
 		}
+	free(g);
 	return a;
 }
 
@@ -249,10 +284,13 @@ json_t *results_phases_json(const struct results *r)
 		snprintf(key, sizeof(key), "phase_%u_seconds", idx + 1);
 		for (k = 1; k < r->nk; k++) {
 			struct res_cmp c;
+			json_t *o;
 
 			results_phase_compare(r, idx, k, &c);
-			json_array_append_new(cs, results_cmp_json(&c, key,
-				r->kernels[k], r->kernels[0]));
+			o = results_cmp_json(&c, key, r->kernels[k],
+					     r->kernels[0]);
+			results_gate_json(o, r, NULL);	/* never gated */
+			json_array_append_new(cs, o);
 		}
 		json_object_set_new(o, "index", json_integer(idx + 1));
 		json_object_set_new(o, "name", json_string(name));

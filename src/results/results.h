@@ -30,6 +30,11 @@
 #define RES_MAX_METRICS		64
 #define RES_MAX_PHASES		TRACK_MAX_PHASES
 #define RES_P_SIGNIFICANT	0.05
+/*
+ * The family-wise level of the exit code's regression test: Holm over
+ * the no_regression metrics of one kernel comparison (results_gate_family)
+ */
+#define RES_FWER_ALPHA		RES_P_SIGNIFICANT
 #define RES_MAX_HOSTS		CONFIG_HOSTS_MAX
 
 enum verdict {
@@ -68,6 +73,14 @@ struct results {
 	 */
 	double effect;
 	unsigned int effect_limit;
+	/*
+	 * The gated metrics (results_gate(): the scenario's no_regression
+	 * list), whose comparisons decide exit 12 under Holm's correction;
+	 * every other verdict is exploratory. gate_set false: not known
+	 * (no scenario), and the table and JSON say nothing of gates.
+	 */
+	bool gate_set;
+	bool gated[RES_MAX_METRICS];
 };
 
 struct res_cmp {
@@ -165,6 +178,57 @@ void results_phase_compare(const struct results *r, unsigned int idx,
 			   unsigned int k, struct res_cmp *c);
 const char *results_verdict_name(enum verdict v);
 
+/*
+ * One comparison's part in its family (results_gate_family): the gated
+ * metrics of one kernel against the reference, tested together with
+ * Holm's step-down procedure at RES_FWER_ALPHA.
+ */
+struct res_gate {
+	bool gated;		/* a no_regression metric */
+	/*
+	 * It has a p-value (repeats of both kernels) and counts in @m; a
+	 * gated comparison without one (not measured; one run) does not.
+	 */
+	bool tested;
+	bool reject;		/* Holm rejects its null */
+	unsigned int m;		/* the tests of the family */
+	double thr;		/* alpha / (m - rank + 1), its p's threshold */
+	double p_adj;		/* Holm's adjusted p: reject iff < alpha */
+	/*
+	 * Counted by the exit code: gated, "worse" (direction and minimum
+	 * effect as the verdict) and, when tested, rejected by Holm. Not
+	 * tested: a deterministic count judged on its difference alone with
+	 * one run, as the verdict (no test, so nothing to correct).
+	 */
+	bool regression;
+};
+
+/*
+ * Holm over comparisons @c[0..n) (a pure function): @in[i] whether @c[i]
+ * is in the family; fills @g[i] for every i (not in it: gated false, no
+ * regression). Alpha @alpha. Returns the family's m.
+ */
+unsigned int results_gate_judge(const struct res_cmp *c, const bool *in,
+				unsigned int n, double alpha,
+				struct res_gate *g);
+/*
+ * Kernel @k against the reference, the metrics with @gated[mi] one
+ * family: @g[mi] the gate of every metric of the registry and, unless
+ * @c is NULL, @c[mi] the comparison (results_compare) of every gated
+ * metric (the others are not compared, and zeroed). Room for
+ * metric_count in each. Returns the family's m.
+ */
+unsigned int results_gate_family(const struct results *r, const bool *gated,
+				 unsigned int k, struct res_cmp *c,
+				 struct res_gate *g);
+/* Set @r's gated metrics from @s's no_regression (@s NULL: not known). */
+void results_gate(struct results *r, const struct scenario *s);
+/*
+ * The same from the scenario.json of run directory @dir (report); one
+ * that does not load leaves the gates not known.
+ */
+void results_gate_dir(struct results *r, const char *dir);
+
 /* ---- minimum detectable effects (mde.c) ---- */
 
 /* Why a comparison cannot reach an effect (results_mde_repeats). */
@@ -253,9 +317,10 @@ struct res_expect {
 void results_expect(const struct results *r, const struct scn_expect *e,
 		    struct res_expect *x);
 /*
- * The no_regression metrics of @s that are significantly worse on some
- * kernel than on the reference: writes "metric on kernel: ratio (verdict)"
- * lines into @what and returns how many.
+ * The no_regression metrics of @s that are regressions on some kernel
+ * against the reference (struct res_gate: worse, and significant by Holm
+ * over the no_regression metrics of that kernel): writes "metric on
+ * kernel: ratio [interval], p, Holm's p" into @what and returns how many.
  */
 int results_regressions(const struct results *r, const struct scenario *s,
 			char *what, size_t len);
@@ -287,8 +352,19 @@ unsigned int results_host_lines(const struct results *r, char *buf,
 void results_guest_place_json(json_t *o, const struct res_guest *g);
 /* {"kernel": {"key": {"n", "mean", "stddev", "ci95"}}} */
 json_t *results_kernels_json(const struct results *r);
-/* [{"metric", "kernel", "reference", "ratio", "ci95", "p_value", "verdict"}] */
+/*
+ * [{"metric", "kernel", "reference", "ratio", "ci95", "p_value",
+ * "verdict", ..., "gated", ...}] (results_gate_json)
+ */
 json_t *results_comparisons_json(const struct results *r);
+/*
+ * The gate of a comparison into its JSON object @o: "gated" (null when
+ * @r's gates are not known; @g NULL: not gated), for a gated metric
+ * "holm_m", "holm_threshold", "holm_p" (adjusted) and "holm_reject" (null
+ * when not tested), and "regression" (counted by the exit code).
+ */
+void results_gate_json(json_t *o, const struct results *r,
+		       const struct res_gate *g);
 /* One comparison as in "comparisons" (metric, kernel, reference, ...). */
 json_t *results_cmp_json(const struct res_cmp *c, const char *metric,
 			 const char *kernel, const char *ref);
@@ -309,7 +385,10 @@ void results_print_table(FILE *f, const struct results *r);
 /*
  * The same, fitted to @width columns (0: no limit): when the kernels'
  * means and the ratios do not fit side by side, the ratios come in a
- * second table under the means.
+ * second table under the means. With @r's gates known (results_gate()),
+ * a verdict of change is marked: "!" a regression, "?" a no_regression
+ * metric worse but not by Holm, "*" exploratory; a legend under the
+ * table (filled to @width, 0: 78) says so.
  */
 void results_print_table_fit(FILE *f, const struct results *r,
 			     unsigned int width);

@@ -28,8 +28,12 @@ void results_fmt_mde(char *buf, size_t len, const struct res_cmp *c)
 		snprintf(buf, len, "%.1f%%", c->mde * 100);
 }
 
-/* One comparison's two columns: the ratio and verdict, and the mde. */
-static void print_cmp(FILE *f, const struct res_cmp *c, int width);
+/*
+ * One comparison's two columns: the ratio and verdict with its gate's
+ * mark (gate_mark()), and the mde.
+ */
+static void print_cmp(FILE *f, const struct res_cmp *c,
+		      const struct res_gate *g, int width);
 
 static void fmt_desc(char *buf, size_t len, enum stats_state st,
 		     const struct stats_desc *d, int dec)
@@ -90,11 +94,34 @@ static void pad(FILE *f, const char *s, int w, bool right)
 		fprintf(f, "%s%*s", s, w > n ? w - n : 0, "");
 }
 
-static void print_cmp(FILE *f, const struct res_cmp *c, int width)
+/*
+ * The mark after a verdict of change when the gates are known (@g not
+ * NULL): "!" a regression (a no_regression metric, worse, and significant
+ * by Holm), "?" a no_regression metric worse at p < 0.05 but not by
+ * Holm, "*" exploratory (any other metric: p < 0.05 alone).
+ */
+static const char *gate_mark(const struct res_cmp *c,
+			     const struct res_gate *g)
+{
+	if (!g || (c->verdict != V_BETTER && c->verdict != V_WORSE &&
+		   c->verdict != V_CHANGED))
+		return "";
+	if (!g->gated)
+		return "*";
+	if (g->regression)
+		return "!";
+	return c->verdict == V_WORSE ? "?" : "";
+}
+
+static void print_cmp(FILE *f, const struct res_cmp *c,
+		      const struct res_gate *g, int width)
 {
 	char buf[96];
+	size_t n;
 
 	results_fmt_cmp(buf, sizeof(buf), c);
+	n = strlen(buf);
+	snprintf(buf + n, sizeof(buf) - n, "%s", gate_mark(c, g));
 	/* a table narrowed to the terminal: the reason is in the JSON */
 	if (c->verdict == V_NOT_MEASURED && width < T_RATIO &&
 	    (int)strlen(buf) > width)
@@ -111,9 +138,29 @@ struct tw {
 	int label, col, ratio;
 };
 
+/*
+ * The gates of every metric of kernels 1.. against the reference, at
+ * [k * metric_count + mi]; NULL when they are not known (or no memory).
+ */
+static struct res_gate *table_gates(const struct results *r)
+{
+	struct res_gate *g;
+	unsigned int k;
+
+	if (!r->gate_set || r->nk < 2)
+		return NULL;
+	g = calloc((size_t)r->nk * metric_count, sizeof(*g));
+	for (k = 1; g && k < r->nk; k++)
+		results_gate_family(r, r->gated, k, NULL,
+				    &g[k * metric_count]);
+	return g;
+}
+
 static void print_block(FILE *f, const struct results *r, bool means,
 			bool ratios, const struct tw *w)
 {
+	static const struct res_gate none;	/* a phase: not gated */
+	struct res_gate *gates = ratios ? table_gates(r) : NULL;
 	char buf[96];
 	unsigned int k, mi, idx, np = results_nphases(r);
 
@@ -147,7 +194,9 @@ static void print_block(FILE *f, const struct results *r, bool means,
 			struct res_cmp c;
 
 			results_compare(r, mi, k, 0, &c);
-			print_cmp(f, &c, w->ratio);
+			print_cmp(f, &c, gates ?
+				  &gates[k * metric_count + mi] : NULL,
+				  w->ratio);
 		}
 		fputc('\n', f);
 	}
@@ -176,14 +225,82 @@ static void print_block(FILE *f, const struct results *r, bool means,
 			struct res_cmp c;
 
 			results_phase_compare(r, idx, k, &c);
-			print_cmp(f, &c, w->ratio);
+			print_cmp(f, &c, gates ? &none : NULL, w->ratio);
 		}
 		fputc('\n', f);
 	}
+	free(gates);
 }
 
-void results_print_table_fit(FILE *f, const struct results *r,
-			     unsigned int width)
+/* A space that does not break a line of fill(). */
+#define GLUE	"\a"
+
+/* @text filled to @width columns (0: 78), words split at spaces. */
+static void fill(FILE *f, const char *text, unsigned int width)
+{
+	const char *p = text, *e;
+	unsigned int col = 0, n;
+
+	if (!width)
+		width = 78;
+	while (*p) {
+		while (*p == ' ')
+			p++;
+		e = strchr(p, ' ');
+		if (!e)
+			e = p + strlen(p);
+		n = (unsigned int)(e - p);
+		if (!n)
+			break;
+		if (col && col + 1 + n > width) {
+			fputc('\n', f);
+			col = 0;
+		}
+		if (col)
+			fputc(' ', f);
+		col += (col ? 1 : 0) + n;
+		for (; p < e; p++)
+			fputc(*p == GLUE[0] ? ' ' : *p, f);
+	}
+	if (col)
+		fputc('\n', f);
+}
+
+/* What the marks of the verdicts say (gate_mark()), filled to @width. */
+static void gate_legend(FILE *f, const struct results *r,
+			unsigned int width)
+{
+	char text[2048];
+	size_t off = 0;
+	unsigned int mi, n = 0;
+
+	if (!r->gate_set || r->nk < 2)
+		return;
+	for (mi = 0; mi < metric_count; mi++)
+		n += r->gated[mi];
+	if (n)
+		off = (size_t)snprintf(text, sizeof(text),
+			"verdicts: the no_regression metrics (%u:", n);
+	for (mi = 0; n && mi < metric_count && off < sizeof(text); mi++)
+		if (r->gated[mi])
+			off += (size_t)snprintf(text + off, sizeof(text) - off,
+						" %s", metric_defs[mi].key);
+	if (n && off < sizeof(text))
+		off += (size_t)snprintf(text + off, sizeof(text) - off,
+			") gate exit 12: !" GLUE "a regression, worse and, with repeats, significant by Holm's step-down over the kernel's tested ones at %.0f%% family-wise; ?" GLUE "worse at p" GLUE "<" GLUE "%.2g alone, not by Holm: no regression.",
+			RES_FWER_ALPHA * 100, RES_P_SIGNIFICANT);
+	if (off < sizeof(text))
+		snprintf(text + off, sizeof(text) - off,
+			 "%s*" GLUE "exploratory: %s, each at p" GLUE "<" GLUE "%.2g uncorrected (of %u metrics, expect a couple of false verdicts on two identical kernels).",
+			 n ? " " : "verdicts: ", n ? "any other metric" :
+			 "no no_regression metric gates the exit code; every metric",
+			 RES_P_SIGNIFICANT, metric_count);
+	fill(f, text, width);
+}
+
+/* The means and the ratios, side by side or one under the other. */
+static void print_tables(FILE *f, const struct results *r,
+			 unsigned int width)
 {
 	struct tw w = { T_LABEL, T_COL, T_RATIO };
 	int nk = (int)r->nk, nr = nk ? nk - 1 : 0;
@@ -209,6 +326,13 @@ void results_print_table_fit(FILE *f, const struct results *r,
 	print_block(f, r, true, false, &w);
 	fputc('\n', f);
 	print_block(f, r, false, true, &w);
+}
+
+void results_print_table_fit(FILE *f, const struct results *r,
+			     unsigned int width)
+{
+	print_tables(f, r, width);
+	gate_legend(f, r, width);
 }
 
 void results_print_table(FILE *f, const struct results *r)

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "holm.h"
 #include "results.h"
 #include "swapctl.h"
 
@@ -370,48 +371,155 @@ void results_expect(const struct results *r, const struct scn_expect *e,
 	}
 }
 
+/*
+ * ---- the gate: Holm over the no_regression metrics ----
+ */
+unsigned int results_gate_judge(const struct res_cmp *c, const bool *in,
+				unsigned int n, double alpha,
+				struct res_gate *g)
+{
+	double *p = calloc(n ? n : 1, sizeof(*p));
+	double *thr = calloc(n ? n : 1, sizeof(*thr));
+	double *adj = calloc(n ? n : 1, sizeof(*adj));
+	bool *rej = calloc(n ? n : 1, sizeof(*rej));
+	unsigned int i, m = 0;
+
+	memset(g, 0, n * sizeof(*g));
+	for (i = 0; p && i < n; i++)
+		p[i] = in[i] && c[i].verdict != V_NOT_MEASURED &&
+		       c[i].has_p ? c[i].p : NAN;
+	if (p && thr && adj && rej)
+		m = holm_step_down(p, n, alpha, rej, thr, adj);
+	for (i = 0; i < n; i++) {
+		g[i].gated = in[i];
+		if (!in[i])
+			continue;
+		g[i].m = m;
+		/* out of memory: as if untested, the verdict alone */
+		g[i].tested = m && !isnan(p[i]);
+		g[i].reject = g[i].tested && rej[i];
+		g[i].thr = g[i].tested ? thr[i] : NAN;
+		g[i].p_adj = g[i].tested ? adj[i] : NAN;
+		/* untested and worse: a count judged on its difference */
+		g[i].regression = c[i].verdict == V_WORSE &&
+				  (!g[i].tested || g[i].reject);
+	}
+	free(p);
+	free(thr);
+	free(adj);
+	free(rej);
+	return m;
+}
+
+unsigned int results_gate_family(const struct results *r, const bool *gated,
+				 unsigned int k, struct res_cmp *c,
+				 struct res_gate *g)
+{
+	struct res_cmp *own = NULL;
+	unsigned int mi, m;
+
+	if (!c)
+		c = own = calloc(metric_count, sizeof(*c));
+	if (!c) {
+		memset(g, 0, metric_count * sizeof(*g));
+		return 0;
+	}
+	for (mi = 0; mi < metric_count; mi++) {
+		memset(&c[mi], 0, sizeof(c[mi]));
+		c[mi].verdict = V_NOT_MEASURED;
+		if (gated[mi])
+			results_compare(r, mi, k, 0, &c[mi]);
+	}
+	m = results_gate_judge(c, gated, metric_count, RES_FWER_ALPHA, g);
+	free(own);
+	return m;
+}
+
+/* @gated[mi]: whether metric mi is in @s's no_regression list. */
+static void gated_of(const struct scenario *s, bool *gated)
+{
+	int i, mi;
+
+	memset(gated, 0, RES_MAX_METRICS * sizeof(*gated));
+	for (i = 0; s && i < s->nnoreg; i++) {
+		mi = metric_index(s->no_regression[i]);
+		if (mi >= 0 && mi < RES_MAX_METRICS)
+			gated[mi] = true;
+	}
+}
+
+void results_gate(struct results *r, const struct scenario *s)
+{
+	r->gate_set = s != NULL;
+	gated_of(s, r->gated);
+}
+
+void results_gate_dir(struct results *r, const char *dir)
+{
+	struct scenario *s = calloc(1, sizeof(*s));
+	char path[4200], err[512];
+
+	snprintf(path, sizeof(path), "%s/scenario.json", dir);
+	if (s && scenario_load(s, path, err, sizeof(err))) {
+		free(s);
+		s = NULL;
+	}
+	results_gate(r, s);
+	free(s);
+}
+
+/* One regression of @what: metric @c on kernel @k, with its test. */
+static size_t regression_line(const struct results *r, unsigned int k,
+			      const struct res_cmp *c,
+			      const struct res_gate *g, char *what,
+			      size_t len, size_t off)
+{
+	const struct metric_def *m = c->m;
+	const char *sep = off ? "; " : "";
+
+	if (off >= len)
+		return off;
+	if (c->has_ratio && c->has_ci)
+		off += snprintf(what + off, len - off,
+			"%s%s (%s) on %s: %.3fx %s [%.3f, %.3f], p=%.2g, Holm p=%.2g of %u",
+			sep, m->key, m->label, r->kernels[k], c->ratio,
+			r->kernels[0], c->lo, c->hi, c->p, g->p_adj, g->m);
+	else if (c->has_ratio)
+		off += snprintf(what + off, len - off, "%s%s (%s) on %s: %.3fx %s",
+			sep, m->key, m->label, r->kernels[k], c->ratio,
+			r->kernels[0]);
+	else
+		off += snprintf(what + off, len - off,
+			"%s%s (%s) on %s: worse than %s", sep, m->key,
+			m->label, r->kernels[k], r->kernels[0]);
+	return off;
+}
+
 int results_regressions(const struct results *r, const struct scenario *s,
 			char *what, size_t len)
 {
+	bool gated[RES_MAX_METRICS];
+	struct res_cmp c[RES_MAX_METRICS];
+	struct res_gate g[RES_MAX_METRICS];
 	size_t off = 0;
 	unsigned int k;
-	int i, n = 0;
+	int i, mi, n = 0;
 
 	if (len)
 		what[0] = '\0';
+	gated_of(s, gated);
 	for (i = 0; i < s->nnoreg; i++) {
-		int mi = metric_index(s->no_regression[i]);
-
+		mi = metric_index(s->no_regression[i]);
 		if (mi < 0)
 			continue;
+		/* each kernel's family again: a few comparisons each */
 		for (k = 1; k < r->nk; k++) {
-			struct res_cmp c;
-
-			results_compare(r, (unsigned int)mi, k, 0, &c);
-			if (c.verdict != V_WORSE)
+			results_gate_family(r, gated, k, c, g);
+			if (!g[mi].regression)
 				continue;
 			n++;
-			if (off >= len)
-				continue;
-			if (c.has_ratio && c.has_ci)
-				off += snprintf(what + off, len - off,
-					"%s%s (%s) on %s: %.3fx %s [%.3f, %.3f], p=%.2g",
-					off ? "; " : "", metric_defs[mi].key,
-					metric_defs[mi].label, r->kernels[k],
-					c.ratio, r->kernels[0], c.lo, c.hi,
-					c.p);
-			else if (c.has_ratio)
-				off += snprintf(what + off, len - off,
-					"%s%s (%s) on %s: %.3fx %s",
-					off ? "; " : "", metric_defs[mi].key,
-					metric_defs[mi].label, r->kernels[k],
-					c.ratio, r->kernels[0]);
-			else
-				off += snprintf(what + off, len - off,
-					"%s%s (%s) on %s: worse than %s",
-					off ? "; " : "", metric_defs[mi].key,
-					metric_defs[mi].label, r->kernels[k],
-					r->kernels[0]);
+			off = regression_line(r, k, &c[mi], &g[mi], what, len,
+					      off);
 		}
 	}
 	return n;
