@@ -18,6 +18,7 @@
 
 #include <jansson.h>
 
+#include "jfile.h"
 #include "bisect.h"
 #include "kline.h"
 #include "metrics.h"
@@ -199,7 +200,7 @@ static void manifest_patch(struct bisect *b, unsigned int k)
 	kline_kernel_name(name, sizeof(name), b->res.kernels[k], b->line);
 	util_path(p, sizeof(p), "%s/kernels/%s/manifest.json",
 		  b->cfg->workdir, name);
-	m = json_load_file(p, 0, &jerr);
+	m = jfile_load(p, 0, &jerr);
 	step = json_object_get(m, "step");
 	snprintf(b->patch[k], sizeof(b->patch[k]), "%s",
 		 json_string_value(json_object_get(step, "name")) ?: "");
@@ -216,7 +217,7 @@ static void run_line(struct bisect *b)
 	if (b->line_opt || util_path(path, sizeof(path), "%s/summary.json",
 				     b->dir))
 		return;
-	run = json_load_file(path, 0, &jerr);
+	run = jfile_load(path, 0, &jerr);
 	if (json_string_value(json_object_get(run, "kernel_line")))
 		snprintf(b->line, sizeof(b->line), "%s",
 			 json_string_value(json_object_get(run,
@@ -230,11 +231,15 @@ static int load_run(struct bisect *b, const char *arg)
 	char err[2 * PATH_MAX];
 	unsigned int i;
 
+	/* the codes of report and top for the same causes (swapctl(1)) */
 	if (source_resolve(b->cfg->workdir, arg, b->dir, sizeof(b->dir), err,
-			   sizeof(err)) ||
-	    source_open(&b->src, b->dir, true, 1, err, sizeof(err))) {
+			   sizeof(err))) {
 		msg("%s", err);
-		return EXIT_SETUP;
+		return arg ? EXIT_USAGE : EXIT_SETUP;
+	}
+	if (source_open(&b->src, b->dir, true, 1, err, sizeof(err))) {
+		msg("%s", err);
+		return EXIT_DATA;
 	}
 	source_seek_end(&b->src);
 	for (i = 0; i < b->src.nkernels; i++)

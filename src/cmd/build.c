@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "jfile.h"
 #include "build.h"
 #include "parse-options.h"
 
@@ -187,7 +188,7 @@ static bool up_to_date(struct build_ctx *c, const struct variant *v,
 		goto out;
 	util_path(p, sizeof(p), "%s/kernels/%s/manifest.json",
 		  c->cfg->workdir, v->name);
-	m = json_load_file(p, 0, &jerr);
+	m = jfile_load(p, 0, &jerr);
 	if (!m)
 		goto out;
 	want = json_string_value(json_object_get(m, "bzimage_sha256"));
@@ -342,7 +343,7 @@ static json_t *step_current(struct build_ctx *c, const struct variant *sv,
 
 	util_path(p, sizeof(p), "%s/kernels/%s/manifest.json",
 		  c->cfg->workdir, sv->name);
-	m = json_load_file(p, 0, &jerr);
+	m = jfile_load(p, 0, &jerr);
 	want = json_string_value(json_object_get(m, "bzimage_sha256"));
 	util_path(p, sizeof(p), "%s/kernels/%s/bzImage", c->cfg->workdir,
 		  sv->name);
@@ -996,7 +997,7 @@ static bool other_source(struct build_ctx *c, const struct variant *v,
 	}
 	util_path(p, sizeof(p), "%s/kernels/%s/manifest.json", c->cfg->workdir,
 		  v->name);
-	m = json_load_file(p, 0, &jerr);
+	m = jfile_load(p, 0, &jerr);
 	if (!m)
 		return false;
 	src = json_object_get(m, "source");

@@ -13,6 +13,7 @@
 
 #include <jansson.h>
 
+#include "jfile.h"
 #include "parse-options.h"
 #include "scenario.h"
 #include "swapctl.h"
@@ -153,11 +154,30 @@ static json_t *kernel_entry(const char *kdir, const char *variant)
 	bool debug = l > 6 && !strncmp(variant + l - 6, "-debug", 6);
 
 	snprintf(path, sizeof(path), "%s/%s/manifest.json", kdir, variant);
-	m = json_load_file(path, 0, &jerr);
-	if (!m || !json_is_object(m)) {
-		json_decref(m);
+	m = jfile_load(path, 0, &jerr);
+	if (!m && errno == ENOENT)
 		return json_pack("{sssbss}", "variant", variant, "debug", debug,
 				 "error", "no manifest.json (not built, or a build in progress)");
+	if (!m || !json_is_object(m)) {
+		char why[256];
+		size_t k;
+
+		if (m)
+			snprintf(why, sizeof(why),
+				 "manifest.json: not a JSON object");
+		else if (jerr.line > 0)
+			snprintf(why, sizeof(why),
+				 "manifest.json:%d:%d: not valid JSON",
+				 jerr.line, jerr.column);
+		else
+			snprintf(why, sizeof(why), "manifest.json: %s",
+				 jerr.text);
+		for (k = 0; why[k]; k++)
+			if ((unsigned char)why[k] < ' ' || why[k] == 0x7f)
+				why[k] = '?';
+		json_decref(m);
+		return json_pack("{sssbss}", "variant", variant, "debug", debug,
+				 "error", why);
 	}
 	names = json_array();
 	p = json_object_get(m, "patches");

@@ -17,6 +17,7 @@
 
 #include <jansson.h>
 
+#include "jfile.h"
 #include "email.h"
 #include "kcidb.h"
 #include "metrics.h"
@@ -197,7 +198,7 @@ static int load_run(struct run *r, const char *workdir, const char *arg,
 		results_kernel(&r->res, r->src.kernels[i]);
 	/* each guest's host, which blocks the comparisons (results.h) */
 	snprintf(path, sizeof(path), "%s/summary.json", dir);
-	sum = json_load_file(path, 0, NULL);
+	sum = jfile_load(path, 0, NULL);
 	for (i = 0; i < r->src.ng; i++) {
 		guest_place(sum, r->src.g[i]->kernel, r->src.g[i]->rep, &host,
 			    &rerun);
@@ -720,7 +721,7 @@ static int kcidb_out(const struct run *r, FILE *f)
 	}
 	k.guests = x.g;
 	snprintf(path, sizeof(path), "%s/summary.json", r->src.dir);
-	x.summary = json_load_file(path, 0, NULL);
+	x.summary = jfile_load(path, 0, NULL);
 	if (x.summary)
 		summary_facts(r, &x, &k);
 	k.expects_oom = run_expects_oom(r);

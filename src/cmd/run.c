@@ -21,6 +21,7 @@
 
 #include <jansson.h>
 
+#include "jfile.h"
 #include "build.h"
 #include "guest.h"
 #include "kline.h"
@@ -976,7 +977,7 @@ static void manifest_line(const char *workdir, const char *variant,
 	if (util_path(p, sizeof(p), "%s/kernels/%s/manifest.json", workdir,
 		      variant))
 		return;
-	m = json_load_file(p, 0, &jerr);
+	m = jfile_load(p, 0, &jerr);
 	snprintf(line, len, "%s", json_string_value(json_object_get(m,
 		 "kernel_line")) ?: "");
 	json_decref(m);

@@ -348,6 +348,7 @@ int cmd_top(int argc, char **argv, struct swapctl_config *cfg)
 		fprintf(stderr, "swapctl top: %s\n", err);
 		return EXIT_DATA;
 	}
+	v.src.stop = &stop;	/* a signal ends a long read of a live file */
 	v.interval = o.interval;
 	if (o.once)
 		snprintf(v.mode, sizeof(v.mode), "recorded");

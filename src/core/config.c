@@ -438,9 +438,14 @@ int config_parse_file(struct swapctl_config *cfg, const char *path,
 	char *text;
 	int ret;
 
-	text = util_read_file(path, &len);
+	text = util_read_input(path, CONFIG_MAX_FILE, &len);
 	if (!text) {
-		seterr(err, errlen, path, 0, "%s", strerror(errno));
+		if (errno == EFBIG)
+			seterr(err, errlen, path, 0, "larger than %zu KiB",
+			       CONFIG_MAX_FILE >> 10);
+		else
+			seterr(err, errlen, path, 0, "%s",
+			       util_input_strerror(errno));
 		return -1;
 	}
 	if (strlen(text) != len) {

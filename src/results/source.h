@@ -10,6 +10,7 @@
 #define SWAPCTL_SOURCE_H
 
 #include <limits.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -63,6 +64,8 @@ struct source {
 	bool stale;
 	char stale_why[2 * PATH_MAX + 128];
 	double stale_checked;	/* monotonic seconds of the last check */
+	/* live: when set and nonzero (a signal came), stop reading */
+	const volatile sig_atomic_t *stop;
 };
 
 /*

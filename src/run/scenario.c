@@ -1850,6 +1850,8 @@ static int parse_root(struct pctx *c, struct scenario *s, json_t *root)
 
 static int one_line(char *err);
 
+#define SCENARIO_MAX_FILE	((size_t)64 << 20)
+
 int scenario_parse(struct scenario *s, const char *text, size_t len,
 		   const char *file, char *err, size_t errlen)
 {
@@ -1886,47 +1888,23 @@ static int one_line(char *err)
 int scenario_load(struct scenario *s, const char *path,
 		  char *err, size_t errlen)
 {
-	size_t len = 0, cap = 0, n;
-	char *buf = NULL, *nb;
-	FILE *f;
+	size_t len;
+	char *buf;
 	int ret;
 
-	f = fopen(path, "r");
-	if (!f) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return -1;
+	buf = util_read_input(path, SCENARIO_MAX_FILE, &len);
+	if (!buf) {
+		if (errno == EFBIG)
+			snprintf(err, errlen, "%s: larger than %zu MiB", path,
+				 SCENARIO_MAX_FILE >> 20);
+		else
+			snprintf(err, errlen, "%s: %s", path,
+				 util_input_strerror(errno));
+		return one_line(err);
 	}
-	do {
-		if (len + 4096 > cap) {
-			cap = cap ? cap * 2 : 65536;
-			if (cap > (64u << 20)) {
-				snprintf(err, errlen, "%s: larger than 64 MiB",
-					 path);
-				goto fail;
-			}
-			nb = realloc(buf, cap);
-			if (!nb) {
-				snprintf(err, errlen, "%s: out of memory",
-					 path);
-				goto fail;
-			}
-			buf = nb;
-		}
-		n = fread(buf + len, 1, cap - len, f);
-		len += n;
-	} while (n);
-	if (ferror(f)) {
-		snprintf(err, errlen, "%s: read error", path);
-		goto fail;
-	}
-	fclose(f);
 	ret = scenario_parse(s, buf, len, path, err, errlen);
 	free(buf);
 	return ret;
-fail:
-	fclose(f);
-	free(buf);
-	return -1;
 }
 
 const char *scenario_find(const char *arg, char *buf, size_t len)

@@ -1,0 +1,167 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Hostile files and inputs (issue 33): no hang, nothing written through
+a link, every refusal one line with its documented exit code. No guest
+needed."""
+import fcntl
+import os
+import resource
+import shutil
+import signal
+import subprocess
+import time
+
+import pytest
+
+import harness
+from harness import EXIT_CONFIG, EXIT_DATA, EXIT_INTERRUPTED, EXIT_OK
+
+# what every one of these commands must finish within
+QUICK = 20
+
+
+@pytest.fixture
+def live_run(demo_run, tmp_path):
+    """A work dir whose one run says "running": <wd>/runs/<id>,
+    runs/latest naming it, a run.lock (held by the test while it runs)."""
+    wd = tmp_path / "wd"
+    run = wd / "runs" / "20261203-120000-demo"
+    run.parent.mkdir(parents=True)
+    shutil.copytree(demo_run, run)
+    (run / "state").write_text("running\n")
+    (wd / "runs" / "latest").symlink_to(run.name)
+    (wd / "run.lock").touch()
+    return run
+
+
+def replace(path, how, target=None):
+    """Make @path a FIFO, a link to @target, a directory or a sparse file
+    of @target bytes."""
+    if path.is_symlink() or path.is_file():
+        path.unlink()
+    elif path.is_dir():
+        shutil.rmtree(path)
+    if how == "fifo":
+        os.mkfifo(path)
+    elif how == "link":
+        path.symlink_to(target)
+    elif how == "dir":
+        path.mkdir()
+    elif how == "sparse":
+        with open(path, "wb") as f:
+            f.truncate(target)
+
+
+def test_top_live_stops_on_sigterm_while_a_file_never_ends(sw, live_run):
+    # item 1: a live samples.jsonl that does not reach its end (1 TiB of
+    # holes): each poll reads a bounded amount, SIGTERM exits 130
+    replace(live_run / "patched-1" / "samples.jsonl", "sparse", 1 << 40)
+    with open(live_run.parent.parent / "run.lock") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        p = sw.popen("top", "-b", "-d", "1", live_run,
+                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        time.sleep(2)
+        p.send_signal(signal.SIGTERM)
+        try:
+            rc = p.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.wait()
+            pytest.fail("top -b ignored SIGTERM while reading")
+        p.stderr.close()
+    assert rc == EXIT_INTERRUPTED
+
+
+def test_top_live_refuses_dev_zero(sw, live_run):
+    # item 1: /dev/zero is no samples file
+    replace(live_run / "patched-1" / "samples.jsonl", "link", "/dev/zero")
+    with open(live_run.parent.parent / "run.lock") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        r = sw.run("top", "-b", "-d", "1", live_run, timeout=QUICK)
+    assert r.rc == EXIT_DATA, r
+    assert "patched-1/samples.jsonl: not a regular file" in r.err, r.err
+    assert len(r.err.splitlines()) == 1
+
+
+@pytest.mark.parametrize("how,target", [("fifo", None),
+                                        ("link", "/dev/zero"),
+                                        ("dir", None)])
+def test_run_readers_refuse_what_is_no_regular_file(sw, demo_run, how,
+                                                     target):
+    # item 2 (a FIFO blocked open() for ever) and item 11 (a directory or
+    # /dev/zero was "empty (the guest sent nothing)")
+    replace(demo_run / "patched-1" / "samples.jsonl", how, target)
+    for cmd in (["report"], ["top", "-b"], ["top", "--once"],
+                ["bisect", "--run"]):
+        r = sw.run(*cmd, demo_run, timeout=QUICK)
+        assert r.rc == EXIT_DATA, r
+        assert "patched-1/samples.jsonl: " in r.err, r.err
+        assert ("not a regular file" if how != "dir" else
+                "Is a directory") in r.err, r.err
+        assert len(r.err.splitlines()) == 1
+
+
+def test_validate_and_config_refuse_a_fifo(sw, tmp_path):
+    # item 2: validate fifo.json and --config fifo.conf blocked in open()
+    os.mkfifo(tmp_path / "fifo.json")
+    r = sw.run("validate", tmp_path / "fifo.json", timeout=QUICK)
+    assert r.rc == EXIT_CONFIG, r
+    assert "fifo.json: not a regular file" in r.err, r.err
+    os.mkfifo(tmp_path / "fifo.conf")
+    r = sw.run("--config", tmp_path / "fifo.conf", "list", timeout=QUICK)
+    assert r.rc == EXIT_CONFIG, r
+    assert "fifo.conf: not a regular file" in r.err, r.err
+
+
+def limit_memory():
+    # before the fix --config /dev/zero grew without bound
+    resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+
+
+def test_config_file_is_capped(sw, tmp_path):
+    # item 3: the configuration file is read with a size limit
+    p = subprocess.run([str(harness.SWAPCTL), "--config", "/dev/zero",
+                        "list"], cwd=str(harness.REPO), env=sw.env(),
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       text=True, timeout=QUICK, preexec_fn=limit_memory)
+    assert p.returncode == EXIT_CONFIG, p
+    assert "/dev/zero: not a regular file" in p.stderr, p.stderr
+    big = tmp_path / "big.conf"
+    big.write_text("# filler\n" * 200000)
+    r = sw.run("--config", big, "list", timeout=QUICK)
+    assert r.rc == EXIT_CONFIG, r
+    assert "big.conf: larger than 1024 KiB" in r.err, r.err
+
+
+def test_not_a_run_is_refused(sw, tmp_path, demo_run):
+    # item 5: any directory with <name>-<N> subdirectories was a run
+    etc = tmp_path / "etc"
+    (etc / "dbus-1").mkdir(parents=True)
+    (etc / "polkit-1").mkdir()
+    for cmd in (["report"], ["top", "-b"], ["bisect", "--run"]):
+        r = sw.run(*cmd, etc, timeout=QUICK)
+        assert r.rc == EXIT_DATA, r
+        assert "not a run directory" in r.err, r.err
+    # a run whose every samples.jsonl was deleted
+    for g in ("baseline-1", "patched-1"):
+        (demo_run / g / "samples.jsonl").unlink()
+    for cmd in (["report"], ["top", "-b"], ["bisect", "--run"]):
+        r = sw.run(*cmd, demo_run, timeout=QUICK)
+        assert r.rc == EXIT_DATA, r
+        assert "no guest has a samples.jsonl" in r.err, r.err
+
+
+def test_list_tells_a_corrupt_manifest_from_a_missing_one(sw, tmp_path):
+    # item 11: a corrupt manifest.json was "no manifest.json"
+    wd = tmp_path / "wd"
+    (wd / "kernels" / "baseline").mkdir(parents=True)
+    (wd / "kernels" / "baseline" / "manifest.json").write_text("{\"x\": ")
+    (wd / "kernels" / "patched").mkdir()
+    conf = sw.write_config(tmp_path / "c.conf", workdir=str(wd))
+    r = sw.run("--config", conf, "list", "--json", timeout=QUICK)
+    assert "manifest.json:1:" in r.out, r
+    assert "not valid JSON" in r.out, r
+    assert "no manifest.json" in r.out, r
+
+
+def test_exit_ok_on_the_demo_run(sw, demo_run):
+    sw.expect(EXIT_OK, "report", demo_run, timeout=QUICK)
