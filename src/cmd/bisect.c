@@ -8,6 +8,7 @@
  * the previous one and the baseline with the results model (bisect.c in
  * results/).
  */
+#include <inttypes.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -408,6 +409,12 @@ int cmd_bisect(int argc, char **argv, struct swapctl_config *cfg)
 		ret = load_run(&b, b.run_dir);
 	if (!ret)
 		ret = output(&b);
+	if ((!ret || ret == EXIT_REGRESSION) && source_backwards(&b.src)) {
+		msg("%s: %" PRIu64 " samples went back in time (t_ns) and were dropped: the verdicts over it are not to be trusted",
+		    source_backwards(&b.src)->path,
+		    source_backwards(&b.src)->track.backwards);
+		ret = EXIT_DATA;
+	}
 	source_close(&b.src);
 	results_free(&b.res);
 	return ret;

@@ -6,6 +6,7 @@
  * runs, their comparison. The numbers come from the same stream/stats
  * code as swapctl top.
  */
+#include <inttypes.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -958,6 +959,13 @@ int cmd_report(int argc, char **argv, struct swapctl_config *cfg)
 		r = EXIT_OUTPUT;
 	}
 	for (i = 0; i < n; i++) {
+		const struct source_guest *bw = source_backwards(&runs[i].src);
+
+		if (!r && bw) {
+			fprintf(stderr, "swapctl report: %s: %" PRIu64 " samples went back in time (t_ns) and were dropped: its rates and the verdicts over it are not to be trusted\n",
+				bw->path, bw->track.backwards);
+			r = EXIT_DATA;
+		}
 		if (!r && runs[i].src.empty[0]) {
 			fprintf(stderr, "swapctl report: %s: empty (the guest sent nothing)\n",
 				runs[i].src.empty);

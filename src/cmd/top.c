@@ -4,6 +4,7 @@
  * recorded one. The data comes from source.c, what is shown from
  * screen.c; this file only runs the loop, the keys and ncurses.
  */
+#include <inttypes.h>
 #include <curses.h>
 #include <langinfo.h>
 #include <locale.h>
@@ -370,6 +371,11 @@ int cmd_top(int argc, char **argv, struct swapctl_config *cfg)
 		r = run_curses(&v, &o);
 	if (!r && v.src.stale) {
 		fprintf(stderr, "swapctl top: %s\n", v.src.stale_why);
+		r = EXIT_DATA;
+	} else if (!r && source_backwards(&v.src)) {
+		fprintf(stderr, "swapctl top: %s: %" PRIu64 " samples went back in time (t_ns) and were dropped: its rates are not to be trusted\n",
+			source_backwards(&v.src)->path,
+			source_backwards(&v.src)->track.backwards);
 		r = EXIT_DATA;
 	} else if (!r && v.src.empty[0]) {
 		fprintf(stderr, "swapctl top: %s: empty (the guest sent nothing)\n",

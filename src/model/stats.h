@@ -142,6 +142,9 @@ struct stats_track {
 	uint64_t dropped;		/* points not kept (time backwards,
 					 * out of memory, limit)
 					 */
+	uint64_t backwards;		/* of those, sample or host points
+					 * whose t_ns went back in time
+					 */
 	struct stats_phase phases[STATS_MAX_PHASES];
 	unsigned int nphases;
 	struct stats_counter ctr[STREAM_MAX_COUNTERS];

@@ -646,6 +646,16 @@ bool source_done(const struct source *s)
 	return true;
 }
 
+const struct source_guest *source_backwards(const struct source *s)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->ng; i++)
+		if (s->g[i]->track.backwards)
+			return s->g[i];
+	return NULL;
+}
+
 unsigned int source_reps(const struct source *s, unsigned int *reps,
 			 unsigned int max)
 {

@@ -91,6 +91,13 @@ void source_seek_end(struct source *s);
  * at most every 2 s, and only when no line came) and it is done too.
  */
 bool source_done(const struct source *s);
+/*
+ * The first guest some of whose samples went back in time (t_ns smaller
+ * than the sample before: dropped, stats_track.backwards), or NULL. Its
+ * rates and so the verdicts over it are not to be trusted: report, top
+ * and bisect say so and exit 11.
+ */
+const struct source_guest *source_backwards(const struct source *s);
 /* Sorted repetition numbers present; returns how many (<= max). */
 unsigned int source_reps(const struct source *s, unsigned int *reps,
 			 unsigned int max);

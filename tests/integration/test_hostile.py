@@ -3,6 +3,7 @@
 a link, every refusal one line with its documented exit code. No guest
 needed."""
 import fcntl
+import json
 import os
 import resource
 import shutil
@@ -165,3 +166,18 @@ def test_list_tells_a_corrupt_manifest_from_a_missing_one(sw, tmp_path):
 
 def test_exit_ok_on_the_demo_run(sw, demo_run):
     sw.expect(EXIT_OK, "report", demo_run, timeout=QUICK)
+
+
+def test_samples_going_back_in_time_are_reported(sw, demo_run):
+    # item 6: a clock running backwards gave "0.00x worse" and exit 0
+    p = demo_run / "patched-1" / "samples.jsonl"
+    lines = [json.loads(x) for x in p.read_text().splitlines()]
+    top = max(x["t_ns"] for x in lines) + 10 ** 9
+    for x in lines:
+        x["t_ns"] = top - x["t_ns"]
+    p.write_text("".join(json.dumps(x) + "\n" for x in lines))
+    for cmd in (["report"], ["top", "-b"], ["bisect", "--run"]):
+        r = sw.run(*cmd, demo_run, timeout=QUICK)
+        assert r.rc == EXIT_DATA, r
+        assert "patched-1/samples.jsonl: 191 samples went back in time" \
+            in r.err, r.err
