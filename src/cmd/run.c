@@ -1009,12 +1009,24 @@ static int line_variant(struct run *r, const char *name, char *variant,
 	return 0;
 }
 
-/* The variant and bzImage of every kernel; -1 when a path is too long. */
+/*
+ * The variant and bzImage of every kernel; -1 when a path is too long,
+ * -2 - i when override i names no kernel of the run (a typo would boot
+ * the built kernel in its place).
+ */
 static int resolve_kernels(struct run *r, const struct overrides *ovs)
 {
 	const struct override *ov = ovs->o;
 	int nov = ovs->n;
 	int k, i;
+
+	for (i = 0; i < nov; i++) {
+		for (k = 0; k < r->scn.nkernels; k++)
+			if (!strcmp(ov[i].name, r->scn.kernels[k]))
+				break;
+		if (k == r->scn.nkernels)
+			return -2 - i;
+	}
 
 	for (k = 0; k < r->scn.nkernels; k++) {
 		const char *name = r->scn.kernels[k];
@@ -1583,17 +1595,29 @@ static int plan_parallel(struct run *r, int parallel)
 }
 
 /* Kernels, initramfs and kbuild tree; 0 or an exit code. */
-static int prepare(struct run *r, const struct overrides *ov,
-		   const char *ird, int repeat, int timeout)
+static int prepare(struct run *r, struct popt_cmd *cmd,
+		   const struct overrides *ov, const char *ird, int repeat,
+		   int timeout)
 {
 	struct swapctl_config *cfg = r->cfg;
-	int code;
+	char names[SCN_MAX_KERNELS * (SCN_KERNEL_MAX + 1) + 1] = "";
+	int code, k;
 
 	r->repeat = repeat ? (unsigned int)repeat : r->scn.repeat;
 	r->env.host_timeout_s = timeout ? (double)timeout :
 		(double)(r->scn.timeout_s + BOOT_MARGIN_S);
 	r->env.kvm = read_cpuinfo_kvm(r);
-	if (resolve_kernels(r, ov))
+	code = resolve_kernels(r, ov);
+	if (code <= -2) {
+		for (k = 0; k < r->scn.nkernels; k++)
+			snprintf(names + strlen(names),
+				 sizeof(names) - strlen(names), "%s%s",
+				 k ? ", " : "", r->scn.kernels[k]);
+		return popt_error(cmd, "--kernel %s=...: '%s' is not a kernel of this run (%s)",
+				  ov->o[-2 - code].name,
+				  ov->o[-2 - code].name, names);
+	}
+	if (code)
 		goto toolong;
 	r->initramfs_given = ird;
 	if (ird)
@@ -1688,6 +1712,46 @@ static int check_inputs(struct run *r)
 	if (access(r->initramfs, R_OK)) {
 		fprintf(stderr, "swapctl run: %s: %s (run 'swapctl build' first)\n",
 			r->initramfs, strerror(errno));
+		return EXIT_SETUP;
+	}
+	return 0;
+}
+
+/* Why a file given on the command line cannot be booted, or NULL. */
+static const char *given_problem(const char *path)
+{
+	struct stat sb;
+
+	if (stat(path, &sb) || access(path, R_OK))
+		return strerror(errno);
+	if (!S_ISREG(sb.st_mode))
+		return "not a regular file";
+	return NULL;
+}
+
+/*
+ * --dry-run: the files given on the command line (--kernel NAME=FILE,
+ * --baseline-kernel, --patched-kernel, --initramfs) are what run would
+ * boot: refused as run refuses them (check_inputs()); 0 or EXIT_SETUP.
+ */
+static int check_given(struct run *r)
+{
+	const char *why;
+	int k;
+
+	for (k = 0; k < r->scn.nkernels; k++) {
+		if (strcmp(r->variant[k], "(given)"))
+			continue;
+		why = given_problem(r->kernel_path[k]);
+		if (why) {
+			fprintf(stderr, "swapctl run: kernel %s: %s: %s\n",
+				r->scn.kernels[k], r->kernel_path[k], why);
+			return EXIT_SETUP;
+		}
+	}
+	why = r->initramfs_given ? given_problem(r->initramfs) : NULL;
+	if (why) {
+		fprintf(stderr, "swapctl run: %s: %s\n", r->initramfs, why);
 		return EXIT_SETUP;
 	}
 	return 0;
@@ -2058,7 +2122,8 @@ static int setup_run(struct run *r, struct popt_cmd *cmd, const char *arg,
 	if (!code)
 		code = check_remote_hosts(r);
 	if (!code)
-		code = prepare(r, &o->ov, o->initramfs, o->ro.n, o->timeout);
+		code = prepare(r, cmd, &o->ov, o->initramfs, o->ro.n,
+			       o->timeout);
 	if (!code)
 		code = setup_power(r, &o->ro, o->limit);
 	if (!code)
@@ -2084,6 +2149,8 @@ static int run_with(struct popt_cmd *cmd, const char *arg,
 	if (!r)
 		return EXIT_FAILURE_GENERIC;
 	code = setup_run(r, cmd, arg, o);
+	if (!code && r->dry_run)
+		code = check_given(r);
 	if (!code)
 		code = r->dry_run ? dry_run(r) : check_inputs(r);
 	if (!code && !r->dry_run)

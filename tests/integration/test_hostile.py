@@ -14,7 +14,8 @@ import time
 import pytest
 
 import harness
-from harness import EXIT_CONFIG, EXIT_DATA, EXIT_INTERRUPTED, EXIT_OK
+from harness import EXIT_CONFIG, EXIT_DATA, EXIT_INTERRUPTED, EXIT_OK, \
+    EXIT_SETUP, EXIT_USAGE
 
 # what every one of these commands must finish within
 QUICK = 20
@@ -181,3 +182,26 @@ def test_samples_going_back_in_time_are_reported(sw, demo_run):
         assert r.rc == EXIT_DATA, r
         assert "patched-1/samples.jsonl: 191 samples went back in time" \
             in r.err, r.err
+
+
+def test_run_kernel_names_and_given_files_are_checked(sw, tmp_path):
+    # item 7: --kernel NAME=FILE with a NAME not among the run's kernels
+    # was ignored; --dry-run said nothing of given files that are missing
+    scn = harness.REPO / "scenarios" / "zram-swap.json"
+    r = sw.run("run", "--dry-run", "--kernel", "pached=/nonexistent", scn,
+               timeout=QUICK)
+    assert r.rc == EXIT_USAGE, r
+    assert "'pached' is not a kernel of this run (baseline, patched)" \
+        in r.err, r.err
+    r = sw.run("run", "--dry-run", "--kernel", "baseline=/nonexistent", scn,
+               timeout=QUICK)
+    assert r.rc == EXIT_SETUP, r
+    assert "kernel baseline: /nonexistent: No such file" in r.err, r.err
+    r = sw.run("run", "--dry-run", "--initramfs", "/nonexistent", scn,
+               timeout=QUICK)
+    assert r.rc == EXIT_SETUP, r
+    assert "/nonexistent: No such file" in r.err, r.err
+    r = sw.run("run", "--dry-run", "--initramfs", tmp_path, scn,
+               timeout=QUICK)
+    assert r.rc == EXIT_SETUP, r
+    assert "not a regular file" in r.err, r.err
