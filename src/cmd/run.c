@@ -1403,6 +1403,8 @@ static void run_all(struct run *r)
  */
 static int pick_line(struct run *r, const char *line_opt)
 {
+	char err[PATH_MAX + 512];
+
 	if (line_opt) {
 		snprintf(r->line, sizeof(r->line), "%s", line_opt);
 		snprintf(r->line_from, sizeof(r->line_from), "--line");
@@ -1415,11 +1417,9 @@ static int pick_line(struct run *r, const char *line_opt)
 		snprintf(r->line_from, sizeof(r->line_from),
 			 "kernel_line, from %s", r->cfg->source);
 	}
-	if (r->scn.nmthp && kline_before(r->line, PLAN_MTHP_LINE_MAJOR,
-					 PLAN_MTHP_LINE_MINOR)) {
-		fprintf(stderr, "swapctl run: %s: mthp: kernel line %s (%s) has no per-size mTHP (hugepages-<size>kB, %d.%d and later): run it on 6.12 (--line 6.12)\n",
-			r->scn.file, r->line, r->line_from,
-			PLAN_MTHP_LINE_MAJOR, PLAN_MTHP_LINE_MINOR);
+	if (scn_check_line(&r->scn, r->line, r->line_from, err,
+			   sizeof(err))) {
+		fprintf(stderr, "swapctl run: %s\n", err);
 		return -1;
 	}
 	return 0;
@@ -1440,6 +1440,10 @@ static int load_scenario(struct run *r, struct popt_cmd *cmd,
 	if (kernels_opt && scn_set_kernels(&r->scn, kernels_opt, err,
 					   sizeof(err)))
 		return popt_error(cmd, "option '--kernels': %s", err);
+	if (scn_check_kernels(&r->scn, cfg->series, err, sizeof(err))) {
+		fprintf(stderr, "swapctl run: %s\n", err);
+		return kernels_opt ? EXIT_USAGE : EXIT_CONFIG;
+	}
 	if (pick_line(r, line_opt))
 		return EXIT_CONFIG;
 	r->env.cfg = cfg;

@@ -53,7 +53,14 @@ int cmd_validate(int argc, char **argv, struct swapctl_config *cfg)
 			cfg->guest_memory_mb ? cfg->guest_memory_mb : 256;
 		cpus = s->cpus ? s->cpus :
 			cfg->guest_cpus ? cfg->guest_cpus : 1;
-		if (scenario_check_fit(s, mem, err, sizeof(err)) ||
+		/* what run refuses before it boots anything */
+		if (scn_check_kernels(s, cfg->series, err, sizeof(err)) ||
+		    scn_check_line(s, s->kernel_line[0] ? s->kernel_line :
+				   cfg->kernel_line, s->kernel_line[0] ?
+				   "kernel_line of the scenario" :
+				   "kernel_line of swapctl.conf", err,
+				   sizeof(err)) ||
+		    scenario_check_fit(s, mem, err, sizeof(err)) ||
 		    scenario_check_host(s, mem, cpus, cfg->source, err,
 					sizeof(err))) {
 			fprintf(stderr, "swapctl validate: %s\n", err);

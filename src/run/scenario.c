@@ -60,6 +60,8 @@ static const char *kernel_name_problem(const char *name)
 		return "is longer than 32 characters";
 	if (name[0] == '.' || name[0] == '-')
 		return "must not start with '.' or '-'";
+	if (!strcmp(name, "each"))
+		return "is reserved (\"kernel\": \"each\" of an expectation means every kernel)";
 	for (p = name; *p; p++)
 		if (!isalnum((unsigned char)*p) && !strchr("_.-", *p))
 			return "must be letters, digits, '_', '.' and '-' (a variant under <workdir>/kernels/)";
@@ -69,7 +71,7 @@ static const char *kernel_name_problem(const char *name)
 int scn_set_kernels(struct scenario *s, const char *list, char *err,
 		    size_t errlen)
 {
-	char buf[SCN_MAX_KERNELS * SCN_KERNEL_MAX + 16], *tok, *save = NULL;
+	char buf[SCN_MAX_KERNELS * SCN_KERNEL_MAX + 16], *tok, *comma;
 	const char *why;
 
 	if (strlen(list) >= sizeof(buf)) {
@@ -78,11 +80,15 @@ int scn_set_kernels(struct scenario *s, const char *list, char *err,
 	}
 	strcpy(buf, list);
 	s->nkernels = 0;
-	for (tok = strtok_r(buf, ",", &save); tok;
-	     tok = strtok_r(NULL, ",", &save)) {
+	/* every name between commas counts: "a,,b" has an empty one */
+	for (tok = buf; tok; tok = comma ? comma + 1 : NULL) {
+		comma = strchr(tok, ',');
+		if (comma)
+			*comma = '\0';
 		why = kernel_name_problem(tok);
 		if (why) {
-			util_seterr(err, errlen, "'%s' %s", tok, why);
+			util_seterr(err, errlen, "'%s': '%s' %s", list, tok,
+				    why);
 			return -1;
 		}
 		if (scn_kernel_index(s, tok) >= 0) {
@@ -97,13 +103,35 @@ int scn_set_kernels(struct scenario *s, const char *list, char *err,
 		snprintf(s->kernels[s->nkernels++], SCN_KERNEL_MAX, "%s",
 			 tok);
 	}
-	if (!s->nkernels) {
-		util_seterr(err, errlen, "'%s': no kernel named", list);
+	return 0;
+}
+
+int scn_check_kernels(const struct scenario *s, const char *series,
+		      char *err, size_t errlen)
+{
+	if (series && series[0] && scn_kernel_index(s, SCN_PATCHED) >= 0 &&
+	    scn_kernel_index(s, series) >= 0) {
+		util_seterr(err, errlen,
+			    "%s: kernels: \"%s\" is \"%s\" (series in swapctl.conf): one kernel listed twice would be compared with itself",
+			    s->file, SCN_PATCHED, series);
 		return -1;
 	}
 	return 0;
 }
 
+int scn_check_line(const struct scenario *s, const char *line,
+		   const char *from, char *err, size_t errlen)
+{
+	if (s->nmthp && kline_before(line, PLAN_MTHP_LINE_MAJOR,
+				     PLAN_MTHP_LINE_MINOR)) {
+		util_seterr(err, errlen,
+			    "%s: mthp: kernel line %s (%s) has no per-size mTHP (hugepages-<size>kB, %d.%d and later): run it on 6.12 (--line 6.12)",
+			    s->file, line, from, PLAN_MTHP_LINE_MAJOR,
+			    PLAN_MTHP_LINE_MINOR);
+		return -1;
+	}
+	return 0;
+}
 
 bool scn_has_nfs(const struct scenario *s)
 {

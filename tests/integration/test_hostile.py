@@ -205,3 +205,38 @@ def test_run_kernel_names_and_given_files_are_checked(sw, tmp_path):
                timeout=QUICK)
     assert r.rc == EXIT_SETUP, r
     assert "not a regular file" in r.err, r.err
+
+
+@pytest.mark.parametrize("change,why", [
+    ({"kernels": ["patched", "swap-ops"]}, '"patched" is "swap-ops"'),
+    ({"kernels": ["baseline", "each"]}, '"each" is reserved'),
+])
+def test_validate_refuses_what_run_refuses(sw, tmp_path, change, why):
+    # item 8: validate said ok where run refused or compared a kernel
+    # with itself
+    scn = json.loads((harness.REPO / "scenarios" /
+                      "zram-swap.json").read_text())
+    scn.update(change)
+    f = tmp_path / "s.json"
+    f.write_text(json.dumps(scn))
+    conf = sw.write_config(tmp_path / "c.conf", series="swap-ops")
+    for cmd in (["validate"], ["run", "--dry-run"]):
+        r = sw.run("--config", conf, *cmd, f, timeout=QUICK)
+        assert r.rc == EXIT_CONFIG, r
+        assert why in r.err, r.err
+
+
+def test_validate_refuses_mthp_on_an_old_line(sw, tmp_path):
+    scn = json.loads((harness.REPO / "scenarios" /
+                      "mthp-swap.json").read_text())
+    scn.pop("kernel_line", None)
+    f = tmp_path / "m.json"
+    f.write_text(json.dumps(scn))
+    conf = sw.write_config(tmp_path / "c.conf", kernel_line="6.1")
+    for cmd in (["validate"], ["run", "--dry-run"]):
+        r = sw.run("--config", conf, *cmd, f, timeout=QUICK)
+        assert r.rc == EXIT_CONFIG, r
+        assert "mthp: kernel line 6.1" in r.err, r.err
+    r = sw.run("run", "--dry-run", "--kernels", "baseline,,patched",
+               harness.REPO / "scenarios" / "zram-swap.json", timeout=QUICK)
+    assert r.rc == EXIT_USAGE and "'' is empty" in r.err, r
