@@ -347,17 +347,27 @@ static int load_single(struct series *s, const char *path, char *err,
 	return 0;
 }
 
-/* The start of @path, NUL-terminated: is it an mbox or a patch? */
-static bool looks_like_patch(const char *path)
+/* Whether @text holds a diff: what git am or patch would apply. */
+static bool has_diff(const char *text)
+{
+	return !strncmp(text, "diff --git ", 11) ||
+	       !strncmp(text, "--- ", 4) || strstr(text, "\ndiff --git ") ||
+	       (strstr(text, "\n--- ") && strstr(text, "\n+++ "));
+}
+
+/*
+ * Is @path an mbox or a patch? 1 yes, 0 no (a series file), -1 a mail
+ * without any diff (nothing to apply; a directory without diffs is
+ * refused alike).
+ */
+static int looks_like_patch(const char *path)
 {
 	char *text = util_read_file(path, NULL);
-	bool yes;
+	int yes;
 
-	yes = text && (!strncmp(text, "From ", 5) ||
-		       !strncmp(text, "diff --git ", 11) ||
-		       !strncmp(text, "--- ", 4) ||
-		       strstr(text, "\ndiff --git ") ||
-		       (strstr(text, "\n--- ") && strstr(text, "\n+++ ")));
+	if (!text)
+		return 0;
+	yes = has_diff(text) ? 1 : !strncmp(text, "From ", 5) ? -1 : 0;
 	free(text);
 	return yes;
 }
@@ -396,7 +406,13 @@ int series_load_path(struct series *s, const char *path, char *err,
 		snprintf(s->dir, sizeof(s->dir), "%s", real);
 		slash = strrchr(s->dir, '/');
 		*slash = '\0';
-		if (looks_like_patch(real)) {
+		ret = looks_like_patch(real);
+		if (ret < 0) {
+			seterr(err, errlen, path, 0,
+			       "a mail without a diff (no 'diff --git' or ---/+++ lines): nothing to apply");
+			return -1;
+		}
+		if (ret) {
 			series_name(s->name, sizeof(s->name), real);
 			return load_single(s, real, err, errlen);
 		}

@@ -496,7 +496,45 @@ static int build_variant(struct build_ctx *c, const struct variant *v,
 
 /* ---- the command ---- */
 
-static int check_workdir(struct build_ctx *c)
+/*
+ * @path made absolute: its longest existing part resolved by realpath(),
+ * the components that do not exist yet appended as they are. -1 when
+ * the existing part cannot be resolved or the result is too long.
+ */
+static int resolve_partial(const char *path, char *out, size_t len)
+{
+	char head[PATH_MAX], tail[PATH_MAX] = "", t[2 * PATH_MAX];
+	char *slash;
+
+	if (util_path(head, sizeof(head), "%s", path))
+		return -1;
+	while (!realpath(head[0] ? head : ".", out)) {
+		if (errno != ENOENT)
+			return -1;
+		slash = strrchr(head, '/');
+		snprintf(t, sizeof(t), "/%s%s", slash ? slash + 1 : head, tail);
+		if (util_path(tail, sizeof(tail), "%s", t))
+			return -1;
+		if (!slash)
+			head[0] = '\0';
+		else if (slash == head)
+			strcpy(head, "/");
+		else
+			*slash = '\0';
+	}
+	if (!strcmp(out, "/") && tail[0])
+		out[0] = '\0';
+	if (strlen(out) + strlen(tail) >= len)
+		return -1;
+	strcat(out, tail);
+	return 0;
+}
+
+/*
+ * The work dir is not inside the repository: checked before anything is
+ * created, and by --dry-run as by the build. 0 or EXIT_CONFIG.
+ */
+static int check_workdir_place(struct build_ctx *c)
 {
 	char wd[PATH_MAX], repo[PATH_MAX];
 	size_t n;
@@ -506,18 +544,28 @@ static int check_workdir(struct build_ctx *c)
 			   c->cfg->workdir, c->cfg->source);
 		return EXIT_CONFIG;
 	}
-	if (util_mkdir_p(c->cfg->workdir, 0755)) {
-		build_fail("%s: %s (workdir, from %s)", c->cfg->workdir,
-			   strerror(errno), c->cfg->source);
-		return EXIT_SETUP;
-	}
-	if (!realpath(c->cfg->workdir, wd) || !realpath(c->datadir, repo))
+	if (resolve_partial(c->cfg->workdir, wd, sizeof(wd)) ||
+	    !realpath(c->datadir, repo))
 		return 0;
 	n = strlen(repo);
 	if (!strncmp(wd, repo, n) && (wd[n] == '/' || !wd[n])) {
 		build_fail("%s: the work directory must not be inside the repository %s (workdir, from %s)",
 			   c->cfg->workdir, repo, c->cfg->source);
 		return EXIT_CONFIG;
+	}
+	return 0;
+}
+
+static int check_workdir(struct build_ctx *c)
+{
+	int ret = check_workdir_place(c);
+
+	if (ret)
+		return ret;
+	if (util_mkdir_p(c->cfg->workdir, 0755)) {
+		build_fail("%s: %s (workdir, from %s)", c->cfg->workdir,
+			   strerror(errno), c->cfg->source);
+		return EXIT_SETUP;
 	}
 	return 0;
 }
@@ -813,7 +861,7 @@ static int setup_ctx(struct build_ctx *c, const struct build_opts *o)
 		c->jobs = 1;
 	c->tty = isatty(STDERR_FILENO);
 	c->dry_run = o->dry_run;
-	return o->dry_run ? 0 : check_workdir(c);
+	return o->dry_run ? check_workdir_place(c) : check_workdir(c);
 }
 
 static int cmp_names(const void *a, const void *b)

@@ -240,3 +240,23 @@ def test_validate_refuses_mthp_on_an_old_line(sw, tmp_path):
     r = sw.run("run", "--dry-run", "--kernels", "baseline,,patched",
                harness.REPO / "scenarios" / "zram-swap.json", timeout=QUICK)
     assert r.rc == EXIT_USAGE and "'' is empty" in r.err, r
+
+
+def test_build_dry_run_refuses_a_workdir_inside_the_repository(sw, tmp_path):
+    # item 9: the dry run passed it; the build refused it after creating
+    # the directory
+    inside = harness.REPO / "wd-inside-test-33"
+    assert not inside.exists()
+    conf = sw.write_config(tmp_path / "in.conf", workdir=str(inside / "x"))
+    r = sw.run("--config", conf, "build", "--dry-run", "--baseline",
+               timeout=QUICK)
+    assert r.rc == EXIT_CONFIG, r
+    assert "must not be inside the repository" in r.err, r.err
+    conf = sw.write_config(tmp_path / "in2.conf", workdir=str(inside / "x"),
+                           kernel_tarball="/nonexistent.tar.xz")
+    r = sw.run("--config", conf, "build", "--baseline", timeout=QUICK)
+    created = inside.exists()
+    if created:
+        shutil.rmtree(inside)
+    assert r.rc == EXIT_CONFIG, r
+    assert not created

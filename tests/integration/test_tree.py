@@ -442,6 +442,11 @@ REFUSALS = [
      "the series lists no patch"),
     (["--apply", "{tmp}/badseries/series"], EXIT_PATCH,
      "{tmp}/badseries/series:1: "),
+    # issue 33, item 9: a mail without a diff was "apply 1/1"
+    (["--apply", "{tmp}/nodiff.mbox"], EXIT_PATCH,
+     "{tmp}/nodiff.mbox: a mail without a diff"),
+    (["--dry-run", "--apply", "{tmp}/nodiff.mbox"], EXIT_PATCH,
+     "{tmp}/nodiff.mbox: a mail without a diff"),
 ]
 
 
@@ -458,6 +463,9 @@ def test_each_refusal_says_why_and_makes_nothing(toy, tmp_path, args, code,
     (tmp_path / "noseries" / "series").write_text("# nothing\n")
     (tmp_path / "badseries").mkdir()
     (tmp_path / "badseries" / "series").write_text("absent.patch\n")
+    (tmp_path / "nodiff.mbox").write_text(
+        "From 0 Mon Sep 17 00:00:00 2001\nFrom: a <a@b>\n"
+        "Subject: [PATCH] words only\n\nno diff here\n")
     before = toy.state()
     argv = [a.format(tmp=tmp_path) for a in args]
     r = toy.expect(code, "build", "--tree", toy.tree, *argv)
