@@ -1779,8 +1779,12 @@ static int host_kernels(struct run *r, struct run_host *h, char *err,
 
 	for (k = 0; k < r->scn.nkernels; k++) {
 		if (!h->h.remote) {
-			snprintf(h->h.kernel[k], sizeof(h->h.kernel[k]), "%s",
-				 r->kernel_path[k]);
+			/* memcpy: gcc -O1 with ASan saw snprintf overlap @r */
+			size_t n = strnlen(r->kernel_path[k],
+					   sizeof(h->h.kernel[k]) - 1);
+
+			memcpy(h->h.kernel[k], r->kernel_path[k], n);
+			h->h.kernel[k][n] = '\0';
 			continue;
 		}
 		snprintf(name, sizeof(name), DOMAIN_NAME_PREFIX "%s-%s.bzImage",

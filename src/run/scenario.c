@@ -100,8 +100,8 @@ int scn_set_kernels(struct scenario *s, const char *list, char *err,
 				    SCN_MAX_KERNELS);
 			return -1;
 		}
-		snprintf(s->kernels[s->nkernels++], SCN_KERNEL_MAX, "%s",
-			 tok);
+		snprintf(s->kernels[s->nkernels++], SCN_KERNEL_MAX, "%.*s",
+			 SCN_KERNEL_MAX - 1, tok);
 	}
 	return 0;
 }

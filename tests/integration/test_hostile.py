@@ -5,6 +5,7 @@ needed."""
 import fcntl
 import json
 import os
+import re
 import resource
 import shutil
 import signal
@@ -260,3 +261,22 @@ def test_build_dry_run_refuses_a_workdir_inside_the_repository(sw, tmp_path):
         shutil.rmtree(inside)
     assert r.rc == EXIT_CONFIG, r
     assert not created
+
+
+def make_n(*args):
+    return subprocess.run(["make", "-n", "-B", *args, "build/core/util.o"],
+                          cwd=str(harness.REPO), stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT, text=True,
+                          timeout=QUICK).stdout
+
+
+def test_makefile_lets_sanitizer_builds_through():
+    # item 16: -Werror was forced into every CFLAGS, so gcc's warnings
+    # under -fsanitize (-Wrestrict in run.c) failed the build
+    assert " -Werror " in make_n()
+    out = make_n("CFLAGS=-O1 -g -fsanitize=address,undefined")
+    assert "-fsanitize=address,undefined" in out, out
+    assert "-Werror" not in out, out
+    out = make_n("-p")
+    assert re.search(r"^check:.*\bcheck-asan\b", out, re.M), \
+        "make check does not run check-asan"
