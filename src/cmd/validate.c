@@ -78,8 +78,19 @@ int cmd_validate(int argc, char **argv, struct swapctl_config *cfg)
 			bad++;
 			continue;
 		}
-		if (!quiet)
-			printf("%s: ok (%s)\n", argv[i], s->name);
+		if (!quiet) {
+			/* the name as the error lines show it: no raw bytes */
+			char shown[sizeof(path)];
+			size_t k;
+
+			snprintf(shown, sizeof(shown), "%s: ok (%s)", argv[i],
+				 s->name);
+			for (k = 0; shown[k]; k++)
+				if ((unsigned char)shown[k] < ' ' ||
+				    shown[k] == 0x7f)
+					shown[k] = '?';
+			puts(shown);
+		}
 		if (plan)
 			fputs(text, stdout);
 		free(text);
