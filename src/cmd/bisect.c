@@ -409,6 +409,10 @@ int cmd_bisect(int argc, char **argv, struct swapctl_config *cfg)
 		ret = load_run(&b, b.run_dir);
 	if (!ret)
 		ret = output(&b);
+	if (!ret && b.src.empty[0]) {
+		msg("%s: %s", b.src.empty, b.src.empty_why);
+		ret = EXIT_DATA;
+	}
 	if ((!ret || ret == EXIT_REGRESSION) && source_backwards(&b.src)) {
 		msg("%s: %" PRIu64 " samples went back in time (t_ns) and were dropped: the verdicts over it are not to be trusted",
 		    source_backwards(&b.src)->path,

@@ -967,8 +967,8 @@ int cmd_report(int argc, char **argv, struct swapctl_config *cfg)
 			r = EXIT_DATA;
 		}
 		if (!r && runs[i].src.empty[0]) {
-			fprintf(stderr, "swapctl report: %s: empty (the guest sent nothing)\n",
-				runs[i].src.empty);
+			fprintf(stderr, "swapctl report: %s: %s\n",
+				runs[i].src.empty, runs[i].src.empty_why);
 			r = EXIT_DATA;
 		}
 		close_run(&runs[i]);

@@ -378,8 +378,8 @@ int cmd_top(int argc, char **argv, struct swapctl_config *cfg)
 			source_backwards(&v.src)->track.backwards);
 		r = EXIT_DATA;
 	} else if (!r && v.src.empty[0]) {
-		fprintf(stderr, "swapctl top: %s: empty (the guest sent nothing)\n",
-			v.src.empty);
+		fprintf(stderr, "swapctl top: %s: %s\n", v.src.empty,
+			v.src.empty_why);
 		r = EXIT_DATA;
 	}
 	source_close(&v.src);

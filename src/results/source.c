@@ -253,6 +253,14 @@ static void scan_guests(struct source *s)
 	}
 }
 
+/* @path is a symbolic link whose target does not exist. */
+static bool dangling(const char *path)
+{
+	struct stat sb;
+
+	return !lstat(path, &sb) && S_ISLNK(sb.st_mode) && stat(path, &sb);
+}
+
 /*
  * Live: read what was appended to @g's file, at most SOURCE_POLL_MAX bytes
  * a poll (the rest at the next), and none once *s->stop is set. What is not
@@ -268,11 +276,13 @@ static size_t tail_guest(struct source *s, struct source_guest *g)
 
 	fd = util_open_input(g->path, &sb);
 	if (fd < 0) {
-		if (errno != ENOENT && !s->stale) {
+		if ((errno != ENOENT || dangling(g->path)) && !s->stale) {
 			g->exists = true;
 			s->stale = true;
 			snprintf(s->stale_why, sizeof(s->stale_why), "%s: %s",
-				 g->path, util_input_strerror(errno));
+				 g->path, errno == ENOENT ?
+				 "a link to nothing (dangling)" :
+				 util_input_strerror(errno));
 		}
 		return 0;
 	}
@@ -331,7 +341,7 @@ static int load_file(struct source_guest *g, char *err, size_t errlen)
 	struct stream_state *scratch;
 	struct stream_line *l;
 	uint64_t first = 0, at = 0;
-	bool have_first = false;
+	bool have_first = false, ok;
 	struct stat sb;
 	size_t off = 0, cap = 0;
 	ssize_t n;
@@ -339,9 +349,10 @@ static int load_file(struct source_guest *g, char *err, size_t errlen)
 
 	fd = util_open_input(g->path, &sb);
 	if (fd < 0) {
-		if (errno == ENOENT)
+		if (errno == ENOENT && !dangling(g->path))
 			return 0;	/* a guest that never started */
-		snprintf(err, errlen, "%s: %s", g->path,
+		snprintf(err, errlen, "%s: %s", g->path, errno == ENOENT ?
+			 "a link to nothing (dangling)" :
 			 util_input_strerror(errno));
 		return -1;
 	}
@@ -397,8 +408,11 @@ static int load_file(struct source_guest *g, char *err, size_t errlen)
 			}
 			g->lines = p;
 		}
-		if (stream_parse_line(scratch, g->data + off, len, l) ==
-		    STREAM_OK && l->has_seq) {
+		ok = stream_parse_line(scratch, g->data + off, len, l) ==
+		     STREAM_OK;
+		if (ok)
+			g->valid++;
+		if (ok && l->has_seq) {
 			if (!have_first) {
 				first = l->t_ns;
 				have_first = true;
@@ -503,9 +517,17 @@ int source_open(struct source *s, const char *dir, bool replay, double speed,
 			source_close(s);
 			return -1;
 		}
-		if (s->g[i]->exists && !s->g[i]->nlines && !s->empty[0])
+		if (s->g[i]->exists && !s->g[i]->valid && !s->empty[0]) {
 			snprintf(s->empty, sizeof(s->empty), "%s",
 				 s->g[i]->path);
+			if (!s->g[i]->nlines)
+				snprintf(s->empty_why, sizeof(s->empty_why),
+					 "empty (the guest sent nothing)");
+			else
+				snprintf(s->empty_why, sizeof(s->empty_why),
+					 "no valid line (%zu, every one refused)",
+					 s->g[i]->nlines);
+		}
 	}
 	for (i = 0; i < s->ng; i++)
 		if (s->g[i]->nlines &&

@@ -42,6 +42,7 @@ struct source_guest {
 	size_t len;
 	struct source_line *lines;
 	size_t nlines, next;
+	size_t valid;		/* replay: lines the stream parser took */
 };
 
 struct source {
@@ -58,8 +59,13 @@ struct source {
 	/* the kernels file: the run's kernels in order, reference first */
 	char kernels[SOURCE_MAX_KERNELS][48];
 	unsigned int nkernels;
-	/* replay: the first samples.jsonl that exists and holds no line */
+	/*
+	 * replay: the first samples.jsonl that exists and holds no valid
+	 * line, and why: "empty (the guest sent nothing)" or "no valid line
+	 * (N, every one refused)"
+	 */
 	char empty[PATH_MAX];
+	char empty_why[64];
 	/* live: state says running but no run is behind it (source_done) */
 	bool stale;
 	char stale_why[2 * PATH_MAX + 128];
