@@ -170,6 +170,7 @@ static void test_files(void **state)
 	util_path(q, sizeof(q), "%s/dangling", dir);
 	assert_int_equal(symlink(p, q), 0);
 	assert_int_equal(util_write_file_atomic(q, "x", 1, 0644), -1);
+	assert_int_equal(errno, UTIL_EDANGLING);
 	assert_false(util_exists(p));
 
 	util_path(p, sizeof(p), "%s/a", dir);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * swapctl metrics: list the metric registry (src/metrics.c), like
+ * swapctl metrics: list the metric registry (src/model/metrics.c), like
  * `perf list`.
  */
 #include <stdio.h>
@@ -43,7 +43,7 @@ int cmd_metrics(int argc, char **argv, struct swapctl_config *cfg)
 		.opts = opts,
 		.desc =
 		"List the metrics swapctl computes from a guest's stream (the\n"
-		"registry in src/metrics.c): the key that scenarios, summary.json\n"
+		"registry in src/model/metrics.c): the key that scenarios, summary.json\n"
 		"and report --json use, the label of the tables, the unit, which\n"
 		"direction is better, the minimum effect below which a change is\n"
 		"noise, whether one repeat can give a verdict (deterministic), and\n"
@@ -51,7 +51,7 @@ int cmd_metrics(int argc, char **argv, struct swapctl_config *cfg)
 	};
 	json_t *arr = NULL;
 	unsigned int i;
-	int c, a, n;
+	int c = 0, a, n;
 
 	(void)cfg;
 	n = parse_options(&cmd, argc, argv);
@@ -84,12 +84,11 @@ int cmd_metrics(int argc, char **argv, struct swapctl_config *cfg)
 			       JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6));
 		json_decref(arr);
 		fputc('\n', stdout);
-		if (c)
-			return EXIT_FAILURE_GENERIC;
 	}
-	if (fflush(stdout)) {
+	/* an output that cannot be written: 10, as every command says */
+	if (c || fflush(stdout) || ferror(stdout)) {
 		fprintf(stderr, "swapctl metrics: <stdout>: write failed\n");
-		return EXIT_FAILURE_GENERIC;
+		return EXIT_OUTPUT;
 	}
 	return EXIT_OK;
 }

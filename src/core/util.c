@@ -324,7 +324,7 @@ bool util_exists(const char *path)
 
 int util_output_target(const char *path, char *target, size_t len)
 {
-	struct stat st;
+	struct stat st, to;
 	char *real;
 	int ret;
 
@@ -335,6 +335,10 @@ int util_output_target(const char *path, char *target, size_t len)
 	}
 	if (S_ISREG(st.st_mode))
 		return util_path(target, len, "%s", path);
+	if (S_ISLNK(st.st_mode) && stat(path, &to) && errno == ENOENT) {
+		errno = UTIL_EDANGLING;
+		return -1;
+	}
 	if (!S_ISLNK(st.st_mode) || stat(path, &st) || !S_ISREG(st.st_mode)) {
 		errno = UTIL_ENOTREG;
 		return -1;
@@ -352,6 +356,8 @@ const char *util_output_strerror(int err)
 {
 	if (err == UTIL_ENOTREG)
 		return "exists and is not a regular file (not replacing it)";
+	if (err == UTIL_EDANGLING)
+		return "a link to nothing (dangling; not writing through it)";
 	return strerror(err);
 }
 

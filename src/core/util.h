@@ -70,10 +70,13 @@ bool util_exists(const char *path);
  * The file an atomic write of @path replaces, into @target: @path itself
  * when it does not exist or is a regular file, the file it names when it
  * is a symbolic link to a regular file (the link stays). Anything else (a
- * device such as /dev/full, a directory, a FIFO, a dangling link) would be
- * replaced by a regular file: -1 with errno UTIL_ENOTREG.
+ * device such as /dev/full, a directory, a FIFO) would be replaced by a
+ * regular file: -1 with errno UTIL_ENOTREG; a dangling link: -1 with errno
+ * UTIL_EDANGLING.
  */
 #define UTIL_ENOTREG	EEXIST
+/* a dangling link: refused too, but named as what it is */
+#define UTIL_EDANGLING	ENOLINK
 int util_output_target(const char *path, char *target, size_t len);
 
 /* strerror() that words UTIL_ENOTREG as the refusal it is. */

@@ -435,6 +435,7 @@ int source_resolve(const char *workdir, const char *arg, char *out,
 		   size_t len, char *err, size_t errlen)
 {
 	struct stat sb;
+	size_t i;
 
 	if (arg) {
 		if (!stat(arg, &sb) && S_ISDIR(sb.st_mode)) {
@@ -454,8 +455,22 @@ int source_resolve(const char *workdir, const char *arg, char *out,
 		return -1;
 	}
 	if (stat(out, &sb) || !S_ISDIR(sb.st_mode)) {
-		snprintf(err, errlen,
-			 "%s: no run yet (start one with 'swapctl run')", out);
+		char to[PATH_MAX];
+		ssize_t n = readlink(out, to, sizeof(to) - 1);
+
+		if (n > 0) {
+			to[n] = '\0';
+			for (i = 0; to[i]; i++)
+				if ((unsigned char)to[i] < ' ' || to[i] == 0x7f)
+					to[i] = '?';
+			snprintf(err, errlen,
+				 "%s: names %s, which is no run directory (removed?)",
+				 out, to);
+		} else {
+			snprintf(err, errlen,
+				 "%s: no run yet (start one with 'swapctl run')",
+				 out);
+		}
 		return -1;
 	}
 	return 0;

@@ -16,7 +16,7 @@ import pytest
 
 import harness
 from harness import EXIT_CONFIG, EXIT_DATA, EXIT_INTERRUPTED, EXIT_OK, \
-    EXIT_SETUP, EXIT_USAGE
+    EXIT_OUTPUT, EXIT_SETUP, EXIT_USAGE
 
 # what every one of these commands must finish within
 QUICK = 20
@@ -280,3 +280,64 @@ def test_makefile_lets_sanitizer_builds_through():
     out = make_n("-p")
     assert re.search(r"^check:.*\bcheck-asan\b", out, re.M), \
         "make check does not run check-asan"
+
+
+def test_reasons_say_what_is_wrong(sw, tmp_path, demo_run):
+    # item 11: misleading reasons
+    (tmp_path / "dir.json").mkdir()
+    r = sw.run("validate", tmp_path / "dir.json", timeout=QUICK)
+    assert r.rc == EXIT_CONFIG and "dir.json: Is a directory" in r.err, r
+    bom = tmp_path / "bom.json"
+    bom.write_bytes(b"\xef\xbb\xbf" + (harness.REPO / "scenarios" /
+                                       "zram-swap.json").read_bytes())
+    r = sw.run("validate", bom, timeout=QUICK)
+    assert r.rc == EXIT_CONFIG, r
+    assert "bom.json:1:1: starts with a UTF-8 byte order mark" in r.err, r
+    svg = tmp_path / "keep.svg"
+    svg.symlink_to(tmp_path / "nothing")
+    r = sw.run("report", "--svg", svg, demo_run, timeout=QUICK)
+    assert r.rc == EXIT_OUTPUT, r
+    assert "a link to nothing (dangling" in r.err, r.err
+    assert not (tmp_path / "nothing").exists()
+    wd = tmp_path / "wd"
+    (wd / "runs").mkdir(parents=True)
+    (wd / "runs" / "latest").symlink_to("20990101-000000-gone")
+    conf = sw.write_config(tmp_path / "c.conf", workdir=str(wd))
+    for cmd in (["report"], ["top", "--once"]):
+        r = sw.run("--config", conf, *cmd, timeout=QUICK)
+        assert r.rc == EXIT_SETUP, r
+        assert "names 20990101-000000-gone, which is no run directory" \
+            in r.err, r.err
+
+
+def test_json_errors_name_the_key_in_our_words(sw, tmp_path):
+    # item 12
+    f = tmp_path / "big.json"
+    f.write_text('{"name": "x", "swap": [{"type": "zram", '
+                 '"size_mb": 99999999999999999999999}]}')
+    r = sw.run("validate", f, timeout=QUICK)
+    assert r.rc == EXIT_CONFIG, r
+    assert "swap[0].size_mb: too big integer" in r.err, r.err
+    f.write_text('{"name": "a\\u0000b"}')
+    r = sw.run("validate", f, timeout=QUICK)
+    assert "name: \\u0000 (a NUL character) in a string" in r.err, r.err
+    assert "JSON_ALLOW_NUL" not in r.err
+
+
+def test_same_cause_same_code(sw, tmp_path):
+    # item 14: metrics > /dev/full was 1, others 10; bisect --run was 4
+    with open("/dev/full", "w") as full:
+        for cmd in (["metrics"], ["metrics", "--json"], ["list"],
+                    ["report", harness.REPO / "tests" / "fixtures" /
+                     "run-demo"]):
+            r = sw.run(*cmd, stdout=full, timeout=QUICK)
+            assert r.rc == EXIT_OUTPUT, r
+    for cmd in (["report"], ["top", "--once"], ["bisect", "--run"]):
+        r = sw.run(*cmd, tmp_path / "absent", timeout=QUICK)
+        assert r.rc == EXIT_USAGE, r
+
+
+def test_top_speed_has_a_floor(sw, demo_run):
+    # item 10: --speed 1e-300 never finished
+    r = sw.run("top", "-b", "--speed", "1e-300", demo_run, timeout=QUICK)
+    assert r.rc == EXIT_USAGE and "from 0.01 to 10000" in r.err, r
