@@ -208,22 +208,31 @@ static void manifest_patch(struct bisect *b, unsigned int k)
 	json_decref(m);
 }
 
-/* --run without --line: the line the recorded run names, if any. */
-static void run_line(struct bisect *b)
+/*
+ * --run: the line the recorded run names, if any, is the line; --line
+ * may only repeat it (another would relabel the run). 0 or EXIT_USAGE.
+ */
+static int run_line(struct bisect *b)
 {
+	const char *rec;
 	char path[PATH_MAX];
 	json_error_t jerr;
 	json_t *run;
+	int ret = 0;
 
-	if (b->line_opt || util_path(path, sizeof(path), "%s/summary.json",
-				     b->dir))
-		return;
+	if (util_path(path, sizeof(path), "%s/summary.json", b->dir))
+		return 0;
 	run = jfile_load(path, 0, &jerr);
-	if (json_string_value(json_object_get(run, "kernel_line")))
-		snprintf(b->line, sizeof(b->line), "%s",
-			 json_string_value(json_object_get(run,
-						"kernel_line")));
+	rec = json_string_value(json_object_get(run, "kernel_line"));
+	if (rec && b->line_opt && strcmp(rec, b->line_opt)) {
+		msg("--line %s: %s is a run of line %.16s (its summary.json): a line is not relabelled",
+		    b->line_opt, b->dir, rec);
+		ret = EXIT_USAGE;
+	} else if (rec && !b->line_opt) {
+		snprintf(b->line, sizeof(b->line), "%s", rec);
+	}
 	json_decref(run);
+	return ret;
 }
 
 /* Load the run directory into b->res; check its kernels when we ran it. */
@@ -262,8 +271,8 @@ static int load_run(struct bisect *b, const char *arg)
 			    b->dir);
 			return EXIT_SETUP;
 		}
-	if (!b->nk)
-		run_line(b);
+	if (!b->nk && run_line(b))
+		return EXIT_USAGE;
 	for (i = 1; i < b->res.nk; i++)
 		if (!b->nk)
 			manifest_patch(b, i);

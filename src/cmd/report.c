@@ -927,6 +927,11 @@ int cmd_report(int argc, char **argv, struct swapctl_config *cfg)
 		}
 		power_targets(&runs[i], &o);
 	}
+	if (n == 2 && strcmp(runs[0].src.scenario, runs[1].src.scenario))
+		fprintf(stderr, "swapctl report: warning: %s is a run of scenario '%s', %s of '%s': the verdicts compare two different set-ups\n",
+			runs[0].src.id, runs[0].src.scenario[0] ?
+			runs[0].src.scenario : "?", runs[1].src.id,
+			runs[1].src.scenario[0] ? runs[1].src.scenario : "?");
 	switch (o.fmt) {
 	case F_TEXT:
 		if (n == 1)

@@ -341,3 +341,27 @@ def test_top_speed_has_a_floor(sw, demo_run):
     # item 10: --speed 1e-300 never finished
     r = sw.run("top", "-b", "--speed", "1e-300", demo_run, timeout=QUICK)
     assert r.rc == EXIT_USAGE and "from 0.01 to 10000" in r.err, r
+
+
+def test_silent_acceptances_are_refused_or_warned(sw, tmp_path, demo_run):
+    # item 10
+    r = sw.run("build", "--dry-run", "--series", "bhe-ops", "--series",
+               "swap-ops", timeout=QUICK)
+    assert r.rc == EXIT_USAGE, r
+    assert "option '--series' given twice" in r.err, r.err
+    (demo_run / "summary.json").write_text('{"kernel_line": "6.1"}')
+    r = sw.run("bisect", "--run", demo_run, "--line", "6.12", timeout=QUICK)
+    assert r.rc == EXIT_USAGE, r
+    assert "is a run of line 6.1" in r.err, r.err
+    sw.expect(EXIT_OK, "bisect", "--run", demo_run, "--line", "6.1",
+              timeout=QUICK)
+    other = harness.REPO / "tests" / "fixtures" / "run-zram-unfixed"
+    r = sw.run("report", demo_run, other, timeout=QUICK)
+    assert "warning: run-demo is a run of scenario 'demo-blk', " \
+        "run-zram-unfixed of 'zram-swap'" in r.err, r.err
+
+
+def test_fixture_scenarios_validate(sw):
+    # the run-demo fixture's scenario.json used "backends"
+    for f in (harness.REPO / "tests" / "fixtures").glob("run-*/scenario.json"):
+        sw.expect(EXIT_OK, "validate", f, timeout=QUICK)
