@@ -28,6 +28,27 @@ static void seterr(char *err, size_t errlen, const char *file, int line,
 	va_start(ap, fmt);
 	vsnprintf(err + n, errlen - (size_t)n, fmt, ap);
 	va_end(ap);
+	/*
+	 * The words come from files: no raw control or binary bytes (nor
+	 * UTF-8, whose C1 controls a terminal obeys; names here are ASCII).
+	 */
+	for (; err[n]; n++)
+		if ((unsigned char)err[n] < ' ' ||
+		    (unsigned char)err[n] >= 0x7f)
+			err[n] = '?';
+}
+
+/* @text (of @len bytes) is not text: a NUL or a control byte. */
+static bool binary(const char *text, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (((unsigned char)text[i] < ' ' && !strchr("\t\r\n\f",
+							    text[i])) ||
+		    text[i] == 0x7f)
+			return true;
+	return false;
 }
 
 static bool bad_name(const char *name)
@@ -376,6 +397,7 @@ int series_load_path(struct series *s, const char *path, char *err,
 		     size_t errlen)
 {
 	char real[PATH_MAX], *text, *slash;
+	size_t len;
 	struct stat st;
 	int ret;
 
@@ -418,9 +440,15 @@ int series_load_path(struct series *s, const char *path, char *err,
 		}
 		/* a quilt series file: named after its directory */
 		series_name(s->name, sizeof(s->name), s->dir);
-		text = util_read_file(real, NULL);
+		text = util_read_file(real, &len);
 		if (!text) {
 			seterr(err, errlen, path, 0, "%s", strerror(errno));
+			return -1;
+		}
+		if (binary(text, len)) {
+			seterr(err, errlen, path, 0,
+			       "binary data: not a series file, a patch or an mbox");
+			free(text);
 			return -1;
 		}
 	} else {

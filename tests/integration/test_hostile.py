@@ -365,3 +365,16 @@ def test_fixture_scenarios_validate(sw):
     # the run-demo fixture's scenario.json used "backends"
     for f in (harness.REPO / "tests" / "fixtures").glob("run-*/scenario.json"):
         sw.expect(EXIT_OK, "validate", f, timeout=QUICK)
+
+
+def test_build_line_names_what_make_deps_installs(sw):
+    # item 11: build --line 6.2 said 'make deps' installs linux-source-6.2
+    deps = re.findall(r"linux-source-(\d+\.\d+)",
+                      (harness.REPO / "Makefile").read_text())
+    kline = (harness.REPO / "src" / "core" / "kline.h").read_text()
+    assert re.search(r'#define KLINE_DEPS\s+"%s"' % " ".join(deps), kline)
+    r = sw.run("build", "--dry-run", "--line", "6.2", "--baseline",
+               timeout=QUICK)
+    assert r.rc == EXIT_SETUP, r
+    assert "installs linux-source-6.2" not in r.err, r.err
+    assert "install linux-source-6.2, or name a tarball" in r.err, r.err

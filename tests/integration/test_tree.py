@@ -447,6 +447,11 @@ REFUSALS = [
      "{tmp}/nodiff.mbox: a mail without a diff"),
     (["--dry-run", "--apply", "{tmp}/nodiff.mbox"], EXIT_PATCH,
      "{tmp}/nodiff.mbox: a mail without a diff"),
+    # item 13: binary garbage read as a quilt series was echoed raw
+    (["--apply", "{tmp}/garbage.bin"], EXIT_PATCH,
+     "{tmp}/garbage.bin: binary data: not a series file"),
+    (["--apply", "{tmp}/ctrl/series"], EXIT_PATCH,
+     "unknown option '??[2J'"),
 ]
 
 
@@ -466,6 +471,9 @@ def test_each_refusal_says_why_and_makes_nothing(toy, tmp_path, args, code,
     (tmp_path / "nodiff.mbox").write_text(
         "From 0 Mon Sep 17 00:00:00 2001\nFrom: a <a@b>\n"
         "Subject: [PATCH] words only\n\nno diff here\n")
+    (tmp_path / "garbage.bin").write_bytes(bytes(range(256)) * 8)
+    (tmp_path / "ctrl").mkdir()
+    (tmp_path / "ctrl" / "series").write_bytes(b"a.patch \xc2\x9b[2J\n")
     before = toy.state()
     argv = [a.format(tmp=tmp_path) for a in args]
     r = toy.expect(code, "build", "--tree", toy.tree, *argv)
