@@ -371,7 +371,9 @@ int cmd_bisect(int argc, char **argv, struct swapctl_config *cfg)
 		OPT_BOOL(0, "json", &b.json, "print the judgement as one JSON object"),
 		OPT_END(),
 	};
+	static const int exits[] = { 0, 1, 2, 3, 4, 5, 6, 10, 11, 16, 130, -1 };
 	struct popt_cmd cmd = {
+		.exits = exits,
 		.name = "bisect", .args = "[SCENARIO.json]", .min_args = 0,
 		.max_args = 1, .opts = opts,
 		.desc =
@@ -383,9 +385,8 @@ int cmd_bisect(int argc, char **argv, struct swapctl_config *cfg)
 		"the last kernel is a change, name the first patch from which on\n"
 		"every verdict against the baseline is that one.\n",
 		.epilog =
-		"exit codes: 0 judged (whatever the verdicts), 2 usage, 4 setup,\n"
-		"5 patch series, 6 build failed, 130 interrupted; a run that fails\n"
-		"its expectations or regresses is still judged.\n",
+		"A run that fails its expectations or regresses is still judged\n"
+		"(exit 0, whatever the verdicts).\n",
 	};
 	int n, ret;
 

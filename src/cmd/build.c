@@ -744,7 +744,10 @@ static int parse_args(int argc, char **argv, struct build_opts *o)
 			 "write only <workdir>/kernels/initramfs.cpio from the guest programs, build no kernel"),
 		OPT_END(),
 	};
+	static const int exits[] = { 0, 1, 2, 3, 4, 5, 6, 10, 13, 14, 15, 130,
+		-1 };
 	struct popt_cmd cmd = {
+		.exits = exits,
 		.name = "build", .opts = opts,
 		.desc =
 		"Apply the patch series onto the kernel source and build bootable\n"
@@ -758,12 +761,8 @@ static int parse_args(int argc, char **argv, struct build_opts *o)
 		.epilog =
 		"Kernels: <workdir>/kernels/<variant>/bzImage and manifest.json;\n"
 		"initramfs: <workdir>/kernels/initramfs.cpio; logs: <workdir>/logs/.\n"
-		"Exit codes: 0 ok, 2 usage, 3 configuration (swapctl.conf or a\n"
-		"Kconfig option of a fragment dropped), 4 setup (missing tarball,\n"
-		"tool, guest program or fragment), 5 patch series (bad series file\n"
-		"or a patch that does not apply), 6 build failed; with --tree:\n"
-		"13 not a git work tree, 14 uncommitted changes to a HEAD being\n"
-		"built, 15 a ref that names no commit.\n",
+		"Exit 3 covers a Kconfig option of a fragment that olddefconfig\n"
+		"dropped too.\n",
 	};
 	int n;
 

@@ -370,7 +370,9 @@ int cmd_list(int argc, char **argv, struct swapctl_config *cfg)
 			 "one JSON object {scenarios, kernels}"),
 		OPT_END(),
 	};
+	static const int exits[] = { 0, 1, 2, 3, 10, -1 };
 	struct popt_cmd cmd = {
+		.exits = exits,
 		.name = "list", .opts = opts,
 		.desc =
 		"List the shipped scenarios (name, swap backends, the kernel line\n"

@@ -38,7 +38,9 @@ int cmd_metrics(int argc, char **argv, struct swapctl_config *cfg)
 		OPT_BOOL(0, "json", &json, "one JSON array"),
 		OPT_END(),
 	};
+	static const int exits[] = { 0, 1, 2, 3, 10, -1 };
 	struct popt_cmd cmd = {
+		.exits = exits,
 		.name = "metrics", .args = "[KEY...]", .max_args = -1,
 		.opts = opts,
 		.desc =

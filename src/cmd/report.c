@@ -105,7 +105,9 @@ static int parse_args(int argc, char **argv, struct report_opts *o)
 			   "also write a plot over time of pages per I/O and swap throughput for each kernel (only the plot when no table format is given)"),
 		OPT_END(),
 	};
+	static const int exits[] = { 0, 1, 2, 3, 4, 10, 11, -1 };
 	struct popt_cmd cmd = {
+		.exits = exits,
 		.name = "report", .args = "[RUN_DIR [RUN_DIR_B]]", .max_args = 2,
 		.opts = opts,
 		.desc =

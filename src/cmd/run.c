@@ -2218,7 +2218,10 @@ int cmd_run(int argc, char **argv, struct swapctl_config *cfg)
 			 "boot the debug kernels (<workdir>/kernels/<variant>-debug/, from 'swapctl build --debug'); any splat fails"),
 		OPT_END(),
 	};
+	static const int exits[] = { 0, 1, 2, 3, 4, 7, 8, 9, 10, 12, 16, 130,
+		-1 };
 	struct popt_cmd cmd = {
+		.exits = exits,
 		.name = "run", .args = "SCENARIO.json", .min_args = 1,
 		.max_args = 1, .opts = opts,
 		.desc =
@@ -2229,12 +2232,7 @@ int cmd_run(int argc, char **argv, struct swapctl_config *cfg)
 		"of means with its 95% interval, Welch's p-value and a verdict\n"
 		"(better, worse, no significant change, not measured). `swapctl\n"
 		"metrics` lists the metrics.\n",
-		.epilog =
-		"exit codes: 0 all passed, 3 bad scenario, 4 setup error,\n"
-		"16 a kernel of the line not built, 7 an expectation failed, 8 corrupt pages, 9 guest panic/BUG/\n"
-		"timeout/error, 12 a no_regression metric got significantly\n"
-		"worse, 130 interrupted. See swapctl(1) and\n"
-		"swapctl-scenario(5).\n",
+		.epilog = "See swapctl(1) and swapctl-scenario(5).\n",
 	};
 	int n;
 

@@ -20,7 +20,9 @@ int cmd_validate(int argc, char **argv, struct swapctl_config *cfg)
 			 "print the guest plan of each valid file"),
 		OPT_END(),
 	};
+	static const int exits[] = { 0, 1, 2, 3, -1 };
 	struct popt_cmd cmd = {
+		.exits = exits,
 		.name = "validate", .args = "SCENARIO.json...", .min_args = 1,
 		.max_args = -1, .opts = opts,
 		.desc =
@@ -28,7 +30,6 @@ int cmd_validate(int argc, char **argv, struct swapctl_config *cfg)
 		"syntax, unknown keys, types, ranges, and whether the workload fits\n"
 		"in the guest (memory from the scenario or swapctl.conf). Errors\n"
 		"name the file, line, column and key path.\n",
-		.epilog = "exit codes: 0 all valid, 2 bad usage, 3 a file is invalid.\n",
 	};
 	struct scenario *s;
 	char err[1024], path[4200], *text;

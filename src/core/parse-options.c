@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "exitcodes.h"
 #include "parse-options.h"
 #include "swapctl.h"
 
@@ -253,6 +254,8 @@ void parse_options_usage(const struct popt_cmd *cmd, FILE *out)
 		fprintf(out, "\n%s", cmd->epilog);
 	if (cmd->epilog_fn)
 		cmd->epilog_fn(out);
+	if (cmd->exits)
+		exit_codes_print(out, cmd->exits);
 }
 
 /* ---- parsing ---- */

@@ -378,3 +378,23 @@ def test_build_line_names_what_make_deps_installs(sw):
     assert r.rc == EXIT_SETUP, r
     assert "installs linux-source-6.2" not in r.err, r.err
     assert "install linux-source-6.2, or name a tarball" in r.err, r.err
+
+
+def test_one_table_of_exit_codes(sw):
+    # item 14: enum swapctl_exit, swapctl(1) EXIT STATUS and every
+    # command's --help agree
+    man = (harness.REPO / "man" / "swapctl.1").read_text()
+    sec = man.split(".SH EXIT STATUS", 1)[1].split("\n.SH ", 1)[0]
+    man_codes = {int(x) for x in re.findall(r"^\.TP\n\.B (\d+)$", sec,
+                                             re.M)}
+    assert man_codes == set(harness.EXIT_CODES.values())
+    r = sw.expect(EXIT_OK, "--help")
+    assert {int(x) for x in re.findall(r"^ +(\d+)  ", r.out.split(
+        "exit codes")[1], re.M)} == man_codes, r.out
+    for cmd in ("build", "run", "top", "report", "validate", "metrics",
+                "list", "bisect"):
+        r = sw.expect(EXIT_OK, cmd, "--help")
+        assert "exit codes (swapctl(1), EXIT STATUS):" in r.out, cmd
+        listed = {int(x) for x in re.findall(
+            r"^ +(\d+)  ", r.out.split("exit codes")[1], re.M)}
+        assert {0, 2, 3} <= listed <= man_codes, (cmd, listed)
