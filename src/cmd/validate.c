@@ -32,7 +32,7 @@ int cmd_validate(int argc, char **argv, struct swapctl_config *cfg)
 		"name the file, line, column and key path.\n",
 	};
 	struct scenario *s;
-	char err[1024], path[4200], *text;
+	char err[1024], path[4200], from[PATH_MAX + 32], *text;
 	int n, i, bad = 0;
 	unsigned int mem, cpus;
 
@@ -54,13 +54,13 @@ int cmd_validate(int argc, char **argv, struct swapctl_config *cfg)
 			cfg->guest_memory_mb ? cfg->guest_memory_mb : 256;
 		cpus = s->cpus ? s->cpus :
 			cfg->guest_cpus ? cfg->guest_cpus : 1;
-		/* what run refuses before it boots anything */
+		/* what run refuses before it boots anything (its words) */
+		snprintf(from, sizeof(from), s->kernel_line[0] ?
+			 "kernel_line of the scenario" : "kernel_line, from %s",
+			 cfg->source);
 		if (scn_check_kernels(s, cfg->series, err, sizeof(err)) ||
 		    scn_check_line(s, s->kernel_line[0] ? s->kernel_line :
-				   cfg->kernel_line, s->kernel_line[0] ?
-				   "kernel_line of the scenario" :
-				   "kernel_line of swapctl.conf", err,
-				   sizeof(err)) ||
+				   cfg->kernel_line, from, err, sizeof(err)) ||
 		    scenario_check_fit(s, mem, err, sizeof(err)) ||
 		    scenario_check_host(s, mem, cpus, cfg->source, err,
 					sizeof(err))) {
