@@ -7,6 +7,7 @@
 
 #include "exitcodes.h"
 #include "swapctl.h"
+#include "util.h"
 
 static const struct {
 	int code;
@@ -36,7 +37,7 @@ const char *exit_cause(int code)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(causes) / sizeof(causes[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(causes); i++)
 		if (causes[i].code == code)
 			return causes[i].cause;
 	return NULL;

@@ -315,7 +315,7 @@ static bool given_before(const struct popt *o)
 	for (i = 0; i < ngiven; i++)
 		if (given[i] == o->value)
 			return true;
-	if (ngiven < sizeof(given) / sizeof(given[0]))
+	if (ngiven < ARRAY_SIZE(given))
 		given[ngiven++] = o->value;
 	return false;
 }

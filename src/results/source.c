@@ -485,7 +485,7 @@ static bool is_run_dir(const char *dir)
 	struct stat sb;
 	size_t i;
 
-	for (i = 0; i < sizeof(marks) / sizeof(marks[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(marks); i++)
 		if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir,
 				     marks[i]) < sizeof(path) &&
 		    !lstat(path, &sb) && S_ISREG(sb.st_mode))
