@@ -138,7 +138,7 @@ fuzz: $(FUZZERS)
 ASAN_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined \
 	-fno-omit-frame-pointer
 ASAN_CFLAGS := -std=gnu11 -g -O1 -Wall -Wextra -D_GNU_SOURCE \
-	-DSWAPCTL_VERSION='"$(VERSION)"' $(ASAN_SAN)
+	-DSWAPCTL_VERSION='"$(VERSION)"' $(ASAN_SAN) -MMD -MP
 ASAN_OBJS := $(LIBOBJS:build/%.o=build/asan/%.o)
 ASAN_GUEST := $(TEST_GUEST:guest/%.c=build/asan/guest/%.o)
 ASAN_TESTS := $(TESTS:tests/bin/%=build/asan/tests/%)
@@ -330,3 +330,4 @@ clean:
 
 .PHONY: check-asan bench-cost bench-designs bench-nfs-debug all guest unit fuzz integration bench check check-full deps install clean
 -include $(OBJS:.o=.d)
+-include $(wildcard build/asan/*.d build/asan/*/*.d)
