@@ -250,6 +250,13 @@ static void test_read_input(void **state)
 	fd = util_open_input(p, NULL);
 	assert_int_equal(fd, -1);
 	assert_int_equal(errno, UTIL_ENOTFILE);
+	{
+		char hex[65];
+
+		/* the patches' checksums: no blocking on a FIFO either */
+		assert_int_equal(util_sha256_file(p, hex), -1);
+		assert_int_equal(errno, UTIL_ENOTFILE);
+	}
 	assert_null(util_read_input("/dev/zero", 1 << 20, NULL));
 	assert_int_equal(errno, UTIL_ENOTFILE);
 	alarm(0);

@@ -619,12 +619,31 @@ void util_sha256_hex(const void *data, size_t len, char hex[65])
 
 int util_sha256_file(const char *path, char hex[65])
 {
-	int r = gsha256_file(path, hex);
+	struct gsha256 s;
+	char buf[65536];
+	ssize_t n;
+	int fd, e;
 
-	if (r) {
-		errno = -r;
+	/* an input like any other: a FIFO would block, a device not end */
+	fd = util_open_input(path, NULL);
+	if (fd < 0)
+		return -1;
+	gsha256_init(&s);
+	for (;;) {
+		n = read(fd, buf, sizeof(buf));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		gsha256_update(&s, buf, (size_t)n);
+	}
+	e = errno;
+	close(fd);
+	if (n < 0) {
+		errno = e;
 		return -1;
 	}
+	gsha256_final(&s, hex);
 	return 0;
 }
 
