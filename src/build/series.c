@@ -51,6 +51,9 @@ static bool binary(const char *text, size_t len)
 	return false;
 }
 
+/* a patch larger than this is refused before it is read */
+#define SERIES_MAX_PATCH	(64 << 20)
+
 static bool bad_name(const char *name)
 {
 	const char *p = name;
@@ -193,9 +196,15 @@ int series_parse(struct series *s, const char *text, char *err,
 			       "%s: not a regular file", p->path);
 			goto fail;
 		}
+		if (st.st_size > SERIES_MAX_PATCH) {
+			seterr(err, errlen, s->file, lineno,
+			       "%s: larger than %d MiB: not a patch", p->path,
+			       SERIES_MAX_PATCH >> 20);
+			goto fail;
+		}
 		if (util_sha256_file(p->path, p->sha256)) {
 			seterr(err, errlen, s->file, lineno, "%s: %s", p->path,
-			       strerror(errno));
+			       util_input_strerror(errno));
 			goto fail;
 		}
 		p->mail = patch_kind(p->path, NULL);
@@ -361,7 +370,8 @@ static int load_single(struct series *s, const char *path, char *err,
 	p->mail = patch_kind(path, NULL);
 	s->mbox = p->mail;
 	if (util_sha256_file(path, p->sha256)) {
-		seterr(err, errlen, path, 0, "%s", strerror(errno));
+		seterr(err, errlen, path, 0, "%s",
+		       util_input_strerror(errno));
 		series_free(s);
 		return -1;
 	}

@@ -276,6 +276,10 @@ def cases():
         out.append(Case("manifest", name, make, must_refuse=False))
     # a file whose name holds control bytes
     out.append(Case("validate-name", "ctrl", None, must_refuse=False))
+    # build --apply: the file itself, and a patch a quilt series lists
+    for name, make in UNUSABLE:
+        out.append(Case("apply", name, make, must_refuse=True))
+        out.append(Case("apply-patch", name, make, must_refuse=True))
     # a live run's file may still grow: what is no regular file (or a
     # link to nothing) is refused, lines of garbage are counted as bad
     # in the view ("lines ok/bad/lost") while the run goes on
@@ -356,6 +360,29 @@ def test_hostile_input(sw, tmp_path, case):
         f = tmp_path / ("s" + CTRL + ".json")
         shutil.copy(SCENARIO, f)
         check(swapctl(sw, "validate", f), case.id(), False)
+        return
+    if t in ("apply", "apply-patch"):
+        if not shutil.which("git"):
+            pytest.skip("git is not installed ('make deps')")
+        tree = tmp_path / "tree"
+        tree.mkdir()
+        for args in (["init", "-q"], ["commit", "-q", "--allow-empty",
+                                      "-m", "x"]):
+            subprocess.run(["git", "-C", str(tree), "-c", "user.name=t",
+                            "-c", "user.email=t@t"] + args, check=True)
+        if t == "apply":
+            f = tmp_path / "x.mbox"
+            case.make(f)
+        else:
+            f = tmp_path / "series-dir"
+            f.mkdir()
+            (f / "series").write_text("0001-x.patch\n")
+            case.make(f / "0001-x.patch")
+        conf = sw.write_config(tmp_path / "c.conf",
+                               workdir=str(tmp_path / "wd"))
+        check(swapctl(sw, "--config", conf, "build", "--dry-run", "--tree",
+                      tree, "--apply", f), case.id(), case.must_refuse)
+        assert not (tmp_path / "wd" / "trees").exists()
         return
     if t == "config":
         f = tmp_path / "c.conf"
