@@ -6,6 +6,7 @@
  * runs, their comparison. The numbers come from the same stream/stats
  * code as swapctl top.
  */
+#include <inttypes.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -17,6 +18,7 @@
 
 #include <jansson.h>
 
+#include "jfile.h"
 #include "email.h"
 #include "kcidb.h"
 #include "metrics.h"
@@ -103,7 +105,9 @@ static int parse_args(int argc, char **argv, struct report_opts *o)
 			   "also write a plot over time of pages per I/O and swap throughput for each kernel (only the plot when no table format is given)"),
 		OPT_END(),
 	};
+	static const int exits[] = { 0, 1, 2, 3, 4, 10, 11, -1 };
 	struct popt_cmd cmd = {
+		.exits = exits,
 		.name = "report", .args = "[RUN_DIR [RUN_DIR_B]]", .max_args = 2,
 		.opts = opts,
 		.desc =
@@ -197,7 +201,7 @@ static int load_run(struct run *r, const char *workdir, const char *arg,
 		results_kernel(&r->res, r->src.kernels[i]);
 	/* each guest's host, which blocks the comparisons (results.h) */
 	snprintf(path, sizeof(path), "%s/summary.json", dir);
-	sum = json_load_file(path, 0, NULL);
+	sum = jfile_load(path, 0, NULL);
 	for (i = 0; i < r->src.ng; i++) {
 		guest_place(sum, r->src.g[i]->kernel, r->src.g[i]->rep, &host,
 			    &rerun);
@@ -720,7 +724,7 @@ static int kcidb_out(const struct run *r, FILE *f)
 	}
 	k.guests = x.g;
 	snprintf(path, sizeof(path), "%s/summary.json", r->src.dir);
-	x.summary = json_load_file(path, 0, NULL);
+	x.summary = jfile_load(path, 0, NULL);
 	if (x.summary)
 		summary_facts(r, &x, &k);
 	k.expects_oom = run_expects_oom(r);
@@ -926,6 +930,11 @@ int cmd_report(int argc, char **argv, struct swapctl_config *cfg)
 		power_targets(&runs[i], &o);
 		results_gate_dir(&runs[i].res, runs[i].src.dir);
 	}
+	if (n == 2 && strcmp(runs[0].src.scenario, runs[1].src.scenario))
+		fprintf(stderr, "swapctl report: warning: %s is a run of scenario '%s', %s of '%s': the verdicts compare two different set-ups\n",
+			runs[0].src.id, runs[0].src.scenario[0] ?
+			runs[0].src.scenario : "?", runs[1].src.id,
+			runs[1].src.scenario[0] ? runs[1].src.scenario : "?");
 	switch (o.fmt) {
 	case F_TEXT:
 		if (n == 1)
@@ -958,9 +967,16 @@ int cmd_report(int argc, char **argv, struct swapctl_config *cfg)
 		r = EXIT_OUTPUT;
 	}
 	for (i = 0; i < n; i++) {
+		const struct source_guest *bw = source_backwards(&runs[i].src);
+
+		if (!r && bw) {
+			fprintf(stderr, "swapctl report: %s: %" PRIu64 " samples went back in time (t_ns) and were dropped: its rates and the verdicts over it are not to be trusted\n",
+				bw->path, bw->track.backwards);
+			r = EXIT_DATA;
+		}
 		if (!r && runs[i].src.empty[0]) {
-			fprintf(stderr, "swapctl report: %s: empty (the guest sent nothing)\n",
-				runs[i].src.empty);
+			fprintf(stderr, "swapctl report: %s: %s\n",
+				runs[i].src.empty, runs[i].src.empty_why);
 			r = EXIT_DATA;
 		}
 		close_run(&runs[i]);

@@ -383,6 +383,19 @@ int config_parse_string(struct swapctl_config *cfg, const char *name,
 		memcpy(line, p, n);
 		line[n] = '\0';
 		p += n + (nl ? 1 : 0);
+		if (lineno == 1 && !strncmp(line, "\xef\xbb\xbf", 3)) {
+			seterr(err, errlen, name, lineno,
+			       "starts with a UTF-8 byte order mark (save the file without it)");
+			return -1;
+		}
+		for (i = 0; i < n; i++)
+			if (((unsigned char)line[i] < ' ' && line[i] != '\t' &&
+			     line[i] != '\r') || line[i] == 0x7f) {
+				seterr(err, errlen, name, lineno,
+				       "control character 0x%02x (not text)",
+				       (unsigned char)line[i]);
+				return -1;
+			}
 
 		key = trim(line);
 		if (!*key || *key == '#')
@@ -409,6 +422,12 @@ int config_parse_string(struct swapctl_config *cfg, const char *name,
 			}
 			val[vlen - 1] = '\0';
 			val++;
+			if (strchr(val, '"')) {
+				seterr(err, errlen, name, lineno,
+				       "%s: a '\"' inside the quoted value (there are no escapes)",
+				       key);
+				return -1;
+			}
 		}
 		for (i = 0; i < nseen; i++)
 			if (!strcmp(seen[i].key, key)) {
@@ -438,9 +457,14 @@ int config_parse_file(struct swapctl_config *cfg, const char *path,
 	char *text;
 	int ret;
 
-	text = util_read_file(path, &len);
+	text = util_read_input(path, CONFIG_MAX_FILE, &len);
 	if (!text) {
-		seterr(err, errlen, path, 0, "%s", strerror(errno));
+		if (errno == EFBIG)
+			seterr(err, errlen, path, 0, "larger than %zu KiB",
+			       CONFIG_MAX_FILE >> 10);
+		else
+			seterr(err, errlen, path, 0, "%s",
+			       util_input_strerror(errno));
 		return -1;
 	}
 	if (strlen(text) != len) {

@@ -115,6 +115,9 @@ struct track {
 	uint64_t dropped;		/* points not kept (time backwards,
 					 * out of memory, limit)
 					 */
+	uint64_t backwards;		/* of those, sample or host points
+					 * whose t_ns went back in time
+					 */
 	struct track_phase phases[TRACK_MAX_PHASES];
 	unsigned int nphases;
 	struct track_counter ctr[STREAM_MAX_COUNTERS];
