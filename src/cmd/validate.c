@@ -11,6 +11,19 @@
 #include "scenario.h"
 #include "swapctl.h"
 
+/* "FILE: ok (NAME)" as the error lines show names: no raw bytes */
+static void print_ok(const char *file, const char *name)
+{
+	char shown[4200];
+	size_t k;
+
+	snprintf(shown, sizeof(shown), "%s: ok (%s)", file, name);
+	for (k = 0; shown[k]; k++)
+		if ((unsigned char)shown[k] < ' ' || shown[k] == 0x7f)
+			shown[k] = '?';
+	puts(shown);
+}
+
 int cmd_validate(int argc, char **argv, struct swapctl_config *cfg)
 {
 	bool quiet = false, plan = false;
@@ -79,19 +92,8 @@ int cmd_validate(int argc, char **argv, struct swapctl_config *cfg)
 			bad++;
 			continue;
 		}
-		if (!quiet) {
-			/* the name as the error lines show it: no raw bytes */
-			char shown[sizeof(path)];
-			size_t k;
-
-			snprintf(shown, sizeof(shown), "%s: ok (%s)", argv[i],
-				 s->name);
-			for (k = 0; shown[k]; k++)
-				if ((unsigned char)shown[k] < ' ' ||
-				    shown[k] == 0x7f)
-					shown[k] = '?';
-			puts(shown);
-		}
+		if (!quiet)
+			print_ok(argv[i], s->name);
 		if (plan)
 			fputs(text, stdout);
 		free(text);

@@ -360,6 +360,32 @@ static char *trim(char *s)
 	return s;
 }
 
+/*
+ * Line @lineno of file @name, @line of @n bytes, is text: no byte order
+ * mark on line 1, no control character but tab and CR. 0, or -1 with
+ * @err set.
+ */
+static int text_line(const char *line, size_t n, const char *name,
+		     int lineno, char *err, size_t errlen)
+{
+	size_t i;
+
+	if (lineno == 1 && !strncmp(line, "\xef\xbb\xbf", 3)) {
+		seterr(err, errlen, name, lineno,
+		       "starts with a UTF-8 byte order mark (save the file without it)");
+		return -1;
+	}
+	for (i = 0; i < n; i++)
+		if (((unsigned char)line[i] < ' ' && line[i] != '\t' &&
+		     line[i] != '\r') || line[i] == 0x7f) {
+			seterr(err, errlen, name, lineno,
+			       "control character 0x%02x (not text)",
+			       (unsigned char)line[i]);
+			return -1;
+		}
+	return 0;
+}
+
 int config_parse_string(struct swapctl_config *cfg, const char *name,
 			const char *text, char *err, size_t errlen)
 {
@@ -383,20 +409,8 @@ int config_parse_string(struct swapctl_config *cfg, const char *name,
 		memcpy(line, p, n);
 		line[n] = '\0';
 		p += n + (nl ? 1 : 0);
-		if (lineno == 1 && !strncmp(line, "\xef\xbb\xbf", 3)) {
-			seterr(err, errlen, name, lineno,
-			       "starts with a UTF-8 byte order mark (save the file without it)");
+		if (text_line(line, n, name, lineno, err, errlen))
 			return -1;
-		}
-		for (i = 0; i < n; i++)
-			if (((unsigned char)line[i] < ' ' && line[i] != '\t' &&
-			     line[i] != '\r') || line[i] == 0x7f) {
-				seterr(err, errlen, name, lineno,
-				       "control character 0x%02x (not text)",
-				       (unsigned char)line[i]);
-				return -1;
-			}
-
 		key = trim(line);
 		if (!*key || *key == '#')
 			continue;
