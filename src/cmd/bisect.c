@@ -37,7 +37,7 @@ struct bisect {
 	char line[KLINE_MAX];	/* --line, the scenario's, kernel_line */
 	int repeat;
 	bool json;
-	struct res_power_opts metrics;	/* --metric, in order */
+	struct res_mde_opts metrics;	/* --metric, in order */
 	/* the run's kernels: baseline, <series>.01, ... */
 	char kernels[RES_MAX_KERNELS][SCN_KERNEL_MAX];
 	unsigned int nk;

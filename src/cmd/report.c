@@ -56,7 +56,7 @@ struct report_opts {
 	const char *svg;
 	const char *dir[2];
 	unsigned int ndirs;
-	struct res_power_opts pw;	/* --effect, --metric */
+	struct res_mde_opts pw;		/* --effect, --metric */
 };
 
 /* --format=FMT: 1 + its enum fmt into the int; twice only the same. */
@@ -350,7 +350,7 @@ static void text_run(const struct run *r, FILE *f)
 	warn_resets(r, "", f);
 	/* the events: faults injected into each guest, in order */
 	for (i = 0; i < r->src.ng; i++) {
-		const struct stats_track *t = &r->src.g[i]->track;
+		const struct track *t = &r->src.g[i]->track;
 
 		for (kk = 0; kk < t->nfaults; kk++)
 			fprintf(f, "%s: fault %s %s%s%s\n", r->src.g[i]->name,
@@ -363,7 +363,7 @@ static void text_run(const struct run *r, FILE *f)
 		r->res.nk ? r->res.kernels[0] : "?");
 	results_print_table_fit(f, &r->res, width);
 	host_lines(r, f);
-	results_print_power(f, &r->res, r->targets, r->ntargets);
+	results_print_mde(f, &r->res, r->targets, r->ntargets);
 }
 
 /* The power targets of @r: --metric, else those of its scenario. */
@@ -387,7 +387,7 @@ static void power_targets(struct run *r, const struct report_opts *o)
 		free(s);
 		s = NULL;
 	}
-	r->ntargets = results_power_targets(s, r->targets, RES_MAX_METRICS);
+	r->ntargets = results_mde_targets(s, r->targets, RES_MAX_METRICS);
 	free(s);
 }
 
@@ -775,7 +775,7 @@ static const char *guest_color(const struct run *r, const char *kernel,
 
 static int add_series(struct plot *p, int panel, const char *label,
 		      const char *color, bool dashed,
-		      const struct stats_track *t, enum stats_metric m,
+		      const struct track *t, enum track_metric m,
 		      double scale, uint64_t step)
 {
 	struct stats_val v[SVG_MAX_POINTS];
@@ -784,7 +784,7 @@ static int add_series(struct plot *p, int panel, const char *label,
 
 	if (k >= SVG_MAX_SERIES)
 		return 0;
-	n = stats_track_series(t, m, 0, step, SVG_MAX_POINTS, v);
+	n = track_series(t, m, 0, step, SVG_MAX_POINTS, v);
 	x = calloc(n ? n : 1, sizeof(double));
 	y = calloc(n ? n : 1, sizeof(double));
 	if (!x || !y) {
@@ -828,9 +828,8 @@ static int svg_out(const struct run *a, const struct run *b,
 	}
 	for (ri = 0; ri < 2 && runs[ri]; ri++)
 		for (i = 0; i < runs[ri]->src.ng; i++)
-			if (stats_track_span_ns(&runs[ri]->src.g[i]->track) >
-			    span)
-				span = stats_track_span_ns(
+			if (track_span_ns(&runs[ri]->src.g[i]->track) > span)
+				span = track_span_ns(
 					&runs[ri]->src.g[i]->track);
 	/* about 250 points, never finer than 200 ms */
 	step = span / 250;
@@ -842,9 +841,9 @@ static int svg_out(const struct run *a, const struct run *b,
 
 		for (i = 0; i < r->src.ng && !rc; i++) {
 			const struct source_guest *g = r->src.g[i];
-			const struct stats_track *t = &g->track;
+			const struct track *t = &g->track;
 			bool blk = !(t->npts && t->pts[t->npts - 1].present &
-				     (1u << SF_NRSWPOUT));
+				     (1u << TF_NRSWPOUT));
 			const char *col;
 
 			for (j = 0, idx = 0; j < i; j++)
@@ -855,21 +854,21 @@ static int svg_out(const struct run *a, const struct run *b,
 				 b ? (ri ? "B " : "A ") : "", g->name,
 				 blk ? " (blk stats)" : "");
 			rc = add_series(p, 0, label, col, blk, t,
-					blk ? STATS_M_DEV_WR_PPIO :
-					STATS_M_WR_PPIO, 1, step);
+					blk ? TRACK_M_DEV_WR_PPIO :
+					TRACK_M_WR_PPIO, 1, step);
 			if (rc)
 				break;
 			snprintf(label, sizeof(label), "%s%s out",
 				 b ? (ri ? "B " : "A ") : "", g->name);
 			rc = add_series(p, 1, label, col, false, t,
-					STATS_M_PSWPOUT_S, 4096.0 / 1048576,
+					TRACK_M_PSWPOUT_S, 4096.0 / 1048576,
 					step);
 			if (rc)
 				break;
 			snprintf(label, sizeof(label), "%s%s in",
 				 b ? (ri ? "B " : "A ") : "", g->name);
 			rc = add_series(p, 1, label, col, true, t,
-					STATS_M_PSWPIN_S, 4096.0 / 1048576,
+					TRACK_M_PSWPIN_S, 4096.0 / 1048576,
 					step);
 		}
 	}

@@ -75,8 +75,8 @@ struct run {
 	unsigned int repeat_limit;
 	double power_worst;		/* the largest target mde at the end */
 	int power_worst_mi;
-	struct res_power_opts pw;	/* --effect, --metric */
-	int targets[RES_MAX_METRICS];	/* pw.mi, or results_power_targets */
+	struct res_mde_opts pw;		/* --effect, --metric */
+	int targets[RES_MAX_METRICS];	/* pw.mi, or results_mde_targets */
 	unsigned int ntargets;
 	bool json, dry_run;
 	/* the kernel line run (kline.h), and where it was named */
@@ -211,7 +211,7 @@ static json_t *hosts_json(const struct run *r)
 static json_t *guest_json(const struct run *r, const struct guest *g,
 			  const struct res_guest *rg)
 {
-	const struct stats_track *t = &g->track;
+	const struct track *t = &g->track;
 	json_t *o, *ph, *all, *stj;
 	unsigned int i;
 
@@ -241,7 +241,7 @@ static json_t *guest_json(const struct run *r, const struct guest *g,
 			    json_real(g->agent_cpu_ns / 1e9) : json_null());
 	ph = json_array();
 	for (i = 0; i < t->nphases; i++) {
-		const struct stats_phase *p = &t->phases[i];
+		const struct track_phase *p = &t->phases[i];
 
 		if (!p->ended)
 			continue;
@@ -423,7 +423,7 @@ static void print_table(struct run *r, const struct res_expect *xr,
 	       r->scn.kernels[0]);
 	results_print_table(stdout, &r->res);
 	print_host_lines(&r->res);
-	results_print_power(stdout, &r->res, r->targets, r->ntargets);
+	results_print_mde(stdout, &r->res, r->targets, r->ntargets);
 	if (r->repeat_auto)
 		printf("repeat auto: %u runs per kernel, %s %.3g%% (largest mde %.1f%%, %s)\n",
 		       r->repeat, r->power_reached ?
@@ -915,8 +915,8 @@ static int setup_power(struct run *r, const struct repeat_opt *ro,
 		memcpy(r->targets, r->pw.mi, r->pw.n * sizeof(r->targets[0]));
 		r->ntargets = r->pw.n;
 	} else {
-		r->ntargets = results_power_targets(&r->scn, r->targets,
-						    RES_MAX_METRICS);
+		r->ntargets = results_mde_targets(&r->scn, r->targets,
+						  RES_MAX_METRICS);
 	}
 	r->power_worst_mi = -1;
 	if (limit && !ro->autom) {
@@ -1343,10 +1343,10 @@ static bool enough_repeats(struct run *r, unsigned int done)
 		results_free(&res);
 		return false;
 	}
-	r->power_reached = results_power_reached(&res, r->targets,
-						 r->ntargets, r->pw.effect,
-						 &r->power_worst,
-						 &r->power_worst_mi);
+	r->power_reached = results_mde_reached(&res, r->targets,
+					       r->ntargets, r->pw.effect,
+					       &r->power_worst,
+					       &r->power_worst_mi);
 	results_free(&res);
 	guest_msg("repeat auto: after %u runs a kernel the largest mde is %.1f%% (%s)%s%.3g%%",
 	    done, isfinite(r->power_worst) ? r->power_worst * 100 : 100,
@@ -2022,7 +2022,7 @@ static void free_run(struct run *r)
 /* The options of swapctl run, as parsed. */
 struct run_opts {
 	struct overrides ov;		/* --kernel, --baseline/patched-kernel */
-	struct res_power_opts pw;	/* --effect, --metric */
+	struct res_mde_opts pw;		/* --effect, --metric */
 	struct repeat_opt ro;		/* --repeat */
 	const char *kernels, *initramfs, *append, *line;
 	bool json, dry, keep, debug;

@@ -120,8 +120,8 @@ static void build(struct view *v, unsigned int width, unsigned int height,
 		c->track = &g->track;
 		c->st = g->st;
 		c->exists = g->exists;
-		if ((double)stats_track_span_ns(&g->track) / 1e9 > span)
-			span = (double)stats_track_span_ns(&g->track) / 1e9;
+		if ((double)track_span_ns(&g->track) / 1e9 > span)
+			span = (double)track_span_ns(&g->track) / 1e9;
 	}
 	in.run = v->src.id;
 	in.scenario = v->src.scenario;

@@ -34,7 +34,7 @@ static void on_line(void *ctx, const struct stream_line *l,
 	(void)len;
 	(void)lineno;
 	if (err == STREAM_OK && l)
-		stats_track_feed(&g->track, l);
+		track_feed(&g->track, l);
 }
 
 /* "<kernel>-<rep>": kernel [A-Za-z0-9_.-]+, rep a positive number. */
@@ -231,7 +231,7 @@ static void scan_guests(struct source *s)
 			break;
 		}
 		stream_init(g->st);
-		stats_track_init(&g->track);
+		track_init(&g->track);
 		snprintf(g->name, sizeof(g->name), "%.63s", de->d_name);
 		snprintf(g->kernel, sizeof(g->kernel), "%s", kernel);
 		g->rep = rep;
@@ -290,7 +290,7 @@ static size_t tail_guest(struct source *s, struct source_guest *g)
 	if ((uint64_t)sb.st_size < g->pos) {
 		/* rewritten from the start: begin again */
 		stream_init(g->st);
-		stats_track_free(&g->track);
+		track_free(&g->track);
 		g->pos = 0;
 	}
 	if (lseek(fd, (off_t)g->pos, SEEK_SET) == (off_t)-1) {
@@ -715,7 +715,7 @@ void source_close(struct source *s)
 	unsigned int i;
 
 	for (i = 0; i < s->ng; i++) {
-		stats_track_free(&s->g[i]->track);
+		track_free(&s->g[i]->track);
 		free(s->g[i]->st);
 		free(s->g[i]->data);
 		free(s->g[i]->lines);
