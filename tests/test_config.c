@@ -123,6 +123,13 @@ static void test_errors(void **state)
 	expect_error("jobs = two\n", "bad.conf:1: jobs: 'two'");
 	expect_error("jobs = -1\n", "bad.conf:1: jobs");
 	expect_error("jobs = 257\n", "bad.conf:1: jobs");
+	/* issue 33: hostile text (items 10, 11 and 15) */
+	expect_error("workdir = \"/tmp/x/\"work\"\n",
+		     "bad.conf:1: workdir: a '\"' inside the quoted value");
+	expect_error("jobs = 2\nworkdir = /tmp/\x1b[2J\n",
+		     "bad.conf:2: control character 0x1b");
+	expect_error("\xef\xbb\xbfjobs = 2\n",
+		     "bad.conf:1: starts with a UTF-8 byte order mark");
 	expect_error("jobs =\n", "bad.conf:1: jobs");
 	expect_error("\n\naccel = fast\n", "bad.conf:3: accel: 'fast'");
 	expect_error("nfs_port = 70000\n", "bad.conf:1: nfs_port");

@@ -178,6 +178,22 @@ static void test_errors(void **state)
 	rewind(parse_options_err);
 	assert_int_equal(PARSE(&v, "--kernels=b"), 0);
 	assert_string_equal(v.kernels, "b");
+	/* one value given twice: the first was dropped (issue 33, item 10) */
+	rewind(parse_options_err);
+	assert_int_equal(PARSE(&v, "--series", "a", "-s", "b"),
+			 PARSE_OPT_ERROR);
+	assert_non_null(strstr(err_text(),
+			       "option '-s' given twice (it takes one value)"));
+	rewind(parse_options_err);
+	assert_int_equal(PARSE(&v, "-j1", "--jobs=2"), PARSE_OPT_ERROR);
+	rewind(parse_options_err);
+	assert_int_equal(PARSE(&v, "--speed", "1", "--speed", "2"),
+			 PARSE_OPT_ERROR);
+	rewind(parse_options_err);
+	/* each parse_options() starts afresh */
+	assert_int_equal(PARSE(&v, "--series", "a"), 0);
+	assert_int_equal(PARSE(&v, "--series", "b"), 0);
+	rewind(parse_options_err);
 	/* every error is exactly one line */
 	assert_int_equal(PARSE(&v, "-j", "x"), PARSE_OPT_ERROR);
 	assert_non_null(strchr(err_text(), '\n'));

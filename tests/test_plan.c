@@ -377,6 +377,24 @@ static void test_initrd(void **state)
 	snprintf(base, sizeof(base), "%s/initrd.tmp", dir);
 	assert_false(util_exists(base));
 
+	/* a link planted at the temporary name is not written through */
+	snprintf(base, sizeof(base), "%s/base.cpio", dir);
+	{
+		char tmp[80], victim[80];
+
+		snprintf(tmp, sizeof(tmp), "%s/initrd.tmp", dir);
+		snprintf(victim, sizeof(victim), "%s/victim", dir);
+		assert_int_equal(util_write_file_atomic(victim, "keep", 4,
+							0644), 0);
+		assert_int_equal(symlink(victim, tmp), 0);
+		assert_int_equal(plan_make_initrd(base, plan, out, err,
+						  sizeof(err)), 0);
+		data = util_read_file(victim, NULL);
+		assert_string_equal(data, "keep");
+		free(data);
+		assert_false(util_exists(tmp));
+	}
+
 	/* a missing base: one line naming it, no output */
 	snprintf(base, sizeof(base), "%s/missing.cpio", dir);
 	unlink(out);

@@ -210,6 +210,77 @@ static void test_kernels_and_relative(void **state)
 	assert_non_null(strstr(err, "'a' is listed twice"));
 	assert_int_equal(scn_set_kernels(&scn, "x/y", err, sizeof(err)), -1);
 	assert_int_equal(scn_set_kernels(&scn, ",", err, sizeof(err)), -1);
+	/* an empty name between commas is not skipped (issue 33, item 10) */
+	assert_int_equal(scn_set_kernels(&scn, "baseline,,patched", err,
+					 sizeof(err)), -1);
+	assert_non_null(strstr(err, "'' is empty"));
+	assert_int_equal(scn_set_kernels(&scn, "baseline,", err,
+					 sizeof(err)), -1);
+	/* "each" is an expectation's word for every kernel (item 8) */
+	assert_int_equal(scn_set_kernels(&scn, "baseline,each", err,
+					 sizeof(err)), -1);
+	assert_non_null(strstr(err, "is reserved"));
+}
+
+static void expect_parse_error(const char *text, size_t len,
+			       const char *want)
+{
+	static struct scenario scn;
+	char err[1024];
+
+	assert_int_equal(scenario_parse(&scn, text, len, "t.json", err,
+					sizeof(err)), -1);
+	if (!strstr(err, want))
+		fail_msg("error '%s' lacks '%s'", err, want);
+}
+
+/* parse errors name the key path, in our words (issue 33, 11 and 12) */
+static void test_parse_error_paths(void **state)
+{
+	static const char big[] =
+		"{\"name\": \"x\", \"swap\": [{\"type\": \"zram\"}, {\"type\": \"zram\", \"size_mb\": 99999999999999999999999}]}";
+	static const char nul[] = "{\"name\": \"a\\u0000b\"}";
+	static const char bom[] = "\xef\xbb\xbf{\"name\": \"x\"}";
+	static const char deep[] = "{\"guest\": {\"memory_mb\": 1e999}}";
+
+	(void)state;
+	expect_parse_error(big, strlen(big),
+			   "t.json:1:92: swap[1].size_mb: too big integer");
+	expect_parse_error(nul, strlen(nul),
+			   "name: \\u0000 (a NUL character) in a string");
+	expect_parse_error(bom, strlen(bom),
+			   "t.json:1:1: starts with a UTF-8 byte order mark");
+	expect_parse_error(deep, strlen(deep), "guest.memory_mb: ");
+}
+
+/* validate refuses what run refuses (issue 33, item 8) */
+static void test_run_rules(void **state)
+{
+	static const char each[] =
+		"{\"name\": \"x\", \"kernels\": [\"baseline\", \"each\"]}";
+	static struct scenario scn;
+	char err[1024];
+
+	(void)state;
+	assert_int_equal(scenario_parse(&scn, each, strlen(each), "e.json", err,
+					sizeof(err)), -1);
+	assert_non_null(strstr(err, "kernels[1]: \"each\" is reserved"));
+	assert_int_equal(scenario_load(&scn, "scenarios/zram-swap.json", err,
+				       sizeof(err)), 0);
+	assert_int_equal(scn_set_kernels(&scn, "patched,swap-ops", err,
+					 sizeof(err)), 0);
+	assert_int_equal(scn_check_kernels(&scn, "swap-ops", err,
+					   sizeof(err)), -1);
+	assert_non_null(strstr(err, "\"patched\" is \"swap-ops\""));
+	assert_int_equal(scn_check_kernels(&scn, "bhe-ops", err, sizeof(err)),
+			 0);
+	assert_int_equal(scenario_load(&scn, "scenarios/mthp-swap.json", err,
+				       sizeof(err)), 0);
+	assert_int_equal(scn_check_line(&scn, "6.1", "swapctl.conf", err,
+					sizeof(err)), -1);
+	assert_non_null(strstr(err, "mthp-swap.json: mthp: kernel line 6.1"));
+	assert_int_equal(scn_check_line(&scn, "6.12", "--line", err,
+					sizeof(err)), 0);
 }
 
 static void test_shipped(void **state)
@@ -747,6 +818,8 @@ int main(void)
 		cmocka_unit_test(test_fit_later),
 		cmocka_unit_test(test_host_rule),
 		cmocka_unit_test(test_escaped_keys),
+		cmocka_unit_test(test_run_rules),
+		cmocka_unit_test(test_parse_error_paths),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <setjmp.h>
 #include <cmocka.h>
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -169,6 +170,7 @@ static void test_files(void **state)
 	util_path(q, sizeof(q), "%s/dangling", dir);
 	assert_int_equal(symlink(p, q), 0);
 	assert_int_equal(util_write_file_atomic(q, "x", 1, 0644), -1);
+	assert_int_equal(errno, UTIL_EDANGLING);
 	assert_false(util_exists(p));
 
 	util_path(p, sizeof(p), "%s/a", dir);
@@ -180,6 +182,105 @@ static void test_files(void **state)
 
 	assert_int_equal(util_path(p, 4, "%s", "abcd"), -1);
 	assert_int_equal(errno, ENAMETOOLONG);
+}
+
+/*
+ * A link planted at the old temporary name (<out>.tmp.<pid>) is neither
+ * followed nor turned into the output (issue 33, item 4).
+ */
+static void test_atomic_planted_link(void **state)
+{
+	char dir[] = "/tmp/test_util.XXXXXX", out[PATH_MAX], tmp[PATH_MAX];
+	char victim[PATH_MAX];
+	struct stat st;
+	struct dirent *de;
+	unsigned int n = 0;
+	DIR *d;
+	char *s;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	util_path(out, sizeof(out), "%s/keep.svg", dir);
+	util_path(victim, sizeof(victim), "%s/victim", dir);
+	assert_int_equal(util_write_file_atomic(victim, "precious", 8, 0644),
+			 0);
+	assert_int_equal(util_write_file_atomic(out, "old", 3, 0644), 0);
+	util_path(tmp, sizeof(tmp), "%s.tmp.%d", out, (int)getpid());
+	assert_int_equal(symlink(victim, tmp), 0);
+	assert_int_equal(util_write_file_atomic(out, "new", 3, 0644), 0);
+	s = util_read_file(victim, NULL);
+	assert_string_equal(s, "precious");
+	free(s);
+	assert_int_equal(lstat(out, &st), 0);
+	assert_true(S_ISREG(st.st_mode));
+	s = util_read_file(out, NULL);
+	assert_string_equal(s, "new");
+	free(s);
+	/* the planted link is left alone, and no temporary is left */
+	assert_int_equal(lstat(tmp, &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+	d = opendir(dir);
+	assert_non_null(d);
+	while ((de = readdir(d)))
+		if (de->d_name[0] != '.')
+			n++;
+	closedir(d);
+	assert_int_equal(n, 3);	/* keep.svg, victim, the planted link */
+	assert_int_equal(util_rm_rf(dir), 0);
+}
+
+/*
+ * Inputs: only regular files are read, FIFOs without blocking in open(),
+ * and never more than the cap (issue 33, items 2 and 3).
+ */
+static void test_read_input(void **state)
+{
+	char dir[] = "/tmp/test_util.XXXXXX", p[PATH_MAX];
+	size_t len;
+	char *s;
+	int fd;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	util_path(p, sizeof(p), "%s/fifo", dir);
+	assert_int_equal(mkfifo(p, 0600), 0);
+	alarm(5);	/* before the fix: blocks in open() */
+	assert_null(util_read_file(p, NULL));
+	assert_int_equal(errno, UTIL_ENOTFILE);
+	fd = util_open_input(p, NULL);
+	assert_int_equal(fd, -1);
+	assert_int_equal(errno, UTIL_ENOTFILE);
+	{
+		char hex[65];
+
+		/* the patches' checksums: no blocking on a FIFO either */
+		assert_int_equal(util_sha256_file(p, hex), -1);
+		assert_int_equal(errno, UTIL_ENOTFILE);
+	}
+	assert_null(util_read_input("/dev/zero", 1 << 20, NULL));
+	assert_int_equal(errno, UTIL_ENOTFILE);
+	alarm(0);
+	assert_null(util_read_input(dir, 1 << 20, NULL));
+	assert_int_equal(errno, EISDIR);
+	assert_string_equal(util_input_strerror(UTIL_ENOTFILE),
+			    "not a regular file");
+
+	util_path(p, sizeof(p), "%s/big", dir);
+	assert_int_equal(util_write_file_atomic(p, "0123456789", 10, 0644), 0);
+	assert_null(util_read_input(p, 9, NULL));
+	assert_int_equal(errno, EFBIG);
+	s = util_read_input(p, 10, &len);
+	assert_non_null(s);
+	assert_int_equal(len, 10);
+	free(s);
+	/* a sparse file far beyond the cap is refused without reading it */
+	fd = open(p, O_WRONLY | O_TRUNC);
+	assert_true(fd >= 0);
+	assert_int_equal(ftruncate(fd, (off_t)1 << 40), 0);
+	close(fd);
+	assert_null(util_read_input(p, 1 << 20, NULL));
+	assert_int_equal(errno, EFBIG);
+	assert_int_equal(util_rm_rf(dir), 0);
 }
 
 static void test_lock(void **state)
@@ -307,6 +408,8 @@ int main(void)
 		cmocka_unit_test(test_sha256),
 		cmocka_unit_test(test_run),
 		cmocka_unit_test(test_files),
+		cmocka_unit_test(test_atomic_planted_link),
+		cmocka_unit_test(test_read_input),
 		cmocka_unit_test(test_lock),
 		cmocka_unit_test(test_lock_interrupted),
 		cmocka_unit_test(test_lock_stopped_before),

@@ -18,12 +18,19 @@
 
 const char *tree_tarball_origin(struct build_ctx *c, char *buf, size_t len)
 {
+	char deps[] = " " KLINE_DEPS " ", want[KLINE_MAX + 2];
+
+	snprintf(want, sizeof(want), " %s ", c->line);
 	if (c->cfg->tarball_set && !strcmp(c->line, c->cfg->kernel_line))
 		snprintf(buf, len, "kernel_tarball, from %s", c->cfg->source);
-	else
+	else if (strstr(deps, want))
 		snprintf(buf, len,
 			 "kernel line %s; 'make deps' installs linux-source-%s",
 			 c->line, c->line);
+	else
+		snprintf(buf, len,
+			 "kernel line %s; 'make deps' installs the sources of %s only: install linux-source-%s, or name a tarball with kernel_tarball",
+			 c->line, KLINE_DEPS, c->line);
 	return buf;
 }
 

@@ -28,7 +28,31 @@ static void seterr(char *err, size_t errlen, const char *file, int line,
 	va_start(ap, fmt);
 	vsnprintf(err + n, errlen - (size_t)n, fmt, ap);
 	va_end(ap);
+	/*
+	 * The words come from files: no raw control or binary bytes (nor
+	 * UTF-8, whose C1 controls a terminal obeys; names here are ASCII).
+	 */
+	for (; err[n]; n++)
+		if ((unsigned char)err[n] < ' ' ||
+		    (unsigned char)err[n] >= 0x7f)
+			err[n] = '?';
 }
+
+/* @text (of @len bytes) is not text: a NUL or a control byte. */
+static bool binary(const char *text, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (((unsigned char)text[i] < ' ' && !strchr("\t\r\n\f",
+							    text[i])) ||
+		    text[i] == 0x7f)
+			return true;
+	return false;
+}
+
+/* a patch larger than this is refused before it is read */
+#define SERIES_MAX_PATCH	(64 << 20)
 
 static bool bad_name(const char *name)
 {
@@ -94,7 +118,7 @@ static bool patch_kind(const char *path, bool *diff)
 /*
  * The rest of series line @lineno after patch @p's name (its options,
  * from strtok_r()'s @save), and the checks of @p's file: listed once, a
- * regular file, readable. 0, or -1 with @err set.
+ * regular file, not larger than SERIES_MAX_PATCH, readable. 0, or -1 with @err set.
  */
 static int patch_line(const struct series *s, struct series_patch *p,
 		      char **save, int lineno, char *err, size_t errlen)
@@ -133,9 +157,15 @@ static int patch_line(const struct series *s, struct series_patch *p,
 		       p->path);
 		return -1;
 	}
+	if (st.st_size > SERIES_MAX_PATCH) {
+		seterr(err, errlen, s->file, lineno,
+		       "%s: larger than %d MiB: not a patch", p->path,
+		       SERIES_MAX_PATCH >> 20);
+		return -1;
+	}
 	if (util_sha256_file(p->path, p->sha256)) {
 		seterr(err, errlen, s->file, lineno, "%s: %s", p->path,
-		       strerror(errno));
+		       util_input_strerror(errno));
 		return -1;
 	}
 	p->mail = patch_kind(p->path, NULL);
@@ -358,24 +388,35 @@ static int load_single(struct series *s, const char *path, char *err,
 	p->mail = patch_kind(path, NULL);
 	s->mbox = p->mail;
 	if (util_sha256_file(path, p->sha256)) {
-		seterr(err, errlen, path, 0, "%s", strerror(errno));
+		seterr(err, errlen, path, 0, "%s",
+		       util_input_strerror(errno));
 		series_free(s);
 		return -1;
 	}
 	return 0;
 }
 
-/* The start of @path, NUL-terminated: is it an mbox or a patch? */
-static bool looks_like_patch(const char *path)
+/* Whether @text holds a diff: what git am or patch would apply. */
+static bool has_diff(const char *text)
+{
+	return !strncmp(text, "diff --git ", 11) ||
+	       !strncmp(text, "--- ", 4) || strstr(text, "\ndiff --git ") ||
+	       (strstr(text, "\n--- ") && strstr(text, "\n+++ "));
+}
+
+/*
+ * Is @path an mbox or a patch? 1 yes, 0 no (a series file), -1 a mail
+ * without any diff (nothing to apply; a directory without diffs is
+ * refused alike).
+ */
+static int looks_like_patch(const char *path)
 {
 	char *text = util_read_file(path, NULL);
-	bool yes;
+	int yes;
 
-	yes = text && (!strncmp(text, "From ", 5) ||
-		       !strncmp(text, "diff --git ", 11) ||
-		       !strncmp(text, "--- ", 4) ||
-		       strstr(text, "\ndiff --git ") ||
-		       (strstr(text, "\n--- ") && strstr(text, "\n+++ ")));
+	if (!text)
+		return 0;
+	yes = has_diff(text) ? 1 : !strncmp(text, "From ", 5) ? -1 : 0;
 	free(text);
 	return yes;
 }
@@ -384,6 +425,7 @@ int series_load_path(struct series *s, const char *path, char *err,
 		     size_t errlen)
 {
 	char real[PATH_MAX], *text, *slash;
+	size_t len;
 	struct stat st;
 	int ret;
 
@@ -414,15 +456,27 @@ int series_load_path(struct series *s, const char *path, char *err,
 		snprintf(s->dir, sizeof(s->dir), "%s", real);
 		slash = strrchr(s->dir, '/');
 		*slash = '\0';
-		if (looks_like_patch(real)) {
+		ret = looks_like_patch(real);
+		if (ret < 0) {
+			seterr(err, errlen, path, 0,
+			       "a mail without a diff (no 'diff --git' or ---/+++ lines): nothing to apply");
+			return -1;
+		}
+		if (ret) {
 			series_name(s->name, sizeof(s->name), real);
 			return load_single(s, real, err, errlen);
 		}
 		/* a quilt series file: named after its directory */
 		series_name(s->name, sizeof(s->name), s->dir);
-		text = util_read_file(real, NULL);
+		text = util_read_file(real, &len);
 		if (!text) {
 			seterr(err, errlen, path, 0, "%s", strerror(errno));
+			return -1;
+		}
+		if (binary(text, len)) {
+			seterr(err, errlen, path, 0,
+			       "binary data: not a series file, a patch or an mbox");
+			free(text);
 			return -1;
 		}
 	} else {

@@ -8,6 +8,7 @@
  * the previous one and the baseline with the results model (bisect.c in
  * results/).
  */
+#include <inttypes.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -18,6 +19,7 @@
 
 #include <jansson.h>
 
+#include "jfile.h"
 #include "bisect.h"
 #include "kline.h"
 #include "metrics.h"
@@ -35,7 +37,7 @@ struct bisect {
 	char line[KLINE_MAX];	/* --line, the scenario's, kernel_line */
 	int repeat;
 	bool json;
-	struct res_power_opts metrics;	/* --metric, in order */
+	struct res_mde_opts metrics;	/* --metric, in order */
 	/* the run's kernels: baseline, <series>.01, ... */
 	char kernels[RES_MAX_KERNELS][SCN_KERNEL_MAX];
 	unsigned int nk;
@@ -199,29 +201,38 @@ static void manifest_patch(struct bisect *b, unsigned int k)
 	kline_kernel_name(name, sizeof(name), b->res.kernels[k], b->line);
 	util_path(p, sizeof(p), "%s/kernels/%s/manifest.json",
 		  b->cfg->workdir, name);
-	m = json_load_file(p, 0, &jerr);
+	m = jfile_load(p, 0, &jerr);
 	step = json_object_get(m, "step");
 	snprintf(b->patch[k], sizeof(b->patch[k]), "%s",
 		 json_string_value(json_object_get(step, "name")) ?: "");
 	json_decref(m);
 }
 
-/* --run without --line: the line the recorded run names, if any. */
-static void run_line(struct bisect *b)
+/*
+ * --run: the line the recorded run names, if any, is the line; --line
+ * may only repeat it (another would relabel the run). 0 or EXIT_USAGE.
+ */
+static int run_line(struct bisect *b)
 {
+	const char *rec;
 	char path[PATH_MAX];
 	json_error_t jerr;
 	json_t *run;
+	int ret = 0;
 
-	if (b->line_opt || util_path(path, sizeof(path), "%s/summary.json",
-				     b->dir))
-		return;
-	run = json_load_file(path, 0, &jerr);
-	if (json_string_value(json_object_get(run, "kernel_line")))
-		snprintf(b->line, sizeof(b->line), "%s",
-			 json_string_value(json_object_get(run,
-						"kernel_line")));
+	if (util_path(path, sizeof(path), "%s/summary.json", b->dir))
+		return 0;
+	run = jfile_load(path, 0, &jerr);
+	rec = json_string_value(json_object_get(run, "kernel_line"));
+	if (rec && b->line_opt && strcmp(rec, b->line_opt)) {
+		msg("--line %s: %s is a run of line %.16s (its summary.json): a line is not relabelled",
+		    b->line_opt, b->dir, rec);
+		ret = EXIT_USAGE;
+	} else if (rec && !b->line_opt) {
+		snprintf(b->line, sizeof(b->line), "%s", rec);
+	}
 	json_decref(run);
+	return ret;
 }
 
 /* Load the run directory into b->res; check its kernels when we ran it. */
@@ -230,11 +241,15 @@ static int load_run(struct bisect *b, const char *arg)
 	char err[2 * PATH_MAX];
 	unsigned int i;
 
+	/* the codes of report and top for the same causes (swapctl(1)) */
 	if (source_resolve(b->cfg->workdir, arg, b->dir, sizeof(b->dir), err,
-			   sizeof(err)) ||
-	    source_open(&b->src, b->dir, true, 1, err, sizeof(err))) {
+			   sizeof(err))) {
 		msg("%s", err);
-		return EXIT_SETUP;
+		return arg ? EXIT_USAGE : EXIT_SETUP;
+	}
+	if (source_open(&b->src, b->dir, true, 1, err, sizeof(err))) {
+		msg("%s", err);
+		return EXIT_DATA;
 	}
 	source_seek_end(&b->src);
 	for (i = 0; i < b->src.nkernels; i++)
@@ -256,8 +271,8 @@ static int load_run(struct bisect *b, const char *arg)
 			    b->dir);
 			return EXIT_SETUP;
 		}
-	if (!b->nk)
-		run_line(b);
+	if (!b->nk && run_line(b))
+		return EXIT_USAGE;
 	for (i = 1; i < b->res.nk; i++)
 		if (!b->nk)
 			manifest_patch(b, i);
@@ -356,7 +371,9 @@ int cmd_bisect(int argc, char **argv, struct swapctl_config *cfg)
 		OPT_BOOL(0, "json", &b.json, "print the judgement as one JSON object"),
 		OPT_END(),
 	};
+	static const int exits[] = { 0, 1, 2, 3, 4, 5, 6, 10, 11, 16, 130, -1 };
 	struct popt_cmd cmd = {
+		.exits = exits,
 		.name = "bisect", .args = "[SCENARIO.json]", .min_args = 0,
 		.max_args = 1, .opts = opts,
 		.desc =
@@ -368,9 +385,8 @@ int cmd_bisect(int argc, char **argv, struct swapctl_config *cfg)
 		"the last kernel is a change, name the first patch from which on\n"
 		"every verdict against the baseline is that one.\n",
 		.epilog =
-		"exit codes: 0 judged (whatever the verdicts), 2 usage, 4 setup,\n"
-		"5 patch series, 6 build failed, 130 interrupted; a run that fails\n"
-		"its expectations or regresses is still judged.\n",
+		"A run that fails its expectations or regresses is still judged\n"
+		"(exit 0, whatever the verdicts).\n",
 	};
 	int n, ret;
 
@@ -403,6 +419,16 @@ int cmd_bisect(int argc, char **argv, struct swapctl_config *cfg)
 		ret = load_run(&b, b.run_dir);
 	if (!ret)
 		ret = output(&b);
+	if (!ret && b.src.empty[0]) {
+		msg("%s: %s", b.src.empty, b.src.empty_why);
+		ret = EXIT_DATA;
+	}
+	if ((!ret || ret == EXIT_REGRESSION) && source_backwards(&b.src)) {
+		msg("%s: %" PRIu64 " samples went back in time (t_ns) and were dropped: the verdicts over it are not to be trusted",
+		    source_backwards(&b.src)->path,
+		    source_backwards(&b.src)->track.backwards);
+		ret = EXIT_DATA;
+	}
 	source_close(&b.src);
 	results_free(&b.res);
 	return ret;

@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "jfile.h"
 #include "build.h"
 #include "parse-options.h"
 
@@ -187,7 +188,7 @@ static bool up_to_date(struct build_ctx *c, const struct variant *v,
 		goto out;
 	util_path(p, sizeof(p), "%s/kernels/%s/manifest.json",
 		  c->cfg->workdir, v->name);
-	m = json_load_file(p, 0, &jerr);
+	m = jfile_load(p, 0, &jerr);
 	if (!m)
 		goto out;
 	want = json_string_value(json_object_get(m, "bzimage_sha256"));
@@ -342,7 +343,7 @@ static json_t *step_current(struct build_ctx *c, const struct variant *sv,
 
 	util_path(p, sizeof(p), "%s/kernels/%s/manifest.json",
 		  c->cfg->workdir, sv->name);
-	m = json_load_file(p, 0, &jerr);
+	m = jfile_load(p, 0, &jerr);
 	want = json_string_value(json_object_get(m, "bzimage_sha256"));
 	util_path(p, sizeof(p), "%s/kernels/%s/bzImage", c->cfg->workdir,
 		  sv->name);
@@ -495,7 +496,45 @@ static int build_variant(struct build_ctx *c, const struct variant *v,
 
 /* ---- the command ---- */
 
-static int check_workdir(struct build_ctx *c)
+/*
+ * @path made absolute: its longest existing part resolved by realpath(),
+ * the components that do not exist yet appended as they are. -1 when
+ * the existing part cannot be resolved or the result is too long.
+ */
+static int resolve_partial(const char *path, char *out, size_t len)
+{
+	char head[PATH_MAX], tail[PATH_MAX] = "", t[2 * PATH_MAX];
+	char *slash;
+
+	if (util_path(head, sizeof(head), "%s", path))
+		return -1;
+	while (!realpath(head[0] ? head : ".", out)) {
+		if (errno != ENOENT)
+			return -1;
+		slash = strrchr(head, '/');
+		snprintf(t, sizeof(t), "/%s%s", slash ? slash + 1 : head, tail);
+		if (util_path(tail, sizeof(tail), "%s", t))
+			return -1;
+		if (!slash)
+			head[0] = '\0';
+		else if (slash == head)
+			strcpy(head, "/");
+		else
+			*slash = '\0';
+	}
+	if (!strcmp(out, "/") && tail[0])
+		out[0] = '\0';
+	if (strlen(out) + strlen(tail) >= len)
+		return -1;
+	strcat(out, tail);
+	return 0;
+}
+
+/*
+ * The work dir is not inside the repository: checked before anything is
+ * created, and by --dry-run as by the build. 0 or EXIT_CONFIG.
+ */
+static int check_workdir_place(struct build_ctx *c)
 {
 	char wd[PATH_MAX], repo[PATH_MAX];
 	size_t n;
@@ -505,18 +544,28 @@ static int check_workdir(struct build_ctx *c)
 			   c->cfg->workdir, c->cfg->source);
 		return EXIT_CONFIG;
 	}
-	if (util_mkdir_p(c->cfg->workdir, 0755)) {
-		build_fail("%s: %s (workdir, from %s)", c->cfg->workdir,
-			   strerror(errno), c->cfg->source);
-		return EXIT_SETUP;
-	}
-	if (!realpath(c->cfg->workdir, wd) || !realpath(c->datadir, repo))
+	if (resolve_partial(c->cfg->workdir, wd, sizeof(wd)) ||
+	    !realpath(c->datadir, repo))
 		return 0;
 	n = strlen(repo);
 	if (!strncmp(wd, repo, n) && (wd[n] == '/' || !wd[n])) {
 		build_fail("%s: the work directory must not be inside the repository %s (workdir, from %s)",
 			   c->cfg->workdir, repo, c->cfg->source);
 		return EXIT_CONFIG;
+	}
+	return 0;
+}
+
+static int check_workdir(struct build_ctx *c)
+{
+	int ret = check_workdir_place(c);
+
+	if (ret)
+		return ret;
+	if (util_mkdir_p(c->cfg->workdir, 0755)) {
+		build_fail("%s: %s (workdir, from %s)", c->cfg->workdir,
+			   strerror(errno), c->cfg->source);
+		return EXIT_SETUP;
 	}
 	return 0;
 }
@@ -695,7 +744,10 @@ static int parse_args(int argc, char **argv, struct build_opts *o)
 			 "write only <workdir>/kernels/initramfs.cpio from the guest programs, build no kernel"),
 		OPT_END(),
 	};
+	static const int exits[] = { 0, 1, 2, 3, 4, 5, 6, 10, 13, 14, 15, 130,
+		-1 };
 	struct popt_cmd cmd = {
+		.exits = exits,
 		.name = "build", .opts = opts,
 		.desc =
 		"Apply the patch series onto the kernel source and build bootable\n"
@@ -709,12 +761,8 @@ static int parse_args(int argc, char **argv, struct build_opts *o)
 		.epilog =
 		"Kernels: <workdir>/kernels/<variant>/bzImage and manifest.json;\n"
 		"initramfs: <workdir>/kernels/initramfs.cpio; logs: <workdir>/logs/.\n"
-		"Exit codes: 0 ok, 2 usage, 3 configuration (swapctl.conf or a\n"
-		"Kconfig option of a fragment dropped), 4 setup (missing tarball,\n"
-		"tool, guest program or fragment), 5 patch series (bad series file\n"
-		"or a patch that does not apply), 6 build failed; with --tree:\n"
-		"13 not a git work tree, 14 uncommitted changes to a HEAD being\n"
-		"built, 15 a ref that names no commit.\n",
+		"Exit 3 covers a Kconfig option of a fragment that olddefconfig\n"
+		"dropped too.\n",
 	};
 	int n;
 
@@ -812,7 +860,7 @@ static int setup_ctx(struct build_ctx *c, const struct build_opts *o)
 		c->jobs = 1;
 	c->tty = isatty(STDERR_FILENO);
 	c->dry_run = o->dry_run;
-	return o->dry_run ? 0 : check_workdir(c);
+	return o->dry_run ? check_workdir_place(c) : check_workdir(c);
 }
 
 static int cmp_names(const void *a, const void *b)
@@ -996,7 +1044,7 @@ static bool other_source(struct build_ctx *c, const struct variant *v,
 	}
 	util_path(p, sizeof(p), "%s/kernels/%s/manifest.json", c->cfg->workdir,
 		  v->name);
-	m = json_load_file(p, 0, &jerr);
+	m = jfile_load(p, 0, &jerr);
 	if (!m)
 		return false;
 	src = json_object_get(m, "source");

@@ -7,12 +7,14 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <jansson.h>
 
+#include "jfile.h"
 #include "parse-options.h"
 #include "scenario.h"
 #include "swapctl.h"
@@ -153,11 +155,30 @@ static json_t *kernel_entry(const char *kdir, const char *variant)
 	bool debug = l > 6 && !strncmp(variant + l - 6, "-debug", 6);
 
 	snprintf(path, sizeof(path), "%s/%s/manifest.json", kdir, variant);
-	m = json_load_file(path, 0, &jerr);
-	if (!m || !json_is_object(m)) {
-		json_decref(m);
+	m = jfile_load(path, 0, &jerr);
+	if (!m && errno == ENOENT)
 		return json_pack("{sssbss}", "variant", variant, "debug", debug,
 				 "error", "no manifest.json (not built, or a build in progress)");
+	if (!m || !json_is_object(m)) {
+		char why[256];
+		size_t k;
+
+		if (m)
+			snprintf(why, sizeof(why),
+				 "manifest.json: not a JSON object");
+		else if (jerr.line > 0)
+			snprintf(why, sizeof(why),
+				 "manifest.json:%d:%d: not valid JSON",
+				 jerr.line, jerr.column);
+		else
+			snprintf(why, sizeof(why), "manifest.json: %s",
+				 jerr.text);
+		for (k = 0; why[k]; k++)
+			if ((unsigned char)why[k] < ' ' || why[k] == 0x7f)
+				why[k] = '?';
+		json_decref(m);
+		return json_pack("{sssbss}", "variant", variant, "debug", debug,
+				 "error", why);
 	}
 	names = json_array();
 	p = json_object_get(m, "patches");
@@ -256,6 +277,29 @@ static const char *source_text(json_t *src, char *buf, size_t len)
 	return buf;
 }
 
+/*
+ * printf() for the text listing: what manifests and scenarios say reaches
+ * a terminal, so control bytes (C0, DEL, UTF-8 C1) become '?'.
+ */
+__printf(1, 2)
+static void out(const char *fmt, ...)
+{
+	char buf[3 * PATH_MAX];
+	unsigned char *p;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	for (p = (unsigned char *)buf; *p; p++) {
+		if ((*p < ' ' && *p != '\n') || *p == 0x7f)
+			*p = '?';
+		else if (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f)
+			p[0] = p[1] = '?';
+	}
+	fputs(buf, stdout);
+}
+
 static void text(json_t *scn, json_t *ker, const char *datadir,
 		 const char *workdir)
 {
@@ -266,12 +310,12 @@ static void text(json_t *scn, json_t *ker, const char *datadir,
 	json_t *e, *b;
 	size_t i, j;
 
-	printf("scenarios (%s/scenarios):\n", datadir ? datadir : "?");
+	out("scenarios (%s/scenarios):\n", datadir ? datadir : "?");
 	json_array_foreach(scn, i, e) {
 		char bk[128] = "";
 
 		if (json_object_get(e, "error")) {
-			printf("  %-20s %s\n", "?", str(e, "error"));
+			out("  %-20s %s\n", "?", str(e, "error"));
 			continue;
 		}
 		json_array_foreach(json_object_get(e, "backends"), j, b)
@@ -280,35 +324,42 @@ static void text(json_t *scn, json_t *ker, const char *datadir,
 		if (*str(e, "kernel_line"))
 			snprintf(bk + strlen(bk), sizeof(bk) - strlen(bk),
 				 " (%s)", str(e, "kernel_line"));
-		printf("  %-20s %-14s %s\n", str(e, "name"), bk,
+		out("  %-20s %-14s %s\n", str(e, "name"), bk,
 		       summary(str(e, "description"), width > 40 ?
 			       width - 38 : 40, desc, sizeof(desc)));
 	}
 	if (!json_array_size(scn))
-		printf("  (none)\n");
-	printf("\nkernels (%s/kernels):\n", workdir);
+		out("  (none)\n");
+	out("\nkernels (%s/kernels):\n", workdir);
 	json_array_foreach(ker, i, e) {
 		json_t *p = json_object_get(e, "patches");
 		json_t *secs = json_object_get(e, "build_seconds");
-		char src[PATH_MAX + 600];
+		char src[PATH_MAX + 600], took[32];
 
 		if (json_object_get(e, "error")) {
-			printf("  %-20s %s\n", str(e, "variant"),
+			out("  %-20s %s\n", str(e, "variant"),
 			       str(e, "error"));
 			continue;
 		}
-		printf("  %-20s %-5s %-10s %2zu patch%s  built %s (%.0f s)%s  %s\n",
+		/* a manifest may say anything: 1e308 is no build time */
+		if (json_is_number(secs) && json_number_value(secs) >= 0 &&
+		    json_number_value(secs) < 1e9)
+			snprintf(took, sizeof(took), "%.0f s",
+				 json_number_value(secs));
+		else
+			snprintf(took, sizeof(took), "? s");
+		out("  %-20s %-5s %-10s %2zu patch%s  built %s (%s)%s  %s\n",
 		       str(e, "variant"), *str(e, "line") ? str(e, "line") : "?",
 		       str(e, "version"),
 		       json_array_size(p), json_array_size(p) == 1 ? "" : "es",
-		       str(e, "built_at"), json_number_value(secs),
+		       str(e, "built_at"), took,
 		       json_is_true(json_object_get(e, "debug")) ?
 		       "  debug" : "",
 		       source_text(json_object_get(e, "source"), src,
 				   sizeof(src)));
 	}
 	if (!json_array_size(ker))
-		printf("  (none: 'swapctl build --all')\n");
+		out("  (none: 'swapctl build --all')\n");
 }
 
 int cmd_list(int argc, char **argv, struct swapctl_config *cfg)
@@ -319,7 +370,9 @@ int cmd_list(int argc, char **argv, struct swapctl_config *cfg)
 			 "one JSON object {scenarios, kernels}"),
 		OPT_END(),
 	};
+	static const int exits[] = { 0, 1, 2, 3, 10, -1 };
 	struct popt_cmd cmd = {
+		.exits = exits,
 		.name = "list", .opts = opts,
 		.desc =
 		"List the shipped scenarios (name, swap backends, the kernel line\n"

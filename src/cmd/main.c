@@ -59,11 +59,16 @@ static const struct popt main_opts[] = {
 	OPT_END(),
 };
 
+/* every code (swapctl(1) EXIT STATUS); each command's --help lists its own */
+static const int all_exits[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12,
+				 13, 14, 15, 16, 130, -1 };
+
 static const struct popt_cmd main_cmd = {
 	.args = "COMMAND [ARGS]",
 	.max_args = -1,
 	.opts = main_opts,
 	.epilog_fn = list_commands,
+	.exits = all_exits,
 	.flags = PARSE_OPT_STOP_AT_NON_OPTION,
 };
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * swapctl metrics: list the metric registry (src/metrics.c), like
+ * swapctl metrics: list the metric registry (src/model/metrics.c), like
  * `perf list`.
  */
 #include <stdio.h>
@@ -38,12 +38,14 @@ int cmd_metrics(int argc, char **argv, struct swapctl_config *cfg)
 		OPT_BOOL(0, "json", &json, "one JSON array"),
 		OPT_END(),
 	};
+	static const int exits[] = { 0, 1, 2, 3, 10, -1 };
 	struct popt_cmd cmd = {
+		.exits = exits,
 		.name = "metrics", .args = "[KEY...]", .max_args = -1,
 		.opts = opts,
 		.desc =
 		"List the metrics swapctl computes from a guest's stream (the\n"
-		"registry in src/metrics.c): the key that scenarios, summary.json\n"
+		"registry in src/model/metrics.c): the key that scenarios, summary.json\n"
 		"and report --json use, the label of the tables, the unit, which\n"
 		"direction is better, the minimum effect below which a change is\n"
 		"noise, whether one repeat can give a verdict (deterministic), and\n"
@@ -51,7 +53,7 @@ int cmd_metrics(int argc, char **argv, struct swapctl_config *cfg)
 	};
 	json_t *arr = NULL;
 	unsigned int i;
-	int c, a, n;
+	int c = 0, a, n;
 
 	(void)cfg;
 	n = parse_options(&cmd, argc, argv);
@@ -84,12 +86,11 @@ int cmd_metrics(int argc, char **argv, struct swapctl_config *cfg)
 			       JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6));
 		json_decref(arr);
 		fputc('\n', stdout);
-		if (c)
-			return EXIT_FAILURE_GENERIC;
 	}
-	if (fflush(stdout)) {
+	/* an output that cannot be written: 10, as every command says */
+	if (c || fflush(stdout) || ferror(stdout)) {
 		fprintf(stderr, "swapctl metrics: <stdout>: write failed\n");
-		return EXIT_FAILURE_GENERIC;
+		return EXIT_OUTPUT;
 	}
 	return EXIT_OK;
 }

@@ -6,6 +6,7 @@
  * runs, their comparison. The numbers come from the same stream/stats
  * code as swapctl top.
  */
+#include <inttypes.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -17,6 +18,7 @@
 
 #include <jansson.h>
 
+#include "jfile.h"
 #include "email.h"
 #include "kcidb.h"
 #include "metrics.h"
@@ -54,7 +56,7 @@ struct report_opts {
 	const char *svg;
 	const char *dir[2];
 	unsigned int ndirs;
-	struct res_power_opts pw;	/* --effect, --metric */
+	struct res_mde_opts pw;		/* --effect, --metric */
 };
 
 /* --format=FMT: 1 + its enum fmt into the int; twice only the same. */
@@ -103,7 +105,9 @@ static int parse_args(int argc, char **argv, struct report_opts *o)
 			   "also write a plot over time of pages per I/O and swap throughput for each kernel (only the plot when no table format is given)"),
 		OPT_END(),
 	};
+	static const int exits[] = { 0, 1, 2, 3, 4, 10, 11, -1 };
 	struct popt_cmd cmd = {
+		.exits = exits,
 		.name = "report", .args = "[RUN_DIR [RUN_DIR_B]]", .max_args = 2,
 		.opts = opts,
 		.desc =
@@ -197,7 +201,7 @@ static int load_run(struct run *r, const char *workdir, const char *arg,
 		results_kernel(&r->res, r->src.kernels[i]);
 	/* each guest's host, which blocks the comparisons (results.h) */
 	snprintf(path, sizeof(path), "%s/summary.json", dir);
-	sum = json_load_file(path, 0, NULL);
+	sum = jfile_load(path, 0, NULL);
 	for (i = 0; i < r->src.ng; i++) {
 		guest_place(sum, r->src.g[i]->kernel, r->src.g[i]->rep, &host,
 			    &rerun);
@@ -346,7 +350,7 @@ static void text_run(const struct run *r, FILE *f)
 	warn_resets(r, "", f);
 	/* the events: faults injected into each guest, in order */
 	for (i = 0; i < r->src.ng; i++) {
-		const struct stats_track *t = &r->src.g[i]->track;
+		const struct track *t = &r->src.g[i]->track;
 
 		for (kk = 0; kk < t->nfaults; kk++)
 			fprintf(f, "%s: fault %s %s%s%s\n", r->src.g[i]->name,
@@ -359,7 +363,7 @@ static void text_run(const struct run *r, FILE *f)
 		r->res.nk ? r->res.kernels[0] : "?");
 	results_print_table_fit(f, &r->res, width);
 	host_lines(r, f);
-	results_print_power(f, &r->res, r->targets, r->ntargets);
+	results_print_mde(f, &r->res, r->targets, r->ntargets);
 }
 
 /* The power targets of @r: --metric, else those of its scenario. */
@@ -383,7 +387,7 @@ static void power_targets(struct run *r, const struct report_opts *o)
 		free(s);
 		s = NULL;
 	}
-	r->ntargets = results_power_targets(s, r->targets, RES_MAX_METRICS);
+	r->ntargets = results_mde_targets(s, r->targets, RES_MAX_METRICS);
 	free(s);
 }
 
@@ -720,7 +724,7 @@ static int kcidb_out(const struct run *r, FILE *f)
 	}
 	k.guests = x.g;
 	snprintf(path, sizeof(path), "%s/summary.json", r->src.dir);
-	x.summary = json_load_file(path, 0, NULL);
+	x.summary = jfile_load(path, 0, NULL);
 	if (x.summary)
 		summary_facts(r, &x, &k);
 	k.expects_oom = run_expects_oom(r);
@@ -771,7 +775,7 @@ static const char *guest_color(const struct run *r, const char *kernel,
 
 static int add_series(struct plot *p, int panel, const char *label,
 		      const char *color, bool dashed,
-		      const struct stats_track *t, enum stats_metric m,
+		      const struct track *t, enum track_metric m,
 		      double scale, uint64_t step)
 {
 	struct stats_val v[SVG_MAX_POINTS];
@@ -780,7 +784,7 @@ static int add_series(struct plot *p, int panel, const char *label,
 
 	if (k >= SVG_MAX_SERIES)
 		return 0;
-	n = stats_track_series(t, m, 0, step, SVG_MAX_POINTS, v);
+	n = track_series(t, m, 0, step, SVG_MAX_POINTS, v);
 	x = calloc(n ? n : 1, sizeof(double));
 	y = calloc(n ? n : 1, sizeof(double));
 	if (!x || !y) {
@@ -824,9 +828,8 @@ static int svg_out(const struct run *a, const struct run *b,
 	}
 	for (ri = 0; ri < 2 && runs[ri]; ri++)
 		for (i = 0; i < runs[ri]->src.ng; i++)
-			if (stats_track_span_ns(&runs[ri]->src.g[i]->track) >
-			    span)
-				span = stats_track_span_ns(
+			if (track_span_ns(&runs[ri]->src.g[i]->track) > span)
+				span = track_span_ns(
 					&runs[ri]->src.g[i]->track);
 	/* about 250 points, never finer than 200 ms */
 	step = span / 250;
@@ -838,9 +841,9 @@ static int svg_out(const struct run *a, const struct run *b,
 
 		for (i = 0; i < r->src.ng && !rc; i++) {
 			const struct source_guest *g = r->src.g[i];
-			const struct stats_track *t = &g->track;
+			const struct track *t = &g->track;
 			bool blk = !(t->npts && t->pts[t->npts - 1].present &
-				     (1u << SF_NRSWPOUT));
+				     (1u << TF_NRSWPOUT));
 			const char *col;
 
 			for (j = 0, idx = 0; j < i; j++)
@@ -851,21 +854,21 @@ static int svg_out(const struct run *a, const struct run *b,
 				 b ? (ri ? "B " : "A ") : "", g->name,
 				 blk ? " (blk stats)" : "");
 			rc = add_series(p, 0, label, col, blk, t,
-					blk ? STATS_M_DEV_WR_PPIO :
-					STATS_M_WR_PPIO, 1, step);
+					blk ? TRACK_M_DEV_WR_PPIO :
+					TRACK_M_WR_PPIO, 1, step);
 			if (rc)
 				break;
 			snprintf(label, sizeof(label), "%s%s out",
 				 b ? (ri ? "B " : "A ") : "", g->name);
 			rc = add_series(p, 1, label, col, false, t,
-					STATS_M_PSWPOUT_S, 4096.0 / 1048576,
+					TRACK_M_PSWPOUT_S, 4096.0 / 1048576,
 					step);
 			if (rc)
 				break;
 			snprintf(label, sizeof(label), "%s%s in",
 				 b ? (ri ? "B " : "A ") : "", g->name);
 			rc = add_series(p, 1, label, col, true, t,
-					STATS_M_PSWPIN_S, 4096.0 / 1048576,
+					TRACK_M_PSWPIN_S, 4096.0 / 1048576,
 					step);
 		}
 	}
@@ -926,6 +929,11 @@ int cmd_report(int argc, char **argv, struct swapctl_config *cfg)
 		power_targets(&runs[i], &o);
 		results_gate_dir(&runs[i].res, runs[i].src.dir);
 	}
+	if (n == 2 && strcmp(runs[0].src.scenario, runs[1].src.scenario))
+		fprintf(stderr, "swapctl report: warning: %s is a run of scenario '%s', %s of '%s': the verdicts compare two different set-ups\n",
+			runs[0].src.id, runs[0].src.scenario[0] ?
+			runs[0].src.scenario : "?", runs[1].src.id,
+			runs[1].src.scenario[0] ? runs[1].src.scenario : "?");
 	switch (o.fmt) {
 	case F_TEXT:
 		if (n == 1)
@@ -958,9 +966,16 @@ int cmd_report(int argc, char **argv, struct swapctl_config *cfg)
 		r = EXIT_OUTPUT;
 	}
 	for (i = 0; i < n; i++) {
+		const struct source_guest *bw = source_backwards(&runs[i].src);
+
+		if (!r && bw) {
+			fprintf(stderr, "swapctl report: %s: %" PRIu64 " samples went back in time (t_ns) and were dropped: its rates and the verdicts over it are not to be trusted\n",
+				bw->path, bw->track.backwards);
+			r = EXIT_DATA;
+		}
 		if (!r && runs[i].src.empty[0]) {
-			fprintf(stderr, "swapctl report: %s: empty (the guest sent nothing)\n",
-				runs[i].src.empty);
+			fprintf(stderr, "swapctl report: %s: %s\n",
+				runs[i].src.empty, runs[i].src.empty_why);
 			r = EXIT_DATA;
 		}
 		close_run(&runs[i]);

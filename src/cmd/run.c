@@ -21,6 +21,7 @@
 
 #include <jansson.h>
 
+#include "jfile.h"
 #include "build.h"
 #include "guest.h"
 #include "kline.h"
@@ -74,8 +75,8 @@ struct run {
 	unsigned int repeat_limit;
 	double power_worst;		/* the largest target mde at the end */
 	int power_worst_mi;
-	struct res_power_opts pw;	/* --effect, --metric */
-	int targets[RES_MAX_METRICS];	/* pw.mi, or results_power_targets */
+	struct res_mde_opts pw;		/* --effect, --metric */
+	int targets[RES_MAX_METRICS];	/* pw.mi, or results_mde_targets */
 	unsigned int ntargets;
 	bool json, dry_run;
 	/* the kernel line run (kline.h), and where it was named */
@@ -210,7 +211,7 @@ static json_t *hosts_json(const struct run *r)
 static json_t *guest_json(const struct run *r, const struct guest *g,
 			  const struct res_guest *rg)
 {
-	const struct stats_track *t = &g->track;
+	const struct track *t = &g->track;
 	json_t *o, *ph, *all, *stj;
 	unsigned int i;
 
@@ -240,7 +241,7 @@ static json_t *guest_json(const struct run *r, const struct guest *g,
 			    json_real(g->agent_cpu_ns / 1e9) : json_null());
 	ph = json_array();
 	for (i = 0; i < t->nphases; i++) {
-		const struct stats_phase *p = &t->phases[i];
+		const struct track_phase *p = &t->phases[i];
 
 		if (!p->ended)
 			continue;
@@ -422,7 +423,7 @@ static void print_table(struct run *r, const struct res_expect *xr,
 	       r->scn.kernels[0]);
 	results_print_table(stdout, &r->res);
 	print_host_lines(&r->res);
-	results_print_power(stdout, &r->res, r->targets, r->ntargets);
+	results_print_mde(stdout, &r->res, r->targets, r->ntargets);
 	if (r->repeat_auto)
 		printf("repeat auto: %u runs per kernel, %s %.3g%% (largest mde %.1f%%, %s)\n",
 		       r->repeat, r->power_reached ?
@@ -914,8 +915,8 @@ static int setup_power(struct run *r, const struct repeat_opt *ro,
 		memcpy(r->targets, r->pw.mi, r->pw.n * sizeof(r->targets[0]));
 		r->ntargets = r->pw.n;
 	} else {
-		r->ntargets = results_power_targets(&r->scn, r->targets,
-						    RES_MAX_METRICS);
+		r->ntargets = results_mde_targets(&r->scn, r->targets,
+						  RES_MAX_METRICS);
 	}
 	r->power_worst_mi = -1;
 	if (limit && !ro->autom) {
@@ -977,7 +978,7 @@ static void manifest_line(const char *workdir, const char *variant,
 	if (util_path(p, sizeof(p), "%s/kernels/%s/manifest.json", workdir,
 		      variant))
 		return;
-	m = json_load_file(p, 0, &jerr);
+	m = jfile_load(p, 0, &jerr);
 	snprintf(line, len, "%s", json_string_value(json_object_get(m,
 		 "kernel_line")) ?: "");
 	json_decref(m);
@@ -1009,12 +1010,24 @@ static int line_variant(struct run *r, const char *name, char *variant,
 	return 0;
 }
 
-/* The variant and bzImage of every kernel; -1 when a path is too long. */
+/*
+ * The variant and bzImage of every kernel; -1 when a path is too long,
+ * -2 - i when override i names no kernel of the run (a typo would boot
+ * the built kernel in its place).
+ */
 static int resolve_kernels(struct run *r, const struct overrides *ovs)
 {
 	const struct override *ov = ovs->o;
 	int nov = ovs->n;
 	int k, i;
+
+	for (i = 0; i < nov; i++) {
+		for (k = 0; k < r->scn.nkernels; k++)
+			if (!strcmp(ov[i].name, r->scn.kernels[k]))
+				break;
+		if (k == r->scn.nkernels)
+			return -2 - i;
+	}
 
 	for (k = 0; k < r->scn.nkernels; k++) {
 		const char *name = r->scn.kernels[k];
@@ -1330,10 +1343,10 @@ static bool enough_repeats(struct run *r, unsigned int done)
 		results_free(&res);
 		return false;
 	}
-	r->power_reached = results_power_reached(&res, r->targets,
-						 r->ntargets, r->pw.effect,
-						 &r->power_worst,
-						 &r->power_worst_mi);
+	r->power_reached = results_mde_reached(&res, r->targets,
+					       r->ntargets, r->pw.effect,
+					       &r->power_worst,
+					       &r->power_worst_mi);
 	results_free(&res);
 	guest_msg("repeat auto: after %u runs a kernel the largest mde is %.1f%% (%s)%s%.3g%%",
 	    done, isfinite(r->power_worst) ? r->power_worst * 100 : 100,
@@ -1391,6 +1404,8 @@ static void run_all(struct run *r)
  */
 static int pick_line(struct run *r, const char *line_opt)
 {
+	char err[PATH_MAX + 512];
+
 	if (line_opt) {
 		snprintf(r->line, sizeof(r->line), "%s", line_opt);
 		snprintf(r->line_from, sizeof(r->line_from), "--line");
@@ -1403,11 +1418,9 @@ static int pick_line(struct run *r, const char *line_opt)
 		snprintf(r->line_from, sizeof(r->line_from),
 			 "kernel_line, from %s", r->cfg->source);
 	}
-	if (r->scn.nmthp && kline_before(r->line, PLAN_MTHP_LINE_MAJOR,
-					 PLAN_MTHP_LINE_MINOR)) {
-		fprintf(stderr, "swapctl run: %s: mthp: kernel line %s (%s) has no per-size mTHP (hugepages-<size>kB, %d.%d and later): run it on 6.12 (--line 6.12)\n",
-			r->scn.file, r->line, r->line_from,
-			PLAN_MTHP_LINE_MAJOR, PLAN_MTHP_LINE_MINOR);
+	if (scn_check_line(&r->scn, r->line, r->line_from, err,
+			   sizeof(err))) {
+		fprintf(stderr, "swapctl run: %s\n", err);
 		return -1;
 	}
 	return 0;
@@ -1428,6 +1441,10 @@ static int load_scenario(struct run *r, struct popt_cmd *cmd,
 	if (kernels_opt && scn_set_kernels(&r->scn, kernels_opt, err,
 					   sizeof(err)))
 		return popt_error(cmd, "option '--kernels': %s", err);
+	if (scn_check_kernels(&r->scn, cfg->series, err, sizeof(err))) {
+		fprintf(stderr, "swapctl run: %s\n", err);
+		return kernels_opt ? EXIT_USAGE : EXIT_CONFIG;
+	}
 	if (pick_line(r, line_opt))
 		return EXIT_CONFIG;
 	r->env.cfg = cfg;
@@ -1583,17 +1600,29 @@ static int plan_parallel(struct run *r, int parallel)
 }
 
 /* Kernels, initramfs and kbuild tree; 0 or an exit code. */
-static int prepare(struct run *r, const struct overrides *ov,
-		   const char *ird, int repeat, int timeout)
+static int prepare(struct run *r, struct popt_cmd *cmd,
+		   const struct overrides *ov, const char *ird, int repeat,
+		   int timeout)
 {
 	struct swapctl_config *cfg = r->cfg;
-	int code;
+	char names[SCN_MAX_KERNELS * (SCN_KERNEL_MAX + 1) + 1] = "";
+	int code, k;
 
 	r->repeat = repeat ? (unsigned int)repeat : r->scn.repeat;
 	r->env.host_timeout_s = timeout ? (double)timeout :
 		(double)(r->scn.timeout_s + BOOT_MARGIN_S);
 	r->env.kvm = read_cpuinfo_kvm(r);
-	if (resolve_kernels(r, ov))
+	code = resolve_kernels(r, ov);
+	if (code <= -2) {
+		for (k = 0; k < r->scn.nkernels; k++)
+			snprintf(names + strlen(names),
+				 sizeof(names) - strlen(names), "%s%s",
+				 k ? ", " : "", r->scn.kernels[k]);
+		return popt_error(cmd, "--kernel %s=...: '%s' is not a kernel of this run (%s)",
+				  ov->o[-2 - code].name,
+				  ov->o[-2 - code].name, names);
+	}
+	if (code)
 		goto toolong;
 	r->initramfs_given = ird;
 	if (ird)
@@ -1693,6 +1722,46 @@ static int check_inputs(struct run *r)
 	return 0;
 }
 
+/* Why a file given on the command line cannot be booted, or NULL. */
+static const char *given_problem(const char *path)
+{
+	struct stat sb;
+
+	if (stat(path, &sb) || access(path, R_OK))
+		return strerror(errno);
+	if (!S_ISREG(sb.st_mode))
+		return "not a regular file";
+	return NULL;
+}
+
+/*
+ * --dry-run: the files given on the command line (--kernel NAME=FILE,
+ * --baseline-kernel, --patched-kernel, --initramfs) are what run would
+ * boot: refused as run refuses them (check_inputs()); 0 or EXIT_SETUP.
+ */
+static int check_given(struct run *r)
+{
+	const char *why;
+	int k;
+
+	for (k = 0; k < r->scn.nkernels; k++) {
+		if (strcmp(r->variant[k], "(given)"))
+			continue;
+		why = given_problem(r->kernel_path[k]);
+		if (why) {
+			fprintf(stderr, "swapctl run: kernel %s: %s: %s\n",
+				r->scn.kernels[k], r->kernel_path[k], why);
+			return EXIT_SETUP;
+		}
+	}
+	why = r->initramfs_given ? given_problem(r->initramfs) : NULL;
+	if (why) {
+		fprintf(stderr, "swapctl run: %s: %s\n", r->initramfs, why);
+		return EXIT_SETUP;
+	}
+	return 0;
+}
+
 /* The guest host MiB a host needs per guest (waves.h). */
 static unsigned int guest_host_mb(const struct run *r)
 {
@@ -1711,8 +1780,12 @@ static int host_kernels(struct run *r, struct run_host *h, char *err,
 
 	for (k = 0; k < r->scn.nkernels; k++) {
 		if (!h->h.remote) {
-			snprintf(h->h.kernel[k], sizeof(h->h.kernel[k]), "%s",
-				 r->kernel_path[k]);
+			/* memcpy: gcc -O1 with ASan saw snprintf overlap @r */
+			size_t n = strnlen(r->kernel_path[k],
+					   sizeof(h->h.kernel[k]) - 1);
+
+			memcpy(h->h.kernel[k], r->kernel_path[k], n);
+			h->h.kernel[k][n] = '\0';
 			continue;
 		}
 		snprintf(name, sizeof(name), DOMAIN_NAME_PREFIX "%s-%s.bzImage",
@@ -1949,7 +2022,7 @@ static void free_run(struct run *r)
 /* The options of swapctl run, as parsed. */
 struct run_opts {
 	struct overrides ov;		/* --kernel, --baseline/patched-kernel */
-	struct res_power_opts pw;	/* --effect, --metric */
+	struct res_mde_opts pw;		/* --effect, --metric */
 	struct repeat_opt ro;		/* --repeat */
 	const char *kernels, *initramfs, *append, *line;
 	bool json, dry, keep, debug;
@@ -2058,7 +2131,8 @@ static int setup_run(struct run *r, struct popt_cmd *cmd, const char *arg,
 	if (!code)
 		code = check_remote_hosts(r);
 	if (!code)
-		code = prepare(r, &o->ov, o->initramfs, o->ro.n, o->timeout);
+		code = prepare(r, cmd, &o->ov, o->initramfs, o->ro.n,
+			       o->timeout);
 	if (!code)
 		code = setup_power(r, &o->ro, o->limit);
 	if (!code)
@@ -2084,6 +2158,8 @@ static int run_with(struct popt_cmd *cmd, const char *arg,
 	if (!r)
 		return EXIT_FAILURE_GENERIC;
 	code = setup_run(r, cmd, arg, o);
+	if (!code && r->dry_run)
+		code = check_given(r);
 	if (!code)
 		code = r->dry_run ? dry_run(r) : check_inputs(r);
 	if (!code && !r->dry_run)
@@ -2143,7 +2219,10 @@ int cmd_run(int argc, char **argv, struct swapctl_config *cfg)
 			 "boot the debug kernels (<workdir>/kernels/<variant>-debug/, from 'swapctl build --debug'); any splat fails"),
 		OPT_END(),
 	};
+	static const int exits[] = { 0, 1, 2, 3, 4, 7, 8, 9, 10, 12, 16, 130,
+		-1 };
 	struct popt_cmd cmd = {
+		.exits = exits,
 		.name = "run", .args = "SCENARIO.json", .min_args = 1,
 		.max_args = 1, .opts = opts,
 		.desc =
@@ -2154,12 +2233,7 @@ int cmd_run(int argc, char **argv, struct swapctl_config *cfg)
 		"of means with its 95% interval, Welch's p-value and a verdict\n"
 		"(better, worse, no significant change, not measured). `swapctl\n"
 		"metrics` lists the metrics.\n",
-		.epilog =
-		"exit codes: 0 all passed, 3 bad scenario, 4 setup error,\n"
-		"16 a kernel of the line not built, 7 an expectation failed, 8 corrupt pages, 9 guest panic/BUG/\n"
-		"timeout/error, 12 a no_regression metric got significantly\n"
-		"worse, 130 interrupted. See swapctl(1) and\n"
-		"swapctl-scenario(5).\n",
+		.epilog = "See swapctl(1) and swapctl-scenario(5).\n",
 	};
 	int n;
 

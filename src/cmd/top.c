@@ -4,6 +4,7 @@
  * recorded one. The data comes from source.c, what is shown from
  * screen.c; this file only runs the loop, the keys and ncurses.
  */
+#include <inttypes.h>
 #include <curses.h>
 #include <langinfo.h>
 #include <locale.h>
@@ -59,15 +60,17 @@ static int parse_args(int argc, char **argv, struct top_opts *o)
 		OPT_INT('n', "iterations", &o->iterations, "N",
 			"stop after N frames (batch)", 1, 1000000),
 		OPT_DOUBLE(0, "speed", &o->speed, "X",
-			   "replay X times faster than real time (default 1)", 0, 10000,
-			   POPT_MIN_EXCLUSIVE),
+			   "replay X times faster than real time (default 1)", 0.01,
+			   10000, 0),
 		OPT_BOOL(0, "replay", &o->replay,
 			 "replay even if the run is still going"),
 		OPT_BOOL(0, "once", &o->once,
 			 "print the last state once and exit"),
 		OPT_END(),
 	};
+	static const int exits[] = { 0, 1, 2, 3, 4, 11, 130, -1 };
 	struct popt_cmd cmd = {
+		.exits = exits,
 		.name = "top", .args = "[RUN_DIR]", .max_args = 1, .opts = opts,
 		.desc =
 		"Show a scenario's guests side by side (baseline | patched): swap\n"
@@ -117,8 +120,8 @@ static void build(struct view *v, unsigned int width, unsigned int height,
 		c->track = &g->track;
 		c->st = g->st;
 		c->exists = g->exists;
-		if ((double)stats_track_span_ns(&g->track) / 1e9 > span)
-			span = (double)stats_track_span_ns(&g->track) / 1e9;
+		if ((double)track_span_ns(&g->track) / 1e9 > span)
+			span = (double)track_span_ns(&g->track) / 1e9;
 	}
 	in.run = v->src.id;
 	in.scenario = v->src.scenario;
@@ -348,6 +351,7 @@ int cmd_top(int argc, char **argv, struct swapctl_config *cfg)
 		fprintf(stderr, "swapctl top: %s\n", err);
 		return EXIT_DATA;
 	}
+	v.src.stop = &stop;	/* a signal ends a long read of a live file */
 	v.interval = o.interval;
 	if (o.once)
 		snprintf(v.mode, sizeof(v.mode), "recorded");
@@ -370,9 +374,14 @@ int cmd_top(int argc, char **argv, struct swapctl_config *cfg)
 	if (!r && v.src.stale) {
 		fprintf(stderr, "swapctl top: %s\n", v.src.stale_why);
 		r = EXIT_DATA;
+	} else if (!r && source_backwards(&v.src)) {
+		fprintf(stderr, "swapctl top: %s: %" PRIu64 " samples went back in time (t_ns) and were dropped: its rates are not to be trusted\n",
+			source_backwards(&v.src)->path,
+			source_backwards(&v.src)->track.backwards);
+		r = EXIT_DATA;
 	} else if (!r && v.src.empty[0]) {
-		fprintf(stderr, "swapctl top: %s: empty (the guest sent nothing)\n",
-			v.src.empty);
+		fprintf(stderr, "swapctl top: %s: %s\n", v.src.empty,
+			v.src.empty_why);
 		r = EXIT_DATA;
 	}
 	source_close(&v.src);

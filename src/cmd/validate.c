@@ -11,6 +11,19 @@
 #include "scenario.h"
 #include "swapctl.h"
 
+/* "FILE: ok (NAME)" as the error lines show names: no raw bytes */
+static void print_ok(const char *file, const char *name)
+{
+	char shown[4200];
+	size_t k;
+
+	snprintf(shown, sizeof(shown), "%s: ok (%s)", file, name);
+	for (k = 0; shown[k]; k++)
+		if ((unsigned char)shown[k] < ' ' || shown[k] == 0x7f)
+			shown[k] = '?';
+	puts(shown);
+}
+
 int cmd_validate(int argc, char **argv, struct swapctl_config *cfg)
 {
 	bool quiet = false, plan = false;
@@ -20,7 +33,9 @@ int cmd_validate(int argc, char **argv, struct swapctl_config *cfg)
 			 "print the guest plan of each valid file"),
 		OPT_END(),
 	};
+	static const int exits[] = { 0, 1, 2, 3, -1 };
 	struct popt_cmd cmd = {
+		.exits = exits,
 		.name = "validate", .args = "SCENARIO.json...", .min_args = 1,
 		.max_args = -1, .opts = opts,
 		.desc =
@@ -28,10 +43,9 @@ int cmd_validate(int argc, char **argv, struct swapctl_config *cfg)
 		"syntax, unknown keys, types, ranges, and whether the workload fits\n"
 		"in the guest (memory from the scenario or swapctl.conf). Errors\n"
 		"name the file, line, column and key path.\n",
-		.epilog = "exit codes: 0 all valid, 2 bad usage, 3 a file is invalid.\n",
 	};
 	struct scenario *s;
-	char err[1024], path[4200], *text;
+	char err[1024], path[4200], from[PATH_MAX + 32], *text;
 	int n, i, bad = 0;
 	unsigned int mem, cpus;
 
@@ -53,7 +67,14 @@ int cmd_validate(int argc, char **argv, struct swapctl_config *cfg)
 			cfg->guest_memory_mb ? cfg->guest_memory_mb : 256;
 		cpus = s->cpus ? s->cpus :
 			cfg->guest_cpus ? cfg->guest_cpus : 1;
-		if (scenario_check_fit(s, mem, err, sizeof(err)) ||
+		/* what run refuses before it boots anything (its words) */
+		snprintf(from, sizeof(from), s->kernel_line[0] ?
+			 "kernel_line of the scenario" : "kernel_line, from %s",
+			 cfg->source);
+		if (scn_check_kernels(s, cfg->series, err, sizeof(err)) ||
+		    scn_check_line(s, s->kernel_line[0] ? s->kernel_line :
+				   cfg->kernel_line, from, err, sizeof(err)) ||
+		    scenario_check_fit(s, mem, err, sizeof(err)) ||
 		    scenario_check_host(s, mem, cpus, cfg->source, err,
 					sizeof(err))) {
 			fprintf(stderr, "swapctl validate: %s\n", err);
@@ -72,7 +93,7 @@ int cmd_validate(int argc, char **argv, struct swapctl_config *cfg)
 			continue;
 		}
 		if (!quiet)
-			printf("%s: ok (%s)\n", argv[i], s->name);
+			print_ok(argv[i], s->name);
 		if (plan)
 			fputs(text, stdout);
 		free(text);

@@ -360,6 +360,32 @@ static char *trim(char *s)
 	return s;
 }
 
+/*
+ * Line @lineno of file @name, @line of @n bytes, is text: no byte order
+ * mark on line 1, no control character but tab and CR. 0, or -1 with
+ * @err set.
+ */
+static int text_line(const char *line, size_t n, const char *name,
+		     int lineno, char *err, size_t errlen)
+{
+	size_t i;
+
+	if (lineno == 1 && !strncmp(line, "\xef\xbb\xbf", 3)) {
+		seterr(err, errlen, name, lineno,
+		       "starts with a UTF-8 byte order mark (save the file without it)");
+		return -1;
+	}
+	for (i = 0; i < n; i++)
+		if (((unsigned char)line[i] < ' ' && line[i] != '\t' &&
+		     line[i] != '\r') || line[i] == 0x7f) {
+			seterr(err, errlen, name, lineno,
+			       "control character 0x%02x (not text)",
+			       (unsigned char)line[i]);
+			return -1;
+		}
+	return 0;
+}
+
 int config_parse_string(struct swapctl_config *cfg, const char *name,
 			const char *text, char *err, size_t errlen)
 {
@@ -383,7 +409,8 @@ int config_parse_string(struct swapctl_config *cfg, const char *name,
 		memcpy(line, p, n);
 		line[n] = '\0';
 		p += n + (nl ? 1 : 0);
-
+		if (text_line(line, n, name, lineno, err, errlen))
+			return -1;
 		key = trim(line);
 		if (!*key || *key == '#')
 			continue;
@@ -409,6 +436,12 @@ int config_parse_string(struct swapctl_config *cfg, const char *name,
 			}
 			val[vlen - 1] = '\0';
 			val++;
+			if (strchr(val, '"')) {
+				seterr(err, errlen, name, lineno,
+				       "%s: a '\"' inside the quoted value (there are no escapes)",
+				       key);
+				return -1;
+			}
 		}
 		for (i = 0; i < nseen; i++)
 			if (!strcmp(seen[i].key, key)) {
@@ -438,9 +471,14 @@ int config_parse_file(struct swapctl_config *cfg, const char *path,
 	char *text;
 	int ret;
 
-	text = util_read_file(path, &len);
+	text = util_read_input(path, CONFIG_MAX_FILE, &len);
 	if (!text) {
-		seterr(err, errlen, path, 0, "%s", strerror(errno));
+		if (errno == EFBIG)
+			seterr(err, errlen, path, 0, "larger than %zu KiB",
+			       CONFIG_MAX_FILE >> 10);
+		else
+			seterr(err, errlen, path, 0, "%s",
+			       util_input_strerror(errno));
 		return -1;
 	}
 	if (strlen(text) != len) {

@@ -15,6 +15,8 @@ enum accel { ACCEL_AUTO, ACCEL_KVM, ACCEL_TCG };
 /* the most libvirt hosts `hosts` may list, and the longest URI */
 #define CONFIG_HOSTS_MAX	8
 #define CONFIG_URI_MAX		512
+/* a configuration file larger than this is refused */
+#define CONFIG_MAX_FILE		((size_t)1 << 20)
 
 struct swapctl_config {
 	char tarball[PATH_MAX];		/* kernel_tarball */

@@ -16,6 +16,11 @@
 /* the line of kernels/<variant>/ without a suffix, and the default */
 #define KLINE_FIRST	"6.1"
 #define KLINE_MAX	16	/* "MAJOR.MINOR" with NUL */
+/*
+ * The lines whose linux-source-<line> package `make deps` installs (the
+ * Makefile's DEB_PKGS; tests/integration/test_hostile.py checks both).
+ */
+#define KLINE_DEPS	"6.1 6.12"
 /* between a variant and its line in a kernel's name */
 #define KLINE_SEP	'@'
 

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "exitcodes.h"
 #include "parse-options.h"
 #include "swapctl.h"
 
@@ -253,6 +254,8 @@ void parse_options_usage(const struct popt_cmd *cmd, FILE *out)
 		fprintf(out, "\n%s", cmd->epilog);
 	if (cmd->epilog_fn)
 		cmd->epilog_fn(out);
+	if (cmd->exits)
+		exit_codes_print(out, cmd->exits);
 }
 
 /* ---- parsing ---- */
@@ -296,6 +299,27 @@ static int parse_number(const struct popt *o, const char *arg, double *v)
 	return *v <= o->max ? 0 : -1;
 }
 
+/*
+ * The options of one value (string, int, double) given so far by this
+ * parse_options(): a second one would silently replace the first
+ * (build --series A --series B built only B), so it is refused. Options
+ * meant to repeat are callbacks.
+ */
+static const void *given[64];
+static unsigned int ngiven;
+
+static bool given_before(const struct popt *o)
+{
+	unsigned int i;
+
+	for (i = 0; i < ngiven; i++)
+		if (given[i] == o->value)
+			return true;
+	if (ngiven < ARRAY_SIZE(given))
+		given[ngiven++] = o->value;
+	return false;
+}
+
 /* Store @arg for @o, given on the command line as @as ("-j", "--jobs"). */
 static int apply(const struct popt_cmd *cmd, const struct popt *o,
 		 const char *as, const char *arg)
@@ -303,6 +327,10 @@ static int apply(const struct popt_cmd *cmd, const struct popt *o,
 	char why[256];
 	double v;
 
+	if ((o->type == POPT_STRING || o->type == POPT_INT ||
+	     o->type == POPT_DOUBLE) && given_before(o))
+		return popt_error(cmd, "option '%s' given twice (it takes one value)",
+				  as);
 	switch (o->type) {
 	case POPT_BOOL:
 		*(bool *)o->value = true;
@@ -448,6 +476,7 @@ int parse_options(const struct popt_cmd *cmd, int argc, char **argv)
 	bool operands_only = false;
 	int i, n = 0, ret;
 
+	ngiven = 0;
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
 

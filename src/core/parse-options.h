@@ -107,6 +107,8 @@ struct popt_cmd {
 	const struct popt *opts;
 	const char *epilog;	/* after the option list: exit codes... */
 	void (*epilog_fn)(FILE *out);	/* printed after epilog */
+	/* the exit codes it returns, ended by -1: printed last (exitcodes.h) */
+	const int *exits;
 	int flags;
 };
 

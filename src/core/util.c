@@ -324,7 +324,7 @@ bool util_exists(const char *path)
 
 int util_output_target(const char *path, char *target, size_t len)
 {
-	struct stat st;
+	struct stat st, to;
 	char *real;
 	int ret;
 
@@ -335,6 +335,10 @@ int util_output_target(const char *path, char *target, size_t len)
 	}
 	if (S_ISREG(st.st_mode))
 		return util_path(target, len, "%s", path);
+	if (S_ISLNK(st.st_mode) && stat(path, &to) && errno == ENOENT) {
+		errno = UTIL_EDANGLING;
+		return -1;
+	}
 	if (!S_ISLNK(st.st_mode) || stat(path, &st) || !S_ISREG(st.st_mode)) {
 		errno = UTIL_ENOTREG;
 		return -1;
@@ -352,56 +356,191 @@ const char *util_output_strerror(int err)
 {
 	if (err == UTIL_ENOTREG)
 		return "exists and is not a regular file (not replacing it)";
+	if (err == UTIL_EDANGLING)
+		return "a link to nothing (dangling; not writing through it)";
 	return strerror(err);
+}
+
+/* Six random letters and digits over the last six characters of @name. */
+static void random_suffix(char *name)
+{
+	static const char set[] =
+		"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+	struct timespec ts;
+	static uint64_t ctr;
+	uint64_t x;
+	size_t n = strlen(name), i;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	x = (uint64_t)ts.tv_nsec ^ ((uint64_t)ts.tv_sec << 20) ^
+	    ((uint64_t)getpid() << 40) ^ (++ctr * 0x9e3779b97f4a7c15ull);
+	for (i = n - 6; i < n; i++) {
+		x ^= x >> 33;
+		x *= 0xff51afd7ed558ccdull;
+		x ^= x >> 29;
+		name[i] = set[x % (sizeof(set) - 1)];
+	}
+}
+
+/*
+ * An unnamed temporary file in @target's directory, or -1 (errno
+ * EOPNOTSUPP and the like when the file system has no O_TMPFILE).
+ */
+static int open_unnamed(const char *target, mode_t mode)
+{
+	char dir[PATH_MAX];
+	char *slash;
+
+	if (util_path(dir, sizeof(dir), "%s", target))
+		return -1;
+	slash = strrchr(dir, '/');
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else if (slash == dir)
+		dir[1] = '\0';
+	else
+		*slash = '\0';
+	return open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, mode);
+}
+
+/*
+ * Give unnamed @fd the name @tmp ("<target>.tmp.XXXXXX", a fresh suffix
+ * per try; linkat never replaces what is there), or create @tmp
+ * exclusively when @fd is -1. Returns the fd or -1.
+ */
+static int name_temporary(int fd, char *tmp, mode_t mode)
+{
+	char proc[64];
+	int i, nfd;
+
+	for (i = 0; i < 100; i++) {
+		random_suffix(tmp);
+		if (fd >= 0) {
+			snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+			if (!linkat(AT_FDCWD, proc, AT_FDCWD, tmp,
+				    AT_SYMLINK_FOLLOW))
+				return fd;
+		} else {
+			nfd = open(tmp, O_WRONLY | O_CREAT | O_EXCL |
+				   O_NOFOLLOW | O_CLOEXEC, mode);
+			if (nfd >= 0)
+				return nfd;
+		}
+		if (errno != EEXIST)
+			return -1;
+	}
+	return -1;
 }
 
 int util_write_file_atomic(const char *path, const void *data, size_t len,
 			   mode_t mode)
 {
 	char tmp[PATH_MAX], target[PATH_MAX];
+	bool named = false;
 	int fd, saved;
 
 	if (util_output_target(path, target, sizeof(target)))
 		return -1;
 	path = target;
-	if (util_path(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid()))
+	if (util_path(tmp, sizeof(tmp), "%s.tmp.XXXXXX", path))
 		return -1;
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
-	if (fd < 0)
-		return -1;
-	if (write_all(fd, data, len) || fsync(fd)) {
-		saved = errno;
-		close(fd);
-		unlink(tmp);
-		errno = saved;
-		return -1;
+	fd = open_unnamed(path, mode & 0777);
+	if (fd < 0) {
+		/* no O_TMPFILE here: a name from the start, made exclusively */
+		fd = name_temporary(-1, tmp, mode & 0777);
+		if (fd < 0)
+			return -1;
+		named = true;
 	}
-	if (close(fd) || fchmodat(AT_FDCWD, tmp, mode, 0) ||
-	    rename(tmp, path)) {
-		saved = errno;
-		unlink(tmp);
-		errno = saved;
-		return -1;
+	if (write_all(fd, data, len) || fsync(fd) || fchmod(fd, mode))
+		goto fail;
+	if (!named) {
+		if (name_temporary(fd, tmp, mode) < 0)
+			goto fail;
+		named = true;
 	}
+	if (close(fd)) {
+		fd = -1;
+		goto fail;
+	}
+	fd = -1;
+	if (rename(tmp, path))
+		goto fail;
 	return 0;
+fail:
+	saved = errno;
+	if (fd >= 0)
+		close(fd);
+	if (named)
+		unlink(tmp);
+	errno = saved;
+	return -1;
 }
 
-char *util_read_file(const char *path, size_t *len)
+const char *util_input_strerror(int err)
 {
-	size_t cap = 8192, n = 0;
-	char *buf, *nb;
+	if (err == UTIL_ENOTFILE)
+		return "not a regular file";
+	if (err == EFBIG)
+		return "too large";
+	return strerror(err);
+}
+
+int util_open_input(const char *path, struct stat *st)
+{
+	struct stat sb;
+	int fd, fl;
+
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &sb)) {
+		close(fd);
+		return -1;
+	}
+	if (!S_ISREG(sb.st_mode)) {
+		close(fd);
+		errno = S_ISDIR(sb.st_mode) ? EISDIR : UTIL_ENOTFILE;
+		return -1;
+	}
+	fl = fcntl(fd, F_GETFL);
+	if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK)) {
+		close(fd);
+		return -1;
+	}
+	if (st)
+		*st = sb;
+	return fd;
+}
+
+char *util_read_input(const char *path, size_t max, size_t *len)
+{
+	size_t cap, n = 0;
+	char *buf = NULL, *nb;
+	struct stat st;
 	ssize_t r;
 	int fd, saved;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = util_open_input(path, &st);
 	if (fd < 0)
 		return NULL;
+	if ((uint64_t)st.st_size > max) {
+		close(fd);
+		errno = EFBIG;
+		return NULL;
+	}
+	/* the size is a hint: /proc files say 0, a file may grow */
+	cap = (size_t)st.st_size + 1 < 8192 ? 8192 : (size_t)st.st_size + 1;
 	buf = malloc(cap);
 	if (!buf)
 		goto fail;
 	for (;;) {
 		if (n + 1 >= cap) {
-			cap *= 2;
+			if (cap > max) {
+				errno = EFBIG;
+				goto fail;
+			}
+			cap = cap * 2 > max + 2 ? max + 2 : cap * 2;
 			nb = realloc(buf, cap);
 			if (!nb)
 				goto fail;
@@ -415,6 +554,10 @@ char *util_read_file(const char *path, size_t *len)
 		if (r == 0)
 			break;
 		n += (size_t)r;
+		if (n > max) {
+			errno = EFBIG;
+			goto fail;
+		}
 	}
 	close(fd);
 	buf[n] = '\0';
@@ -427,6 +570,11 @@ fail:
 	close(fd);
 	errno = saved;
 	return NULL;
+}
+
+char *util_read_file(const char *path, size_t *len)
+{
+	return util_read_input(path, UTIL_READ_MAX, len);
 }
 
 int util_copy_file(const char *src, const char *dst, mode_t mode)
@@ -471,12 +619,31 @@ void util_sha256_hex(const void *data, size_t len, char hex[65])
 
 int util_sha256_file(const char *path, char hex[65])
 {
-	int r = gsha256_file(path, hex);
+	struct gsha256 s;
+	char buf[65536];
+	ssize_t n;
+	int fd, e;
 
-	if (r) {
-		errno = -r;
+	/* an input like any other: a FIFO would block, a device not end */
+	fd = util_open_input(path, NULL);
+	if (fd < 0)
+		return -1;
+	gsha256_init(&s);
+	for (;;) {
+		n = read(fd, buf, sizeof(buf));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		gsha256_update(&s, buf, (size_t)n);
+	}
+	e = errno;
+	close(fd);
+	if (n < 0) {
+		errno = e;
 		return -1;
 	}
+	gsha256_final(&s, hex);
 	return 0;
 }
 

@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 /* ---- child processes (fork/execvp, never a shell) ---- */
@@ -69,27 +70,56 @@ bool util_exists(const char *path);
  * The file an atomic write of @path replaces, into @target: @path itself
  * when it does not exist or is a regular file, the file it names when it
  * is a symbolic link to a regular file (the link stays). Anything else (a
- * device such as /dev/full, a directory, a FIFO, a dangling link) would be
- * replaced by a regular file: -1 with errno UTIL_ENOTREG.
+ * device such as /dev/full, a directory, a FIFO) would be replaced by a
+ * regular file: -1 with errno UTIL_ENOTREG; a dangling link: -1 with errno
+ * UTIL_EDANGLING.
  */
 #define UTIL_ENOTREG	EEXIST
+/* a dangling link: refused too, but named as what it is */
+#define UTIL_EDANGLING	ENOLINK
 int util_output_target(const char *path, char *target, size_t len);
 
 /* strerror() that words UTIL_ENOTREG as the refusal it is. */
 const char *util_output_strerror(int err);
 
 /*
- * Write @len bytes to @path atomically: to "@path.tmp.<pid>", fsync, then
- * rename over @path (see util_output_target(): what is not a regular file
- * is refused). On failure the temporary file is removed.
+ * Write @len bytes to @path atomically: to a temporary file created
+ * exclusively in @path's directory (an unnamed O_TMPFILE where the file
+ * system has them, given a fresh random name "@path.tmp.XXXXXX" only for
+ * the rename; else created with O_EXCL|O_NOFOLLOW under such a name), fsync,
+ * then rename over @path (see util_output_target(): what is not a regular
+ * file is refused). Nothing planted under any name is followed. On failure
+ * the temporary file is removed; a write killed before the rename leaves
+ * no name behind where O_TMPFILE is supported.
  */
 int util_write_file_atomic(const char *path, const void *data, size_t len,
 			   mode_t mode);
 
 /*
- * Read the whole of @path into a malloc'ed buffer with a NUL added (not
- * counted in *@len, which may be NULL). NULL on failure.
+ * Inputs are regular files only: a FIFO would block open() (or read()) for
+ * ever, a device such as /dev/zero never ends. What is not one is refused
+ * with errno UTIL_ENOTFILE (EISDIR for a directory).
  */
+#define UTIL_ENOTFILE	EBADFD
+/* strerror() that words UTIL_ENOTFILE and EFBIG as the refusals they are. */
+const char *util_input_strerror(int err);
+
+/*
+ * Open @path for reading if it is a regular file (opened O_NONBLOCK, so
+ * that a FIFO does not block, then checked with fstat; the flag is cleared
+ * before returning). Fills *@st when not NULL. Returns the fd or -1.
+ */
+int util_open_input(const char *path, struct stat *st);
+
+/*
+ * Read the whole of regular file @path, at most @max bytes (more: NULL,
+ * errno EFBIG), into a malloc'ed buffer with a NUL added (not counted in
+ * *@len, which may be NULL). NULL on failure.
+ */
+char *util_read_input(const char *path, size_t max, size_t *len);
+
+/* util_read_input() with UTIL_READ_MAX. */
+#define UTIL_READ_MAX	((size_t)1 << 30)
 char *util_read_file(const char *path, size_t *len);
 
 /* Copy @src to @dst atomically (temporary name + rename). */

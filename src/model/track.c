@@ -207,6 +207,7 @@ static void feed_sample(struct track *t, const struct stream_line *l)
 	raw_point(t, l, &raw);
 	if (t->npts && raw.t_ns < t->pts[t->npts - 1].t_ns) {
 		t->dropped++;
+		t->backwards++;
 		return;
 	}
 	feed_counters(t, l);
@@ -254,6 +255,7 @@ static void feed_host(struct track *t, const struct stream_line *l)
 	raw.cpu_ns = l->host_cpu_ns;
 	if (t->nhost && raw.t_ns < t->host[t->nhost - 1].t_ns) {
 		t->dropped++;
+		t->backwards++;
 		return;
 	}
 	if (!grow((void **)&t->host, &t->caphost, t->nhost,

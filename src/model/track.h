@@ -115,6 +115,9 @@ struct track {
 	uint64_t dropped;		/* points not kept (time backwards,
 					 * out of memory, limit)
 					 */
+	uint64_t backwards;		/* of those, sample or host points
+					 * whose t_ns went back in time
+					 */
 	struct track_phase phases[TRACK_MAX_PHASES];
 	unsigned int nphases;
 	struct track_counter ctr[STREAM_MAX_COUNTERS];
@@ -275,26 +278,5 @@ bool track_counter_value(const struct track *t, const char *name,
  */
 size_t track_point_after(const struct track *t, uint64_t when);
 long track_point_before(const struct track *t, uint64_t when);
-
-/*
- * The names before stats.c was split into track.c and stats.c, still
- * used by src/cmd/report.c, src/cmd/run.c, src/cmd/top.c and
- * src/results/source.c (being changed on another branch when this was
- * written). Once those use the new names (the sed in doc/dev/
- * architecture.md "Renames"), delete this block.
- */
-#define stats_track		track
-#define stats_track_init	track_init
-#define stats_track_free	track_free
-#define stats_track_feed	track_feed
-#define stats_track_span_ns	track_span_ns
-#define stats_track_series	track_series
-#define stats_phase		track_phase
-#define stats_metric		track_metric
-#define SF_NRSWPOUT		TF_NRSWPOUT
-#define STATS_M_WR_PPIO		TRACK_M_WR_PPIO
-#define STATS_M_DEV_WR_PPIO	TRACK_M_DEV_WR_PPIO
-#define STATS_M_PSWPOUT_S	TRACK_M_PSWPOUT_S
-#define STATS_M_PSWPIN_S	TRACK_M_PSWPIN_S
 
 #endif

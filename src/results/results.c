@@ -56,6 +56,19 @@ int results_add(struct results *r, const char *kernel, unsigned int rep,
 	return results_add_on(r, kernel, rep, NULL, NULL, t);
 }
 
+/* Control bytes (C0, DEL, C1 in UTF-8 too) of @s replaced by '?'. */
+static void printable(char *s)
+{
+	unsigned char *p = (unsigned char *)s;
+
+	for (; *p; p++) {
+		if (*p < ' ' || *p == 0x7f)
+			*p = '?';
+		else if (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f)
+			p[0] = p[1] = '?';
+	}
+}
+
 int results_add_on(struct results *r, const char *kernel, unsigned int rep,
 		   const char *host, const char *rerun,
 		   const struct track *t)
@@ -81,6 +94,9 @@ int results_add_on(struct results *r, const char *kernel, unsigned int rep,
 	g->rep = rep;
 	snprintf(g->host, sizeof(g->host), "%s", host ? host : "");
 	snprintf(g->rerun, sizeof(g->rerun), "%s", rerun ? rerun : "");
+	/* from summary.json: shown on terminals and in mails, never raw */
+	printable(g->host);
+	printable(g->rerun);
 	metric_in_init(&in, t);
 	for (i = 0; i < metric_count && i < RES_MAX_METRICS; i++)
 		g->v[i] = metric_eval(&metric_defs[i], &in);

@@ -393,15 +393,4 @@ void results_print_table(FILE *f, const struct results *r);
 void results_print_table_fit(FILE *f, const struct results *r,
 			     unsigned int width);
 
-/*
- * The names before "power" became "mde" (issue 34), still used by
- * src/cmd/bisect.c, report.c and run.c (being changed on another branch
- * when this was written). Once those use the new names (the sed in
- * doc/dev/architecture.md "Renames"), delete this block.
- */
-#define results_print_power	results_print_mde
-#define results_power_targets	results_mde_targets
-#define results_power_reached	results_mde_reached
-#define res_power_opts		res_mde_opts
-
 #endif

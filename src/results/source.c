@@ -16,10 +16,13 @@
 
 #include <jansson.h>
 
+#include "jfile.h"
 #include "rundir.h"
+#include "util.h"
 #include "source.h"
 
 #define SOURCE_MAX_FILE	(512u << 20)	/* replay: bigger is refused */
+#define SOURCE_POLL_MAX	((uint64_t)16 << 20) /* live: read a poll at most */
 
 static void on_line(void *ctx, const struct stream_line *l,
 		    enum stream_err err, const char *raw, size_t len,
@@ -31,7 +34,7 @@ static void on_line(void *ctx, const struct stream_line *l,
 	(void)len;
 	(void)lineno;
 	if (err == STREAM_OK && l)
-		stats_track_feed(&g->track, l);
+		track_feed(&g->track, l);
 }
 
 /* "<kernel>-<rep>": kernel [A-Za-z0-9_.-]+, rep a positive number. */
@@ -106,7 +109,7 @@ static void read_small(const char *dir, const char *file, char *buf,
 	if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, file) >=
 	    sizeof(path))
 		return;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = util_open_input(path, NULL);
 	if (fd < 0)
 		return;
 	n = read(fd, buf, len - 1);
@@ -134,7 +137,7 @@ static void read_kernels(struct source *s)
 	if ((size_t)snprintf(path, sizeof(path), "%s/kernels", s->dir) >=
 	    sizeof(path))
 		return;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = util_open_input(path, NULL);
 	if (fd < 0)
 		return;
 	n = read(fd, buf, sizeof(buf) - 1);
@@ -172,7 +175,7 @@ static void read_scenario_name(struct source *s)
 	if ((size_t)snprintf(path, sizeof(path), "%s/scenario.json",
 			     s->dir) >= sizeof(path))
 		return;
-	root = json_load_file(path, JSON_REJECT_DUPLICATES, NULL);
+	root = jfile_load(path, JSON_REJECT_DUPLICATES, NULL);
 	if (!root)
 		return;
 	name = json_object_get(root, "name");
@@ -228,7 +231,7 @@ static void scan_guests(struct source *s)
 			break;
 		}
 		stream_init(g->st);
-		stats_track_init(&g->track);
+		track_init(&g->track);
 		snprintf(g->name, sizeof(g->name), "%.63s", de->d_name);
 		snprintf(g->kernel, sizeof(g->kernel), "%s", kernel);
 		g->rep = rep;
@@ -250,36 +253,60 @@ static void scan_guests(struct source *s)
 	}
 }
 
-/* Live: read what was appended to @g's file. */
-static size_t tail_guest(struct source_guest *g)
+/* @path is a symbolic link whose target does not exist. */
+static bool dangling(const char *path)
+{
+	struct stat sb;
+
+	return !lstat(path, &sb) && S_ISLNK(sb.st_mode) && stat(path, &sb);
+}
+
+/*
+ * Live: read what was appended to @g's file, at most SOURCE_POLL_MAX bytes
+ * a poll (the rest at the next), and none once *s->stop is set. What is not
+ * a regular file is never opened for reading (a FIFO would block, a device
+ * never end): the run is refused, as a stale one is.
+ */
+static size_t tail_guest(struct source *s, struct source_guest *g)
 {
 	char buf[65536];
-	uint64_t before = g->st->lines;
+	uint64_t before = g->st->lines, budget = SOURCE_POLL_MAX;
 	struct stat sb;
 	int fd;
 
-	fd = open(g->path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	fd = util_open_input(g->path, &sb);
+	if (fd < 0) {
+		if ((errno != ENOENT || dangling(g->path)) && !s->stale) {
+			g->exists = true;
+			s->stale = true;
+			snprintf(s->stale_why, sizeof(s->stale_why), "%s: %s",
+				 g->path, errno == ENOENT ?
+				 "a link to nothing (dangling)" :
+				 util_input_strerror(errno));
+		}
 		return 0;
+	}
 	g->exists = true;
-	if (fstat(fd, &sb) == 0 && (uint64_t)sb.st_size < g->pos) {
+	if ((uint64_t)sb.st_size < g->pos) {
 		/* rewritten from the start: begin again */
 		stream_init(g->st);
-		stats_track_free(&g->track);
+		track_free(&g->track);
 		g->pos = 0;
 	}
 	if (lseek(fd, (off_t)g->pos, SEEK_SET) == (off_t)-1) {
 		close(fd);
 		return 0;
 	}
-	for (;;) {
-		ssize_t n = read(fd, buf, sizeof(buf));
+	while (budget && !(s->stop && *s->stop)) {
+		ssize_t n = read(fd, buf, budget < sizeof(buf) ?
+				 (size_t)budget : sizeof(buf));
 
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
 			break;
 		g->pos += (uint64_t)n;
+		budget -= (uint64_t)n;
 		stream_feed(g->st, buf, (size_t)n, on_line, g);
 	}
 	close(fd);
@@ -314,23 +341,25 @@ static int load_file(struct source_guest *g, char *err, size_t errlen)
 	struct stream_state *scratch;
 	struct stream_line *l;
 	uint64_t first = 0, at = 0;
-	bool have_first = false;
+	bool have_first = false, ok;
 	struct stat sb;
 	size_t off = 0, cap = 0;
 	ssize_t n;
 	int fd;
 
-	fd = open(g->path, O_RDONLY | O_CLOEXEC);
+	fd = util_open_input(g->path, &sb);
 	if (fd < 0) {
-		if (errno == ENOENT)
+		if (errno == ENOENT && !dangling(g->path))
 			return 0;	/* a guest that never started */
-		snprintf(err, errlen, "%s: %s", g->path, strerror(errno));
+		snprintf(err, errlen, "%s: %s", g->path, errno == ENOENT ?
+			 "a link to nothing (dangling)" :
+			 util_input_strerror(errno));
 		return -1;
 	}
 	g->exists = true;
 	scan_console(g);
-	if (fstat(fd, &sb) || sb.st_size > (off_t)SOURCE_MAX_FILE) {
-		snprintf(err, errlen, "%s: unreadable or larger than %u MiB",
+	if (sb.st_size > (off_t)SOURCE_MAX_FILE) {
+		snprintf(err, errlen, "%s: larger than %u MiB",
 			 g->path, SOURCE_MAX_FILE >> 20);
 		close(fd);
 		return -1;
@@ -379,8 +408,11 @@ static int load_file(struct source_guest *g, char *err, size_t errlen)
 			}
 			g->lines = p;
 		}
-		if (stream_parse_line(scratch, g->data + off, len, l) ==
-		    STREAM_OK && l->has_seq) {
+		ok = stream_parse_line(scratch, g->data + off, len, l) ==
+		     STREAM_OK;
+		if (ok)
+			g->valid++;
+		if (ok && l->has_seq) {
 			if (!have_first) {
 				first = l->t_ns;
 				have_first = true;
@@ -403,6 +435,7 @@ int source_resolve(const char *workdir, const char *arg, char *out,
 		   size_t len, char *err, size_t errlen)
 {
 	struct stat sb;
+	size_t i;
 
 	if (arg) {
 		if (!stat(arg, &sb) && S_ISDIR(sb.st_mode)) {
@@ -422,11 +455,42 @@ int source_resolve(const char *workdir, const char *arg, char *out,
 		return -1;
 	}
 	if (stat(out, &sb) || !S_ISDIR(sb.st_mode)) {
-		snprintf(err, errlen,
-			 "%s: no run yet (start one with 'swapctl run')", out);
+		char to[PATH_MAX];
+		ssize_t n = readlink(out, to, sizeof(to) - 1);
+
+		if (n > 0) {
+			to[n] = '\0';
+			for (i = 0; to[i]; i++)
+				if ((unsigned char)to[i] < ' ' || to[i] == 0x7f)
+					to[i] = '?';
+			snprintf(err, errlen,
+				 "%s: names %s, which is no run directory (removed?)",
+				 out, to);
+		} else {
+			snprintf(err, errlen,
+				 "%s: no run yet (start one with 'swapctl run')",
+				 out);
+		}
 		return -1;
 	}
 	return 0;
+}
+
+/* What swapctl run writes first into every run directory (HACKING.md). */
+static bool is_run_dir(const char *dir)
+{
+	static const char *const marks[] = { "state", "scenario.json",
+					     "kernels" };
+	char path[PATH_MAX];
+	struct stat sb;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(marks); i++)
+		if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir,
+				     marks[i]) < sizeof(path) &&
+		    !lstat(path, &sb) && S_ISREG(sb.st_mode))
+			return true;
+	return false;
 }
 
 int source_open(struct source *s, const char *dir, bool replay, double speed,
@@ -453,6 +517,14 @@ int source_open(struct source *s, const char *dir, bool replay, double speed,
 	s->speed = speed > 0 ? speed : 1;
 	s->live = !replay && !strcmp(s->state, "running");
 	scan_guests(s);
+	if (s->ng && !is_run_dir(s->dir)) {
+		/* any directory with <name>-<N> subdirectories is no run */
+		snprintf(err, errlen,
+			 "%s: not a run directory (no state, scenario.json or kernels file; %s is no guest)",
+			 dir, s->g[0]->name);
+		source_close(s);
+		return -1;
+	}
 	if (s->live)
 		return 0;
 	for (i = 0; i < s->ng; i++) {
@@ -460,9 +532,17 @@ int source_open(struct source *s, const char *dir, bool replay, double speed,
 			source_close(s);
 			return -1;
 		}
-		if (s->g[i]->exists && !s->g[i]->nlines && !s->empty[0])
+		if (s->g[i]->exists && !s->g[i]->valid && !s->empty[0]) {
 			snprintf(s->empty, sizeof(s->empty), "%s",
 				 s->g[i]->path);
+			if (!s->g[i]->nlines)
+				snprintf(s->empty_why, sizeof(s->empty_why),
+					 "empty (the guest sent nothing)");
+			else
+				snprintf(s->empty_why, sizeof(s->empty_why),
+					 "no valid line (%zu, every one refused)",
+					 s->g[i]->nlines);
+		}
 	}
 	for (i = 0; i < s->ng; i++)
 		if (s->g[i]->nlines &&
@@ -474,6 +554,15 @@ int source_open(struct source *s, const char *dir, bool replay, double speed,
 		snprintf(err, errlen,
 			 "%s: no guest directories (<kernel>-<rep>/samples.jsonl)",
 			 dir);
+		return -1;
+	}
+	for (i = 0; i < s->ng && !s->g[i]->exists; i++)
+		;
+	if (i == s->ng) {
+		snprintf(err, errlen,
+			 "%s: no guest has a samples.jsonl (%s and the others hold none)",
+			 dir, s->g[0]->name);
+		source_close(s);
 		return -1;
 	}
 	return 0;
@@ -552,7 +641,7 @@ size_t source_poll(struct source *s, double wall_s)
 		read_small(s->dir, "state", s->state, sizeof(s->state));
 		scan_guests(s);
 		for (i = 0; i < s->ng; i++)
-			n += tail_guest(s->g[i]);
+			n += tail_guest(s, s->g[i]);
 		now = mono_s();
 		if (!n && !s->stale && !strcmp(s->state, "running") &&
 		    now - s->stale_checked >= 2.0) {
@@ -594,6 +683,16 @@ bool source_done(const struct source *s)
 	return true;
 }
 
+const struct source_guest *source_backwards(const struct source *s)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->ng; i++)
+		if (s->g[i]->track.backwards)
+			return s->g[i];
+	return NULL;
+}
+
 unsigned int source_reps(const struct source *s, unsigned int *reps,
 			 unsigned int max)
 {
@@ -616,7 +715,7 @@ void source_close(struct source *s)
 	unsigned int i;
 
 	for (i = 0; i < s->ng; i++) {
-		stats_track_free(&s->g[i]->track);
+		track_free(&s->g[i]->track);
 		free(s->g[i]->st);
 		free(s->g[i]->data);
 		free(s->g[i]->lines);

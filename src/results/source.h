@@ -10,6 +10,7 @@
 #define SWAPCTL_SOURCE_H
 
 #include <limits.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -41,6 +42,7 @@ struct source_guest {
 	size_t len;
 	struct source_line *lines;
 	size_t nlines, next;
+	size_t valid;		/* replay: lines the stream parser took */
 };
 
 struct source {
@@ -57,12 +59,19 @@ struct source {
 	/* the kernels file: the run's kernels in order, reference first */
 	char kernels[SOURCE_MAX_KERNELS][48];
 	unsigned int nkernels;
-	/* replay: the first samples.jsonl that exists and holds no line */
+	/*
+	 * replay: the first samples.jsonl that exists and holds no valid
+	 * line, and why: "empty (the guest sent nothing)" or "no valid line
+	 * (N, every one refused)"
+	 */
 	char empty[PATH_MAX];
+	char empty_why[64];
 	/* live: state says running but no run is behind it (source_done) */
 	bool stale;
 	char stale_why[2 * PATH_MAX + 128];
 	double stale_checked;	/* monotonic seconds of the last check */
+	/* live: when set and nonzero (a signal came), stop reading */
+	const volatile sig_atomic_t *stop;
 };
 
 /*
@@ -88,6 +97,13 @@ void source_seek_end(struct source *s);
  * at most every 2 s, and only when no line came) and it is done too.
  */
 bool source_done(const struct source *s);
+/*
+ * The first guest some of whose samples went back in time (t_ns smaller
+ * than the sample before: dropped, track.backwards), or NULL. Its
+ * rates and so the verdicts over it are not to be trusted: report, top
+ * and bisect say so and exit 11.
+ */
+const struct source_guest *source_backwards(const struct source *s);
 /* Sorted repetition numbers present; returns how many (<= max). */
 unsigned int source_reps(const struct source *s, unsigned int *reps,
 			 unsigned int max);

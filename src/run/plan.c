@@ -323,7 +323,7 @@ int plan_make_initrd(const char *base, const char *plan, const char *out,
 	char tmp[4096];
 	struct cpio c;
 	FILE *f;
-	int in;
+	int in, fd;
 
 	in = open(base, O_RDONLY | O_CLOEXEC);
 	if (in < 0) {
@@ -332,9 +332,19 @@ int plan_make_initrd(const char *base, const char *plan, const char *out,
 		return -1;
 	}
 	snprintf(tmp, sizeof(tmp), "%s.tmp", out);
-	f = fopen(tmp, "we");
+	/* never through what is there: a stale file or a planted link */
+	if (unlink(tmp) && errno != ENOENT) {
+		util_seterr(err, errlen, "%s: %s", tmp, strerror(errno));
+		close(in);
+		return -1;
+	}
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+		  0644);
+	f = fd < 0 ? NULL : fdopen(fd, "w");
 	if (!f) {
 		util_seterr(err, errlen, "%s: %s", tmp, strerror(errno));
+		if (fd >= 0)
+			close(fd);
 		close(in);
 		return -1;
 	}

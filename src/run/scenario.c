@@ -60,6 +60,8 @@ static const char *kernel_name_problem(const char *name)
 		return "is longer than 32 characters";
 	if (name[0] == '.' || name[0] == '-')
 		return "must not start with '.' or '-'";
+	if (!strcmp(name, "each"))
+		return "is reserved (\"kernel\": \"each\" of an expectation means every kernel)";
 	for (p = name; *p; p++)
 		if (!isalnum((unsigned char)*p) && !strchr("_.-", *p))
 			return "must be letters, digits, '_', '.' and '-' (a variant under <workdir>/kernels/)";
@@ -69,7 +71,7 @@ static const char *kernel_name_problem(const char *name)
 int scn_set_kernels(struct scenario *s, const char *list, char *err,
 		    size_t errlen)
 {
-	char buf[SCN_MAX_KERNELS * SCN_KERNEL_MAX + 16], *tok, *save = NULL;
+	char buf[SCN_MAX_KERNELS * SCN_KERNEL_MAX + 16], *tok, *comma;
 	const char *why;
 
 	if (strlen(list) >= sizeof(buf)) {
@@ -78,11 +80,15 @@ int scn_set_kernels(struct scenario *s, const char *list, char *err,
 	}
 	strcpy(buf, list);
 	s->nkernels = 0;
-	for (tok = strtok_r(buf, ",", &save); tok;
-	     tok = strtok_r(NULL, ",", &save)) {
+	/* every name between commas counts: "a,,b" has an empty one */
+	for (tok = buf; tok; tok = comma ? comma + 1 : NULL) {
+		comma = strchr(tok, ',');
+		if (comma)
+			*comma = '\0';
 		why = kernel_name_problem(tok);
 		if (why) {
-			util_seterr(err, errlen, "'%s' %s", tok, why);
+			util_seterr(err, errlen, "'%s': '%s' %s", list, tok,
+				    why);
 			return -1;
 		}
 		if (scn_kernel_index(s, tok) >= 0) {
@@ -94,16 +100,38 @@ int scn_set_kernels(struct scenario *s, const char *list, char *err,
 				    SCN_MAX_KERNELS);
 			return -1;
 		}
-		snprintf(s->kernels[s->nkernels++], SCN_KERNEL_MAX, "%s",
-			 tok);
+		snprintf(s->kernels[s->nkernels++], SCN_KERNEL_MAX, "%.*s",
+			 SCN_KERNEL_MAX - 1, tok);
 	}
-	if (!s->nkernels) {
-		util_seterr(err, errlen, "'%s': no kernel named", list);
+	return 0;
+}
+
+int scn_check_kernels(const struct scenario *s, const char *series,
+		      char *err, size_t errlen)
+{
+	if (series && series[0] && scn_kernel_index(s, SCN_PATCHED) >= 0 &&
+	    scn_kernel_index(s, series) >= 0) {
+		util_seterr(err, errlen,
+			    "%s: kernels: \"%s\" is \"%s\" (series in swapctl.conf): one kernel listed twice would be compared with itself",
+			    s->file, SCN_PATCHED, series);
 		return -1;
 	}
 	return 0;
 }
 
+int scn_check_line(const struct scenario *s, const char *line,
+		   const char *from, char *err, size_t errlen)
+{
+	if (s->nmthp && kline_before(line, PLAN_MTHP_LINE_MAJOR,
+				     PLAN_MTHP_LINE_MINOR)) {
+		util_seterr(err, errlen,
+			    "%s: mthp: kernel line %s (%s) has no per-size mTHP (hugepages-<size>kB, %d.%d and later): run it on 6.12 (--line 6.12)",
+			    s->file, line, from, PLAN_MTHP_LINE_MAJOR,
+			    PLAN_MTHP_LINE_MINOR);
+		return -1;
+	}
+	return 0;
+}
 
 bool scn_has_nfs(const struct scenario *s)
 {
@@ -1850,6 +1878,98 @@ static int parse_root(struct pctx *c, struct scenario *s, json_t *root)
 
 static int one_line(char *err);
 
+/*
+ * The key path ("swap[0].size_mb") of the value that byte @pos of JSON
+ * @text is in, into @buf ("" at the top): what a parse error of jansson
+ * (which knows only the line and column) is about. A light scan that
+ * trusts nothing: strings with escapes, containers nested up to
+ * MAX_DEPTH deep (deeper is left out of the path).
+ */
+static void path_at(const char *text, size_t len, size_t pos, char *buf,
+		    size_t buflen)
+{
+	struct {
+		bool obj, want_key;
+		size_t idx;
+		size_t key_off, key_len;
+	} st[MAX_DEPTH];
+	int depth = 0, i;
+	size_t p = 0, n = 0, start;
+
+	if (pos > len)
+		pos = len;
+	while (p < pos) {
+		char ch = text[p];
+
+		if (ch == '{' || ch == '[') {
+			if (depth < MAX_DEPTH) {
+				st[depth].obj = ch == '{';
+				st[depth].want_key = ch == '{';
+				st[depth].idx = 0;
+				st[depth].key_len = 0;
+			}
+			depth++;
+			p++;
+		} else if (ch == '}' || ch == ']') {
+			if (depth > 0)
+				depth--;
+			p++;
+		} else if (ch == ',') {
+			if (depth > 0 && depth <= MAX_DEPTH) {
+				if (st[depth - 1].obj)
+					st[depth - 1].want_key = true;
+				else
+					st[depth - 1].idx++;
+			}
+			p++;
+		} else if (ch == ':') {
+			if (depth > 0 && depth <= MAX_DEPTH)
+				st[depth - 1].want_key = false;
+			p++;
+		} else if (ch == '"') {
+			start = ++p;
+			while (p < len && text[p] != '"')
+				p += text[p] == '\\' ? 2 : 1;
+			if (depth > 0 && depth <= MAX_DEPTH &&
+			    st[depth - 1].obj && st[depth - 1].want_key) {
+				st[depth - 1].key_off = start;
+				st[depth - 1].key_len = (p < len ? p : len) -
+							start;
+			}
+			p++;
+		} else {
+			p++;
+		}
+	}
+	buf[0] = '\0';
+	for (i = 0; i < depth && i < MAX_DEPTH && n < buflen; i++) {
+		int w;
+
+		if (st[i].obj && !st[i].want_key && st[i].key_len)
+			w = snprintf(buf + n, buflen - n, "%s%.*s", n ? "." : "",
+				     (int)(st[i].key_len > 64 ? 64 :
+					   st[i].key_len),
+				     text + st[i].key_off);
+		else if (!st[i].obj)
+			w = snprintf(buf + n, buflen - n, "[%zu]", st[i].idx);
+		else
+			break;
+		if (w < 0)
+			break;
+		n += (size_t)w;
+	}
+}
+
+/* jansson's wording of a parse error, made the user's. */
+static const char *parse_why(const json_error_t *jerr)
+{
+	if (strstr(jerr->text, "JSON_ALLOW_NUL"))
+		return "\\u0000 (a NUL character) in a string";
+	return jerr->text;
+}
+
+#define SCENARIO_MAX_FILE	((size_t)64 << 20)
+
 int scenario_parse(struct scenario *s, const char *text, size_t len,
 		   const char *file, char *err, size_t errlen)
 {
@@ -1863,10 +1983,20 @@ int scenario_parse(struct scenario *s, const char *text, size_t len,
 
 	memset(s, 0, sizeof(*s));
 	snprintf(s->file, sizeof(s->file), "%s", file);
+	if (len >= 3 && !memcmp(text, "\xef\xbb\xbf", 3)) {
+		snprintf(err, errlen,
+			 "%s:1:1: starts with a UTF-8 byte order mark (JSON has none: save the file without it)",
+			 file);
+		return one_line(err);
+	}
 	root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
 	if (!root) {
-		snprintf(err, errlen, "%s:%d:%d: %s", file, jerr.line,
-			 jerr.column, jerr.text);
+		char path[256];
+
+		path_at(text, len, (size_t)jerr.position, path, sizeof(path));
+		snprintf(err, errlen, "%s:%d:%d: %s%s%s", file, jerr.line,
+			 jerr.column, path, path[0] ? ": " : "",
+			 parse_why(&jerr));
 		return one_line(err);
 	}
 	ret = parse_root(&c, s, root);
@@ -1886,47 +2016,23 @@ static int one_line(char *err)
 int scenario_load(struct scenario *s, const char *path,
 		  char *err, size_t errlen)
 {
-	size_t len = 0, cap = 0, n;
-	char *buf = NULL, *nb;
-	FILE *f;
+	size_t len;
+	char *buf;
 	int ret;
 
-	f = fopen(path, "r");
-	if (!f) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return -1;
+	buf = util_read_input(path, SCENARIO_MAX_FILE, &len);
+	if (!buf) {
+		if (errno == EFBIG)
+			snprintf(err, errlen, "%s: larger than %zu MiB", path,
+				 SCENARIO_MAX_FILE >> 20);
+		else
+			snprintf(err, errlen, "%s: %s", path,
+				 util_input_strerror(errno));
+		return one_line(err);
 	}
-	do {
-		if (len + 4096 > cap) {
-			cap = cap ? cap * 2 : 65536;
-			if (cap > (64u << 20)) {
-				snprintf(err, errlen, "%s: larger than 64 MiB",
-					 path);
-				goto fail;
-			}
-			nb = realloc(buf, cap);
-			if (!nb) {
-				snprintf(err, errlen, "%s: out of memory",
-					 path);
-				goto fail;
-			}
-			buf = nb;
-		}
-		n = fread(buf + len, 1, cap - len, f);
-		len += n;
-	} while (n);
-	if (ferror(f)) {
-		snprintf(err, errlen, "%s: read error", path);
-		goto fail;
-	}
-	fclose(f);
 	ret = scenario_parse(s, buf, len, path, err, errlen);
 	free(buf);
 	return ret;
-fail:
-	fclose(f);
-	free(buf);
-	return -1;
 }
 
 const char *scenario_find(const char *arg, char *buf, size_t len)

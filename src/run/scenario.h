@@ -192,6 +192,20 @@ int scn_kernel_index(const struct scenario *s, const char *name);
  */
 int scn_set_kernels(struct scenario *s, const char *list, char *err,
 		    size_t errlen);
+/*
+ * "patched" and the series it stands for (@series, from swapctl.conf)
+ * both in the kernel list would boot one variant twice and compare it
+ * with itself: -1 with @err set.
+ */
+int scn_check_kernels(const struct scenario *s, const char *series,
+		      char *err, size_t errlen);
+/*
+ * A scenario with per-size mTHP needs a kernel line that has it (6.8 and
+ * later): -1 with @err set when @line (chosen by @from: "--line", "the
+ * scenario's kernel_line", ...) is older. validate and run both ask.
+ */
+int scn_check_line(const struct scenario *s, const char *line,
+		   const char *from, char *err, size_t errlen);
 bool scn_has_nfs(const struct scenario *s);
 /* Faults the host injects (nfs_stall, nfs_restart), not the guest. */
 /* Whether the scenario expects the OOM killer to take the workload. */

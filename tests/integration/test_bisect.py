@@ -25,8 +25,8 @@ from pathlib import Path
 import pytest
 
 import harness
-from harness import EXIT_CONFIG, EXIT_FAILURE_GENERIC, EXIT_NO_KERNEL, \
-    EXIT_OK, EXIT_PATCH, EXIT_SETUP, EXIT_USAGE
+from harness import EXIT_CONFIG, EXIT_DATA, EXIT_FAILURE_GENERIC, \
+    EXIT_NO_KERNEL, EXIT_OK, EXIT_PATCH, EXIT_SETUP, EXIT_USAGE
 
 FIXTURE = harness.REPO / "tests" / "fixtures" / "run-zram-unfixed"
 
@@ -130,8 +130,11 @@ def test_refusals(sw, fake, tmp_path):
                "scenarios/zram-swap.json", env=env)
     assert r.rc == EXIT_PATCH and "no-such-series" in r.err, r
     assert len(r.err.strip().splitlines()) == 1, r.err
+    # report's and top's codes for the same causes (issue 33, item 14)
     r = sw.run("bisect", "--run", tmp_path / "nothing", env=env)
-    assert r.rc == EXIT_SETUP, r
+    assert r.rc == EXIT_USAGE and "no such run directory" in r.err, r
+    r = sw.run("bisect", "--run", "/tmp", env=env)
+    assert r.rc == EXIT_DATA, r
     one = fake_run(tmp_path / "wd1", [("baseline", "baseline-1")])
     r = sw.run("bisect", "--run", one, env=env)
     assert r.rc == EXIT_SETUP and "bisect needs the baseline and at least" \

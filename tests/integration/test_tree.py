@@ -442,6 +442,16 @@ REFUSALS = [
      "the series lists no patch"),
     (["--apply", "{tmp}/badseries/series"], EXIT_PATCH,
      "{tmp}/badseries/series:1: "),
+    # issue 33, item 9: a mail without a diff was "apply 1/1"
+    (["--apply", "{tmp}/nodiff.mbox"], EXIT_PATCH,
+     "{tmp}/nodiff.mbox: a mail without a diff"),
+    (["--dry-run", "--apply", "{tmp}/nodiff.mbox"], EXIT_PATCH,
+     "{tmp}/nodiff.mbox: a mail without a diff"),
+    # item 13: binary garbage read as a quilt series was echoed raw
+    (["--apply", "{tmp}/garbage.bin"], EXIT_PATCH,
+     "{tmp}/garbage.bin: binary data: not a series file"),
+    (["--apply", "{tmp}/ctrl/series"], EXIT_PATCH,
+     "unknown option '??[2J'"),
 ]
 
 
@@ -458,6 +468,12 @@ def test_each_refusal_says_why_and_makes_nothing(toy, tmp_path, args, code,
     (tmp_path / "noseries" / "series").write_text("# nothing\n")
     (tmp_path / "badseries").mkdir()
     (tmp_path / "badseries" / "series").write_text("absent.patch\n")
+    (tmp_path / "nodiff.mbox").write_text(
+        "From 0 Mon Sep 17 00:00:00 2001\nFrom: a <a@b>\n"
+        "Subject: [PATCH] words only\n\nno diff here\n")
+    (tmp_path / "garbage.bin").write_bytes(bytes(range(256)) * 8)
+    (tmp_path / "ctrl").mkdir()
+    (tmp_path / "ctrl" / "series").write_bytes(b"a.patch \xc2\x9b[2J\n")
     before = toy.state()
     argv = [a.format(tmp=tmp_path) for a in args]
     r = toy.expect(code, "build", "--tree", toy.tree, *argv)
