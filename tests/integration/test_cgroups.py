@@ -216,6 +216,27 @@ def sharer_figures(r):
     raise AssertionError("no usemem summary in %s" % r["dir"])
 
 
+def sharer_run(k, r):
+    """A guest of a cg-cpumax-shared-like run: clean, no page lost by the
+    task or its sharers; returns (its figures, the throttled group's end
+    line, usemem's summary)."""
+    ends = check_clean(k, r, ["throttled"])
+    t = ends["throttled"]
+    f = sharer_figures(r)
+    fig = {
+        "sharer_checks": int(f["sharer_checks"]),
+        "sharer_slow": int(f["sharer_slow"]),
+        "sharer_max_ms": f["sharer_max_ms"],
+        "verify_s": f["verify_s"],
+        "nr_throttled": t["cpu_nr_throttled"],
+        "pswpin": r["metrics"]["pswpin"],
+        "read_pages_per_io": r["metrics"]["read_pages_per_io"],
+    }
+    assert f["corrupt"] == 0 and f["sharer_corrupt"] == 0, (k, f)
+    assert f["bad_sharers"] == 0, (k, f)
+    return fig, t, f
+
+
 @pytest.mark.boot
 @pytest.mark.slow
 def test_preempted_batch_owner_delays_and_never_hangs(runs):
@@ -235,19 +256,7 @@ def test_preempted_batch_owner_delays_and_never_hangs(runs):
         d = Path(r["dir"])
         cmdline = (d / "domain.xml").read_text()
         assert " preempt=full" in cmdline, (k, "not booted preempt=full")
-        ends = check_clean(k, r, ["throttled"])
-        t = ends["throttled"]
-        f = sharer_figures(r)
-        figures[k] = {
-            "sharer_checks": int(f["sharer_checks"]),
-            "sharer_slow": int(f["sharer_slow"]),
-            "sharer_max_ms": f["sharer_max_ms"],
-            "nr_throttled": t["cpu_nr_throttled"],
-            "pswpin": r["metrics"]["pswpin"],
-            "read_pages_per_io": r["metrics"]["read_pages_per_io"],
-        }
-        assert f["corrupt"] == 0 and f["sharer_corrupt"] == 0, (k, f)
-        assert f["bad_sharers"] == 0, (k, f)
+        figures[k], t, _ = sharer_run(k, r)
         # the throttle was on: the task read for several periods
         assert t["cpu_nr_throttled"] >= 3, (k, figures[k])
     print("cg-cpumax-preempt: %r" % figures)
@@ -277,20 +286,7 @@ def test_cpumax_sharers_wait_no_longer_than_on_the_baseline(runs):
     run = runs.get("cg-cpumax-shared")
     figures = {}
     for k, r in by_kernel(run).items():
-        ends = check_clean(k, r, ["throttled"])
-        t = ends["throttled"]
-        f = sharer_figures(r)
-        figures[k] = {
-            "sharer_checks": int(f["sharer_checks"]),
-            "sharer_slow": int(f["sharer_slow"]),
-            "sharer_max_ms": f["sharer_max_ms"],
-            "verify_s": f["verify_s"],
-            "nr_throttled": t["cpu_nr_throttled"],
-            "pswpin": r["metrics"]["pswpin"],
-            "read_pages_per_io": r["metrics"]["read_pages_per_io"],
-        }
-        assert f["corrupt"] == 0 and f["sharer_corrupt"] == 0, (k, f)
-        assert f["bad_sharers"] == 0, (k, f)
+        figures[k], t, f = sharer_run(k, r)
         assert t["cpu_nr_throttled"] > 10, (k, figures[k])
         # the sharers ran all along: a check a millisecond each (TCG's
         # timers make it 200-250 a second) for the task's 8-14 s
