@@ -25,7 +25,7 @@ static const struct {
 	{ EXIT_GUEST, "guest panic, BUG/Oops or timeout" },
 	{ EXIT_OUTPUT, "an output cannot be written (stdout, --svg)" },
 	{ EXIT_DATA, "not a usable run directory or samples file" },
-	{ EXIT_REGRESSION, "a no_regression metric got significantly worse" },
+	{ EXIT_REGRESSION, "a no_regression metric got worse (Holm, 5% family-wise)" },
 	{ EXIT_NOT_GIT, "--tree: not a git work tree" },
 	{ EXIT_DIRTY, "--tree: uncommitted changes the build would miss" },
 	{ EXIT_REF, "--tree: a ref that names no commit" },
