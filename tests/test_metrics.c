@@ -18,25 +18,7 @@
 
 #include "metrics.h"
 
-static struct stream_state st;
-static struct track tr;
-static unsigned int seq;
-
-static int setup(void **state)
-{
-	(void)state;
-	stream_init(&st);
-	track_init(&tr);
-	seq = 0;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	track_free(&tr);
-	return 0;
-}
+FEED_TRACK_FIXTURE()
 
 #define feed(...) feed_line(&st, &tr, __VA_ARGS__)
 
