@@ -290,3 +290,17 @@ class Runs:
             r = self.sw.run("run", "--json", *args, path, timeout=timeout)
             self.done[key] = Run(r)
         return self.done[key]
+
+
+def running_run(demo_run, tmp_path):
+    """A copy of @demo_run in a work dir of its own whose one run says
+    "running": <wd>/runs/<id>, runs/latest naming it and a run.lock
+    (unheld: a test that wants it held takes it). Returns the run dir."""
+    wd = tmp_path / "wd"
+    run = wd / "runs" / "20261203-120000-demo"
+    run.parent.mkdir(parents=True)
+    shutil.copytree(demo_run, run)
+    (run / "state").write_text("running\n")
+    (wd / "runs" / "latest").symlink_to(run.name)
+    (wd / "run.lock").touch()
+    return run

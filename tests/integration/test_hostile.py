@@ -26,14 +26,7 @@ QUICK = 20
 def live_run(demo_run, tmp_path):
     """A work dir whose one run says "running": <wd>/runs/<id>,
     runs/latest naming it, a run.lock (held by the test while it runs)."""
-    wd = tmp_path / "wd"
-    run = wd / "runs" / "20261203-120000-demo"
-    run.parent.mkdir(parents=True)
-    shutil.copytree(demo_run, run)
-    (run / "state").write_text("running\n")
-    (wd / "runs" / "latest").symlink_to(run.name)
-    (wd / "run.lock").touch()
-    return run
+    return harness.running_run(demo_run, tmp_path)
 
 
 def replace(path, how, target=None):

@@ -1,10 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 """swapctl top on recorded and stale runs (no guest needed)."""
 import fcntl
-import shutil
 
 import pytest
 
+import harness
 from harness import EXIT_DATA, EXIT_OK, EXIT_SETUP, EXIT_USAGE
 
 
@@ -12,14 +12,7 @@ from harness import EXIT_DATA, EXIT_OK, EXIT_SETUP, EXIT_USAGE
 def stale_run(demo_run, tmp_path):
     """A work dir whose one run says "running" with nothing behind it:
     <wd>/runs/<id>, runs/latest pointing at it, an unheld run.lock."""
-    wd = tmp_path / "wd"
-    run = wd / "runs" / "20261203-120000-demo"
-    run.parent.mkdir(parents=True)
-    shutil.copytree(demo_run, run)
-    (run / "state").write_text("running\n")
-    (wd / "runs" / "latest").symlink_to(run.name)
-    (wd / "run.lock").touch()
-    return run
+    return harness.running_run(demo_run, tmp_path)
 
 
 def test_top_batch_exits_on_a_stale_running_state(sw, stale_run):
