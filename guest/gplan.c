@@ -284,6 +284,10 @@ static int parse_swap(struct line_ctx *c, struct gplan *p, int nw, char **w)
 				return fail(c, "comp: bad value '%s'", val);
 			if (copy_val(c, key, val, s->comp, sizeof(s->comp)))
 				return -1;
+		} else if (!strcmp(key, "mem_limit_mb") && s->type == SWAP_ZRAM) {
+			if (parse_u64(c, key, val, 1, PLAN_MB_MAX,
+				      &s->mem_limit_mb))
+				return -1;
 		} else if (!strcmp(key, "server") && s->type == SWAP_NFSFILE) {
 			uint32_t a;
 

@@ -54,6 +54,7 @@ struct gplan_swap {
 	uint64_t size_mb;	/* 0 for blk: the whole disk */
 	char dev[GPLAN_PATH_LEN];	/* blk, ext4file */
 	char comp[GPLAN_VAL_LEN];	/* zram; "" = kernel default */
+	uint64_t mem_limit_mb;		/* zram; 0 = no limit */
 	char server[GPLAN_VAL_LEN];	/* nfsfile */
 	char export[GPLAN_PATH_LEN];	/* nfsfile */
 	char vers[16];			/* nfsfile */

@@ -452,6 +452,27 @@ static int setup_blk(int idx, const struct gplan_swap *s, struct backend *b,
 	return do_swapon(b->name, s->prio, reason);
 }
 
+/*
+ * zram's mem_limit: the most memory its compressed pages may take; a write
+ * beyond it fails (-ENOMEM), which swap sees as a write error.
+ */
+static int set_zram_mem_limit(const char *dev, uint64_t mb, char *reason)
+{
+	char path[96], buf[32];
+	int r;
+
+	snprintf(path, sizeof(path), "/sys/block/%s/mem_limit", dev);
+	snprintf(buf, sizeof(buf), "%" PRIu64 "M", mb);
+	set_step("zram %s mem_limit %s", dev, buf);
+	r = gu_write_file(path, buf);
+	if (r) {
+		reasonf(reason, "zram: %s=%s: %s", path, buf, strerror(-r));
+		return -1;
+	}
+	logi("info", "zram %s mem_limit_mb=%" PRIu64, dev, mb);
+	return 0;
+}
+
 static int setup_zram(const struct gplan_swap *s, struct backend *b,
 		      int nth, char *reason)
 {
@@ -500,6 +521,8 @@ static int setup_zram(const struct gplan_swap *s, struct backend *b,
 			strerror(-r));
 		return -1;
 	}
+	if (s->mem_limit_mb && set_zram_mem_limit(dev, s->mem_limit_mb, reason))
+		return -1;
 	snprintf(b->name, sizeof(b->name), "/dev/%s", dev);
 	if (wait_dev(b->name, reason) ||
 	    do_mkswap(b->name, s->size_mb << 20, reason))

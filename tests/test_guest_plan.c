@@ -29,7 +29,7 @@ static const char full[] =
 	"thp enabled=always defrag=never\n"
 	"zswap enabled=0\n"
 	"swap type=blk dev=/dev/vda prio=10 nonrot=1\n"
-	"swap type=zram size_mb=512 comp=lzo-rle prio=10\n"
+	"swap type=zram size_mb=512 comp=lzo-rle mem_limit_mb=64 prio=10\n"
 	"swap type=ext4file dev=/dev/vdb size_mb=512 prio=10\n"
 	"swap type=nfsfile server=10.0.2.2 port=20490 export=/export vers=4.1 size_mb=512 file=swapfile-0 prio=10\n"
 	"net addr=10.0.2.15/24 gw=10.0.2.2\n"
@@ -72,6 +72,7 @@ static void test_full_example(void **state)
 	assert_int_equal(p.swap[1].type, SWAP_ZRAM);
 	assert_int_equal(p.swap[1].size_mb, 512);
 	assert_string_equal(p.swap[1].comp, "lzo-rle");
+	assert_int_equal(p.swap[1].mem_limit_mb, 64);
 	assert_int_equal(p.swap[2].type, SWAP_EXT4FILE);
 	assert_string_equal(p.swap[2].dev, "/dev/vdb");
 	assert_int_equal(p.swap[3].type, SWAP_NFSFILE);
@@ -199,6 +200,10 @@ static const struct bad bad[] = {
 	  "line 2: comp: bad value 'lz4;rm'" },
 	{ "version 1\nswap type=blk dev=/dev/vda nonrot=2\n" W,
 	  "line 2: nonrot: 2 out of range" },
+	{ "version 1\nswap type=blk dev=/dev/vda mem_limit_mb=8\n" W,
+	  "line 2: swap type=blk: unknown key 'mem_limit_mb'" },
+	{ "version 1\nswap type=zram size_mb=8 mem_limit_mb=0\n" W,
+	  "line 2: mem_limit_mb: 0 out of range" },
 	{ "version 1\nswap type=zram size_mb=8 nonrot=1\n" W,
 	  "line 2: swap type=zram: unknown key 'nonrot'" },
 	{ "version 1\nswap type=zram size_mb=8 dev=/dev/vda\n" W,

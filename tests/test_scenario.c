@@ -373,6 +373,10 @@ static const struct bad bads[] = {
 	  MIN_WL "}", "swap[0].size_mb: 0 is out of range 1..1048576" },
 	{ "{\"name\": \"x\", \"swap\": [{\"type\": \"blk\", \"size_mb\": 9, \"comp\": \"lz4\"}], "
 	  MIN_WL "}", "swap[0].comp: only zram has a compressor" },
+	{ "{\"name\": \"x\", \"swap\": [{\"type\": \"blk\", \"size_mb\": 9, \"mem_limit_mb\": 4}], "
+	  MIN_WL "}", "swap[0].mem_limit_mb: only zram has a mem_limit" },
+	{ "{\"name\": \"x\", \"swap\": [{\"type\": \"zram\", \"size_mb\": 9, \"mem_limit_mb\": 0}], "
+	  MIN_WL "}", "swap[0].mem_limit_mb: 0 is out of range 1..1048576" },
 	{ "{\"name\": \"x\", \"swap\": [{\"type\": \"zram\", \"size_mb\": 9, \"nonrot\": true}], "
 	  MIN_WL "}", "swap[0].nonrot: only blk disks can be marked non-rotational" },
 	{ "{\"name\": \"x\", \"swap\": [{\"type\": \"blk\", \"size_mb\": 9, \"nonrot\": 1}], "

@@ -31,6 +31,8 @@ static void swap_line(FILE *f, const struct scn_swap *sw,
 		fprintf(f, " size_mb=%u", sw->size_mb);
 		if (sw->comp[0])
 			fprintf(f, " comp=%s", sw->comp);
+		if (sw->mem_limit_mb)
+			fprintf(f, " mem_limit_mb=%u", sw->mem_limit_mb);
 		break;
 	case SWAP_EXT4FILE:
 		fprintf(f, " dev=/dev/%s size_mb=%u", sw->dev, sw->size_mb);

@@ -817,7 +817,7 @@ static int parse_swap_one(struct pctx *c, struct scenario *s, json_t *o,
 {
 	static const char *const keys[] = {
 		"type", "size_mb", "prio", "comp", "vers", "disk_mb", "nonrot",
-		NULL };
+		"mem_limit_mb", NULL };
 	static const char *const vers[] = { "4.0", "4.1", "4.2", NULL };
 	struct scn_swap *sw = &s->swap[s->nswap];
 	char type[16] = "";
@@ -853,6 +853,13 @@ static int parse_swap_one(struct pctx *c, struct scenario *s, json_t *o,
 		push_key(c, "comp");
 		return fail(c, "only zram has a compressor");
 	}
+	if (json_object_get(o, "mem_limit_mb") && sw->type != SWAP_ZRAM) {
+		push_key(c, "mem_limit_mb");
+		return fail(c, "only zram has a mem_limit");
+	}
+	if (get_uint32(c, o, "mem_limit_mb", 1, PLAN_MB_MAX, false,
+		       &sw->mem_limit_mb))
+		return -1;
 	if (json_object_get(o, "vers") && sw->type != SWAP_NFSFILE) {
 		push_key(c, "vers");
 		return fail(c, "only nfsfile has an NFS version");

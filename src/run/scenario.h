@@ -45,6 +45,7 @@ struct scn_swap {
 	unsigned int disk_mb;	/* ext4file: size of the disk image */
 	int prio;		/* -1: the kernel's default */
 	char comp[32];		/* zram compressor, "" = kernel default */
+	uint32_t mem_limit_mb;	/* zram mem_limit, 0 = none */
 	char vers[8];		/* nfsfile: "4.0", "4.1" or "4.2" */
 	char dev[16];		/* blk/ext4file: "vda", "vdb"... (derived) */
 	bool nonrot;		/* blk: tell the guest the disk is not rotational */
