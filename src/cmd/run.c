@@ -1712,6 +1712,15 @@ static int check_inputs(struct run *r)
 			r->env.debug ? " --debug" : "");
 		return EXIT_NO_KERNEL;
 	}
+	return 0;
+}
+
+/*
+ * The initramfs, remade under run.lock: a run of another checkout
+ * waiting for the lock must not replace it while this run boots it.
+ */
+static int initramfs_ready(struct run *r)
+{
 	if (!r->initramfs_given && refresh_initramfs(r))
 		return EXIT_SETUP;
 	if (access(r->initramfs, R_OK)) {
@@ -1989,8 +1998,9 @@ static int run_locked(struct run *r)
 			strerror(errno));
 		return EXIT_SETUP;
 	}
-	if (guest_interrupted) {
-		code = EXIT_INTERRUPTED;
+	code = guest_interrupted ? EXIT_INTERRUPTED : initramfs_ready(r);
+	if (code) {
+		/* said */
 	} else if (make_run_dir(r, err, sizeof(err)) ||
 		   write_run_files(r, err, sizeof(err))) {
 		fprintf(stderr, "swapctl run: %s\n", err);
