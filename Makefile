@@ -264,6 +264,31 @@ bench-cost: all
 		mv $(BENCH_DIR)/cost/table.md.tmp $(BENCH_DIR)/cost/table.md && \
 		cat $(BENCH_DIR)/cost/table.md
 
+# A test of the tests (issue 32 item 1): the series plus
+# tests/fixtures/swap-ops-broken-retry.patch (TEST ONLY: the retry takes a
+# second sio_pool element while it holds one) built as the variant
+# swap-ops-broken, then fault-pool-exhaust on baseline, swap-ops and it.
+# Passes when the broken kernel fails the run (the pageout never ends)
+# and the other two pass. One kernel build (minutes with a warm cache)
+# and about 5 minutes of guests.
+BROKEN_DIR ?= $(BENCH_DIR)/broken
+bench-broken: all
+	rm -rf $(BROKEN_DIR) && mkdir -p $(BROKEN_DIR)/swap-ops-broken
+	cp patches/swap-ops/0*.patch tests/fixtures/swap-ops-broken-retry.patch \
+		$(BROKEN_DIR)/swap-ops-broken/
+	(grep -v '^#' patches/swap-ops/series; \
+		echo swap-ops-broken-retry.patch) \
+		>$(BROKEN_DIR)/swap-ops-broken/series
+	./swapctl build --patches $(BROKEN_DIR) --series swap-ops-broken
+	./swapctl run --json --kernels baseline,swap-ops,swap-ops-broken \
+		scenarios/fault-pool-exhaust.json >$(BROKEN_DIR)/run.json; \
+		echo "   exit $$?"
+	python3 -c 'import json, sys; \
+		r = {x["kernel"]: x["status"] for x in \
+		     json.load(open(sys.argv[1]))["results"]}; print(r); \
+		sys.exit(r != {"baseline": "pass", "swap-ops": "pass", \
+			       "swap-ops-broken": "fail"})' $(BROKEN_DIR)/run.json
+
 # Swap write errors on the debug kernels under NFS pressure (issue 21,
 # item 1): cg-nfs-fork on the baseline's and the series' debug builds,
 # BENCH_NFS_DEBUG_REPEAT pairs into BENCH_DIR/nfs-debug/, then
@@ -294,7 +319,7 @@ check-patches:
 	tests/check-patches
 	tests/check-patches --self-test
 
-.PHONY: check-patches
+.PHONY: check-patches bench-broken
 
 check: all unit check-patches check-asan fuzz integration
 
