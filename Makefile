@@ -65,7 +65,22 @@ DEB_PKGS := linux-source-6.1 linux-source-6.12 build-essential bc bison flex lib
 	libncurses-dev libcmocka-dev e2fsprogs nfs-ganesha nfs-ganesha-vfs \
 	tmux man-db clang libclang-rt-14-dev patch tar python3-pytest stress-ng
 
-all: swapctl guest
+all: swapctl guest man
+
+# Manual pages: man/*.[157] as written, and swapctl-metrics(7) generated
+# from its template and the metric registry (`swapctl metrics --json`),
+# so that it lists what this swapctl measures. tests/check-help-man
+# checks the pages against the commands' --help and the registry.
+MAN_SRC := $(wildcard man/*.1 man/*.5 man/*.7)
+MAN_GEN := build/man/swapctl-metrics.7
+
+man: $(MAN_GEN)
+
+build/man/swapctl-metrics.7: swapctl man/swapctl-metrics.7.in man/gen-metrics7
+	@mkdir -p $(@D)
+	set -o pipefail; ./swapctl metrics --json | \
+		man/gen-metrics7 man/swapctl-metrics.7.in > $@.tmp
+	mv $@.tmp $@
 
 swapctl: $(OBJS)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -96,7 +111,7 @@ tests/bin/%: tests/%.c $(LIBOBJS) | tests/bin
 tests/bin:
 	mkdir -p tests/bin
 
-unit: $(TESTS) swapctl
+unit: $(TESTS) swapctl man
 	@set -e; for t in $(TESTS); do echo "== $$t"; $$t; done
 	@echo "== tests/check-layers"; tests/check-layers
 	@echo "== tests/check-help-man"; tests/check-help-man
@@ -347,12 +362,16 @@ install: all
 	install -D -m 755 swapctl $(DESTDIR)$(PREFIX)/bin/swapctl
 	install -d $(DESTDIR)$(PREFIX)/share/swapctl/scenarios \
 		$(DESTDIR)$(PREFIX)/share/swapctl/guest \
-		$(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man5
+		$(DESTDIR)$(PREFIX)/share/man/man1 \
+		$(DESTDIR)$(PREFIX)/share/man/man5 \
+		$(DESTDIR)$(PREFIX)/share/man/man7
 	install -m 644 scenarios/*.json $(DESTDIR)$(PREFIX)/share/swapctl/scenarios
 	install -m 755 $(GUEST_BINS) $(DESTDIR)$(PREFIX)/share/swapctl/guest
 	install -m 644 guest/kernel.config $(DESTDIR)$(PREFIX)/share/swapctl/guest
-	install -m 644 man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1
-	install -m 644 man/*.5 $(DESTDIR)$(PREFIX)/share/man/man5
+	install -m 644 $(filter %.1,$(MAN_SRC)) $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 644 $(filter %.5,$(MAN_SRC)) $(DESTDIR)$(PREFIX)/share/man/man5
+	install -m 644 $(filter %.7,$(MAN_SRC)) $(MAN_GEN) \
+		$(DESTDIR)$(PREFIX)/share/man/man7
 	install -D -m 644 swapctl.conf $(DESTDIR)$(PREFIX)/share/swapctl/swapctl.conf
 	for d in patches/*/ patches/*/*/; do \
 		install -d $(DESTDIR)$(PREFIX)/share/swapctl/$$d && \
@@ -363,6 +382,6 @@ install: all
 clean:
 	rm -rf build guest/build tests/bin swapctl
 
-.PHONY: check-asan bench-cost bench-designs bench-nfs-debug all guest unit fuzz integration bench check check-full deps install clean
+.PHONY: check-asan bench-cost bench-designs bench-nfs-debug all guest man unit fuzz integration bench check check-full deps install clean
 -include $(OBJS:.o=.d)
 -include $(wildcard build/asan/*.d build/asan/*/*.d)
