@@ -177,3 +177,74 @@ def test_make_install_installs_every_page(tmp_path):
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip() == str(mandir / "man1" / "swapctl-run.1"), \
         r.stdout
+
+
+# the commands whose transcripts are run: they only read
+READ_ONLY = ("validate", "metrics", "report", "help")
+
+
+def transcripts():
+    """(file, argv, expected lines) of each `$ swapctl CMD ...` transcript
+    of the guides, CMD one that only reads, whose paths are relative and
+    lie in the repository (run from its top): the command's lines until a
+    blank line or the next `$`; a line `...` stands for any lines."""
+    for md in sorted((REPO / "doc" / "guide").glob("*.md")):
+        lines = md.read_text().splitlines()
+        for i, line in enumerate(lines):
+            m = re.match(r"^    \$ swapctl (.*)$", line)
+            if not m:
+                continue
+            argv = m.group(1).split()
+            paths = [a for a in argv if "/" in a or a.endswith(".json")]
+            if not argv or argv[0] not in READ_ONLY or \
+                    any(a.startswith(("/", "~")) or ".." in a or
+                        not (REPO / a).exists() for a in paths):
+                continue
+            want = []
+            for out in lines[i + 1:]:
+                if not out.startswith("    ") or out.startswith("    $ "):
+                    break
+                want.append(out[4:])
+            yield md, argv, want
+
+
+def matches(want, got):
+    """Whether the lines @got hold @want in order, each `...` of @want
+    standing for any lines (none too)."""
+    if not want:
+        return not got
+    if want[0] == "...":
+        return any(matches(want[1:], got[k:]) for k in range(len(got) + 1))
+    return bool(got) and got[0] == want[0] and matches(want[1:], got[1:])
+
+
+def test_guide_transcripts_are_real(sw):
+    n = 0
+    bad = []
+    for md, argv, want in transcripts():
+        n += 1
+        p = subprocess.run([str(SWAPCTL)] + argv, cwd=REPO,
+                           capture_output=True, text=True,
+                           env=sw.env({"COLUMNS": "200"}))
+        got = [line.rstrip() for line in (p.stdout + p.stderr).splitlines()]
+        if not matches([w.rstrip() for w in want], got):
+            bad.append("%s: swapctl %s:\n  shown:\n    %s\n  printed:\n    %s"
+                       % (md.relative_to(REPO), " ".join(argv),
+                          "\n    ".join(want), "\n    ".join(got)))
+    assert n >= 4, "only %d transcripts to check" % n
+    assert not bad, "\n".join(bad)
+
+
+def test_guide_json_blocks_are_the_example_files():
+    # an indented JSON block right after a link to examples/X.json is X
+    import json
+    n = 0
+    for md in sorted((REPO / "doc" / "guide").glob("*.md")):
+        text = md.read_text()
+        for m in re.finditer(r"\]\((examples/[\w.-]+\.json)\):\n\n((?: {4}.*\n)+)",
+                             text):
+            n += 1
+            block = "\n".join(line[4:] for line in m.group(2).splitlines())
+            assert json.loads(block) == json.loads(
+                (md.parent / m.group(1)).read_text()), (md, m.group(1))
+    assert n >= 1
