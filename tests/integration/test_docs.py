@@ -201,7 +201,13 @@ def transcripts():
                         not (REPO / a).exists() for a in paths):
                 continue
             want = []
-            for out in lines[i + 1:]:
+            rest = lines[i + 1:]
+            for k, out in enumerate(rest):
+                more = k + 1 < len(rest) and rest[k + 1].startswith("    ") \
+                    and not rest[k + 1].startswith("    $ ")
+                if out == "" and more:
+                    want.append("")
+                    continue
                 if not out.startswith("    ") or out.startswith("    $ "):
                     break
                 want.append(out[4:])
