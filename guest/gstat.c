@@ -380,3 +380,28 @@ void gstat_swap_element(struct gj *j, const struct gstat_swap *s)
 	gj_i64(j, "prio", s->prio);
 	gj_obj_close(j);
 }
+
+int gstat_mthp_size(const char *entry, char *size, size_t len)
+{
+	size_t d;
+
+	if (strncmp(entry, "hugepages-", 10))
+		return -1;
+	entry += 10;
+	d = strspn(entry, "0123456789");
+	if (!d || d > 8 || strcmp(entry + d, "kB") || d + 3 > len)
+		return -1;
+	memcpy(size, entry, d + 2);
+	size[d + 2] = '\0';
+	return 0;
+}
+
+int gstat_sysfs_u64(const char *text, uint64_t *v)
+{
+	size_t d = strspn(text, "0123456789");
+
+	if (!d || d > 16 || (text[d] && strcmp(text + d, "\n")))
+		return -1;
+	*v = strtoull(text, NULL, 10);
+	return *v > (1ULL << 53) ? -1 : 0;
+}

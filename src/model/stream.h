@@ -22,7 +22,11 @@
 
 /* bytes of a line without its '\n': the protocol's limit less the '\n' */
 #define STREAM_MAX_LINE		(AGENT_LINE_MAX - 1)
-#define STREAM_MAX_COUNTERS	64	/* vmstat counters kept per sample */
+/*
+ * counters kept per sample: the wanted /proc/vmstat fields (about 40 on
+ * 6.12) and the per-size mTHP stats made counters (mthp_<size>_<stat>)
+ */
+#define STREAM_MAX_COUNTERS	96
 #define STREAM_MAX_DEVS		8	/* blk devices kept per sample */
 #define STREAM_MAX_SWAPS	8	/* swap areas kept per line */
 #define STREAM_MAX_ZRAM		4	/* zram devices kept per sample */
@@ -88,6 +92,8 @@ struct stream_swap {
 struct stream_zram {
 	char name[STREAM_NAME_MAX];
 	uint64_t orig_data_size, compr_data_size, mem_used_total;
+	uint64_t huge_pages;		/* mm_stat's 8th field, if given */
+	bool has_huge_pages;
 };
 
 /* Guest CPU time from the "cpu " line of /proc/stat, in nanoseconds. */
@@ -105,7 +111,11 @@ struct stream_line {
 	uint64_t seq;
 	uint64_t t_ns;			/* guest, or host, monotonic */
 
-	/* hello: the counters the kernel has (values 0); sample: vmstat */
+	/*
+	 * hello: the counters the kernel has (values 0); sample: vmstat,
+	 * and each member of "mthp" ({"64kB":{"swpout":N,..},..}, the
+	 * hugepages-<size>/stats/ files) as counter "mthp_64kB_swpout"
+	 */
 	char kernel[64];
 	uint64_t interval_ms;
 	struct stream_counter counters[STREAM_MAX_COUNTERS];

@@ -148,6 +148,13 @@ struct track {
 	/* "injected" of the slab_error end lines, summed */
 	bool has_slab_injected;
 	uint64_t slab_injected;
+	/*
+	 * zram mm_stat of the samples, summed over the zram devices: the
+	 * largest sum of any sample (bytes; huge_pages in pages, when the
+	 * samples carry it)
+	 */
+	bool has_zram_mm, has_zram_huge;
+	uint64_t zram_compr_peak, zram_mem_used_peak, zram_huge_peak;
 
 	/*
 	 * Not from the stream: the scan of the guest's console.log, set by
@@ -156,6 +163,7 @@ struct track {
 	 */
 	bool console_scanned;
 	int swap_read_errors, swap_write_errors;
+	int alloc_failures, hung_tasks;	/* kernel log patterns */
 };
 
 void track_init(struct track *t);

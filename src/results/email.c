@@ -522,6 +522,14 @@ void email_print(FILE *f, const struct email_run *e)
 		print_block(f, r, k);
 	}
 	print_hosts(f, r);
+	if (e->host_warning && e->host_warning[0]) {
+		char line[1200];
+
+		snprintf(line, sizeof(line), "Host: %s (host.json).",
+			 e->host_warning);
+		fputc('\n', f);
+		paragraph(f, 2, line);
+	}
 	fputc('\n', f);
 	print_footnote(f, r);
 }

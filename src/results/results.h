@@ -27,7 +27,7 @@
 #include "track.h"
 
 #define RES_MAX_KERNELS		SCN_MAX_KERNELS
-#define RES_MAX_METRICS		64
+#define RES_MAX_METRICS		128
 #define RES_MAX_PHASES		TRACK_MAX_PHASES
 #define RES_P_SIGNIFICANT	0.05
 /*
