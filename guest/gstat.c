@@ -399,9 +399,13 @@ int gstat_mthp_size(const char *entry, char *size, size_t len)
 int gstat_sysfs_u64(const char *text, uint64_t *v)
 {
 	size_t d = strspn(text, "0123456789");
+	uint64_t n;
 
 	if (!d || d > 16 || (text[d] && strcmp(text + d, "\n")))
 		return -1;
-	*v = strtoull(text, NULL, 10);
-	return *v > (1ULL << 53) ? -1 : 0;
+	n = strtoull(text, NULL, 10);
+	if (n > (1ULL << 53))
+		return -1;
+	*v = n;
+	return 0;
 }
