@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compiler.h"
 #include "gstat.h"
 
 static const char * const prefixes[] = {
@@ -408,4 +409,24 @@ int gstat_sysfs_u64(const char *text, uint64_t *v)
 		return -1;
 	*v = n;
 	return 0;
+}
+
+int gstat_memstat_member(struct gj *j, const char *text)
+{
+	static const char * const keys[] = {
+		"workingset_refault_anon", "pgscan", "pgsteal", "zswpout",
+	};
+	unsigned int i;
+	uint64_t v;
+	int n = 0;
+
+	gj_obj_open(j, "memstat");
+	for (i = 0; i < ARRAY_SIZE(keys); i++)
+		if (!gstat_vmstat_value(text, keys[i], &v) &&
+		    v <= (1ULL << 53)) {
+			gj_u64(j, keys[i], v);
+			n++;
+		}
+	gj_obj_close(j);
+	return n;
 }

@@ -248,6 +248,125 @@ static void test_guest_parsers(void **state)
 	assert_int_equal(v, 0);
 }
 
+static void command_end(const char *run, long ns, const char *extra)
+{
+	feed("{\"v\":1,\"seq\":%u,\"t_ns\":%u,\"type\":\"command\","
+	     "\"group\":\"build\",\"run\":\"%s\",\"state\":\"end\","
+	     "\"exit\":0,\"signal\":0,\"ns\":%ld,\"outputs\":0%s}",
+	     seq, seq + 10, run, ns, extra);
+	seq++;
+}
+
+static void test_command(void **state)
+{
+	(void)state;
+	hello("6.1.192");
+	val("command_real_seconds", STATS_NA);
+	val("command_user_seconds", STATS_NA);
+	val("cg_pgscan", STATS_NA);
+	/* the reference run (no limits) is left out */
+	command_end("reference", 9000000000L, ",\"user_ns\":1,\"sys_ns\":1,"
+		    "\"memstat\":{\"pgscan\":1000}");
+	val("command_real_seconds", STATS_NA);
+	command_end("limited", 12000000000L,
+		    ",\"user_ns\":9700000000,\"sys_ns\":6200000000,"
+		    "\"memstat\":{\"workingset_refault_anon\":50,"
+		    "\"pgscan\":300,\"pgsteal\":200,\"zswpout\":0}");
+	assert_float_equal(val("command_real_seconds", STATS_OK), 12, 1e-9);
+	assert_float_equal(val("command_user_seconds", STATS_OK), 9.7, 1e-9);
+	assert_float_equal(val("command_system_seconds", STATS_OK), 6.2, 1e-9);
+	assert_float_equal(val("cg_workingset_refault_anon", STATS_OK), 50, 0);
+	assert_float_equal(val("cg_pgscan", STATS_OK), 300, 0);
+	assert_float_equal(val("cg_pgsteal", STATS_OK), 200, 0);
+	assert_float_equal(val("cg_zswpout", STATS_OK), 0, 0);
+	/* a second run without zswpout (a kernel without zswap): missing */
+	command_end("limited", 1000000000L,
+		    ",\"user_ns\":300000000,\"sys_ns\":0,"
+		    "\"memstat\":{\"workingset_refault_anon\":1,"
+		    "\"pgscan\":2,\"pgsteal\":3}");
+	assert_float_equal(val("command_real_seconds", STATS_OK), 13, 1e-9);
+	assert_float_equal(val("command_user_seconds", STATS_OK), 10, 1e-9);
+	assert_float_equal(val("cg_pgsteal", STATS_OK), 203, 0);
+	val("cg_zswpout", STATS_MISSING);
+	/* an older guest's end line: no CPU times */
+	command_end("limited", 1000000000L, "");
+	val("command_user_seconds", STATS_MISSING);
+	val("cg_pgscan", STATS_MISSING);
+	assert_float_equal(val("command_real_seconds", STATS_OK), 14, 1e-9);
+}
+
+#define C "{\"v\":1,\"seq\":0,\"t_ns\":1,\"type\":\"command\"," \
+	  "\"group\":\"b\",\"run\":\"limited\",\"state\":\"end\"," \
+	  "\"exit\":0,\"signal\":0,\"ns\":5,\"outputs\":0,"
+
+static void test_command_refused(void **state)
+{
+	(void)state;
+	refused(C "\"user_ns\":-1}");
+	refused(C "\"sys_ns\":\"1\"}");
+	refused(C "\"memstat\":[]}");
+	refused(C "\"memstat\":{\"pgscan\":-4}}");
+	refused(C "\"memstat\":{\"pgsteal\":1e3}}");
+	refused(C "\"memstat\":{\"zswpout\":9007199254740993}}");
+}
+
+/* One kernel's guest whose build took @user_s of user CPU. */
+static void add_build(struct results *r, const char *kernel,
+		      unsigned int rep, double user_s)
+{
+	setup(NULL);
+	hello("6.1.192");
+	command_end("limited", 12000000000L, "");
+	tr.cmd_cpu_runs = 1;
+	tr.cmd_user_ns = (uint64_t)(user_s * 1e9);
+	assert_int_equal(results_add(r, kernel, rep, &tr), 0);
+	teardown(NULL);
+}
+
+static void test_identity(void **state)
+{
+	struct results r;
+	char buf[512];
+
+	(void)state;
+	results_init(&r);
+	add_build(&r, "baseline", 1, 9.7);
+	add_build(&r, "swap-ops", 1, 9.9);
+	add_build(&r, "bhe-ops", 1, 11.0);
+	/* 2% is within the 5% noise; 13% is not */
+	assert_int_equal(results_identity(&r, buf, sizeof(buf)), 1);
+	assert_non_null(strstr(buf, "identity check FAILED"));
+	assert_non_null(strstr(buf, "bhe-ops 1.13x baseline"));
+	assert_null(strstr(buf, "swap-ops"));
+	results_free(&r);
+	/* not a command workload: nothing to check */
+	results_init(&r);
+	setup(NULL);
+	hello("6.1.192");
+	assert_int_equal(results_add(&r, "baseline", 1, &tr), 0);
+	assert_int_equal(results_add(&r, "swap-ops", 1, &tr), 0);
+	teardown(NULL);
+	assert_int_equal(results_identity(&r, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "");
+	results_free(&r);
+}
+
+static void test_guest_memstat(void **state)
+{
+	char buf[512];
+	struct gj j;
+
+	(void)state;
+	gj_init(&j, buf, sizeof(buf));
+	gj_obj_open(&j, NULL);
+	assert_int_equal(gstat_memstat_member(&j, "anon 4096\n"
+		"workingset_refault_anon 12\npgscan_kswapd 5\npgscan 7\n"
+		"pgsteal x\nzswpout 99999999999999999999\n"), 2);
+	gj_obj_close(&j);
+	assert_true(gj_finish(&j) > 0);
+	assert_non_null(strstr(buf, "\"memstat\":{\"workingset_refault_anon\":12,\"pgscan\":7}"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -262,6 +381,11 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_stream_mthp_refused, setup,
 						teardown),
 		cmocka_unit_test(test_guest_parsers),
+		cmocka_unit_test_setup_teardown(test_command, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_command_refused, setup,
+						teardown),
+		cmocka_unit_test(test_identity),
+		cmocka_unit_test(test_guest_memstat),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

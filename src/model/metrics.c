@@ -243,6 +243,46 @@ static struct stats_val hung_tasks(const struct metric_in *in)
 	return stats_ok((double)in->t->hung_tasks);
 }
 
+/*
+ * Command workloads (track.h): n/a without a limited run that ended,
+ * missing when one of them did not give the figure (an older guest).
+ */
+static struct stats_val cmd_value(const struct metric_in *in,
+				  unsigned int runs, uint64_t v, double scale)
+{
+	if (!in->t->cmd_runs)
+		return na();
+	if (runs < in->t->cmd_runs)
+		return stats_missing();
+	return stats_ok((double)v * scale);
+}
+
+static struct stats_val cmd_real(const struct metric_in *in)
+{
+	return cmd_value(in, in->t->cmd_runs, in->t->cmd_ns, 1e-9);
+}
+
+static struct stats_val cmd_user(const struct metric_in *in)
+{
+	return cmd_value(in, in->t->cmd_cpu_runs, in->t->cmd_user_ns, 1e-9);
+}
+
+static struct stats_val cmd_sys(const struct metric_in *in)
+{
+	return cmd_value(in, in->t->cmd_cpu_runs, in->t->cmd_sys_ns, 1e-9);
+}
+
+#define CG_STAT(fn, i)							\
+static struct stats_val fn(const struct metric_in *in)			\
+{									\
+	return cmd_value(in, in->t->cg_runs[i], in->t->cg_stat[i], 1);	\
+}
+
+CG_STAT(cg_refault, STREAM_CG_REFAULT_ANON)
+CG_STAT(cg_pgscan, STREAM_CG_PGSCAN)
+CG_STAT(cg_pgsteal, STREAM_CG_PGSTEAL)
+CG_STAT(cg_zswpout, STREAM_CG_ZSWPOUT)
+
 /* n/a without a slab_error that ended and counted (its end line) */
 static struct stats_val slab_errors_injected(const struct metric_in *in)
 {
@@ -795,6 +835,41 @@ const struct metric_def metric_defs[] = {
 		.key = "zram_huge_pages_peak", .label = "zram huge pages peak",
 		.unit = "pages", .eval = zram_huge_peak,
 		.how = "the largest huge_pages of zram's mm_stat of any sample: pages stored uncompressed because they did not compress",
+		.dir = METRIC_NEUTRAL, .min_effect = 0.05,
+	}, {
+		.key = "command_real_seconds", .label = "command real s",
+		.unit = "s", .eval = cmd_real,
+		.how = "command workloads: ns of the limited runs' end lines summed (wall time of each run in the guest; the reference run left out)",
+		.dir = METRIC_LOWER_BETTER, .decimals = 2, .min_effect = 0.01,
+	}, {
+		.key = "command_user_seconds", .label = "command user s",
+		.unit = "s", .eval = cmd_user,
+		.how = "command workloads: user_ns of the limited runs' end lines (getrusage of the run's processes): the identity check, the same work gives the same user time on every kernel",
+		.dir = METRIC_NEUTRAL, .decimals = 2, .min_effect = 0.05,
+	}, {
+		.key = "command_system_seconds", .label = "command system s",
+		.unit = "s", .eval = cmd_sys,
+		.how = "command workloads: sys_ns of the limited runs' end lines (getrusage): kernel time of the build, reclaim and swap included",
+		.dir = METRIC_LOWER_BETTER, .decimals = 2, .min_effect = 0.01,
+	}, {
+		.key = "cg_workingset_refault_anon", .label = "cgroup anon refaults",
+		.unit = "pages", .eval = cg_refault, .lines = "6.1 6.12",
+		.how = "command workloads: workingset_refault_anon of the limited runs' cgroup memory.stat, read as each run ended, summed",
+		.dir = METRIC_LOWER_BETTER, .min_effect = 0.05,
+	}, {
+		.key = "cg_pgscan", .label = "cgroup pages scanned",
+		.unit = "pages", .eval = cg_pgscan, .lines = "6.1 6.12",
+		.how = "command workloads: pgscan of the limited runs' cgroup memory.stat (reclaim in and for the cgroup), summed",
+		.dir = METRIC_NEUTRAL, .min_effect = 0.05,
+	}, {
+		.key = "cg_pgsteal", .label = "cgroup pages reclaimed",
+		.unit = "pages", .eval = cg_pgsteal, .lines = "6.1 6.12",
+		.how = "command workloads: pgsteal of the limited runs' cgroup memory.stat, summed",
+		.dir = METRIC_NEUTRAL, .min_effect = 0.05,
+	}, {
+		.key = "cg_zswpout", .label = "cgroup zswap stores",
+		.unit = "pages", .eval = cg_zswpout, .lines = "6.1 6.12",
+		.how = "command workloads: zswpout of the limited runs' cgroup memory.stat (pages stored in zswap; needs CONFIG_ZSWAP), summed",
 		.dir = METRIC_NEUTRAL, .min_effect = 0.05,
 	}, {
 		.key = "slab_errors_injected", .label = "slab errors injected",

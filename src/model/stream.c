@@ -822,6 +822,36 @@ static bool hex64(const char *s)
 	return !s[64];
 }
 
+const char *const stream_cg_stat_names[STREAM_CG_NSTATS] = {
+	"workingset_refault_anon", "pgscan", "pgsteal", "zswpout",
+};
+
+/* A command end line's CPU times and "memstat" (all optional). */
+static int parse_command_stats(struct stream_state *st, json_t *root,
+			       struct stream_line *out)
+{
+	json_t *ms;
+	int r1, r2, r, i;
+
+	r1 = get_u64(st, root, "", "user_ns", false, &out->cmd_user_ns);
+	r2 = get_u64(st, root, "", "sys_ns", false, &out->cmd_sys_ns);
+	if (r1 < 0 || r2 < 0)
+		return -1;
+	out->has_cmd_cpu = r1 > 0 && r2 > 0;
+	ms = get_typed(st, root, "", "memstat", false, JSON_OBJECT);
+	if (st->last_err)
+		return -1;
+	for (i = 0; ms && i < STREAM_CG_NSTATS; i++) {
+		r = get_u64(st, ms, "memstat.", stream_cg_stat_names[i], false,
+			    &out->cg_stat[i]);
+		if (r < 0)
+			return -1;
+		if (r > 0)
+			out->cg_has |= 1u << i;
+	}
+	return 0;
+}
+
 static int parse_command(struct stream_state *st, json_t *root,
 			 struct stream_line *out)
 {
@@ -854,6 +884,8 @@ static int parse_command(struct stream_state *st, json_t *root,
 	    get_u64(st, root, "", "memory_peak_kb", false,
 		    &out->memory_peak_kb) < 0 ||
 	    get_u64(st, root, "", "oom_kill", false, &out->oom_kill) < 0)
+		return -1;
+	if (parse_command_stats(st, root, out) < 0)
 		return -1;
 	if (out->cmd_exit > 255 || out->cmd_signal > 64)
 		return fail(st, STREAM_E_ABSURD, "exit %lld / signal %llu",

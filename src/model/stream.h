@@ -101,6 +101,16 @@ struct stream_cpu {
 	uint64_t user, nice, system, idle, iowait, irq, softirq, steal;
 };
 
+/* the members of a command end line's "memstat" (cgroup memory.stat) */
+enum stream_cg_stat {
+	STREAM_CG_REFAULT_ANON,	/* workingset_refault_anon */
+	STREAM_CG_PGSCAN,
+	STREAM_CG_PGSTEAL,
+	STREAM_CG_ZSWPOUT,
+	STREAM_CG_NSTATS,
+};
+extern const char *const stream_cg_stat_names[STREAM_CG_NSTATS];
+
 enum stream_phase_state { STREAM_PHASE_START, STREAM_PHASE_END };
 /* STREAM_OOM: the OOM killer took the workload (init says so) */
 enum stream_status { STREAM_PASS, STREAM_CORRUPT, STREAM_ERROR, STREAM_OOM };
@@ -195,6 +205,15 @@ struct stream_line {
 	bool cmd_reference;		/* the reference run, else limited */
 	int64_t cmd_exit;		/* -1: killed */
 	uint64_t cmd_signal, cmd_outputs, memory_peak_kb, oom_kill;
+	/* command end: the run's CPU time (getrusage), if given */
+	uint64_t cmd_user_ns, cmd_sys_ns;
+	bool has_cmd_cpu;
+	/*
+	 * command end: its cgroup's memory.stat "memstat", STREAM_CG_*;
+	 * bit (1 << i) of cg_has set when member i was given
+	 */
+	uint64_t cg_stat[STREAM_CG_NSTATS];
+	unsigned int cg_has;
 	char outputs_sha256[65];	/* "" when no outputs */
 
 	/* set by validation against the stream's previous lines */

@@ -379,6 +379,26 @@ static void feed_fault(struct track *t, const struct stream_line *l)
 		 f->detail);
 }
 
+static void feed_command(struct track *t, const struct stream_line *l)
+{
+	unsigned int i;
+
+	if (l->cmd_reference || l->phase_state != STREAM_PHASE_END)
+		return;
+	t->cmd_runs++;
+	t->cmd_ns += l->ns;
+	if (l->has_cmd_cpu) {
+		t->cmd_cpu_runs++;
+		t->cmd_user_ns += l->cmd_user_ns;
+		t->cmd_sys_ns += l->cmd_sys_ns;
+	}
+	for (i = 0; i < STREAM_CG_NSTATS; i++)
+		if (l->cg_has & (1u << i)) {
+			t->cg_runs[i]++;
+			t->cg_stat[i] += l->cg_stat[i];
+		}
+}
+
 void track_feed(struct track *t, const struct stream_line *l)
 {
 	unsigned int i;
@@ -435,6 +455,7 @@ void track_feed(struct track *t, const struct stream_line *l)
 		snprintf(t->last_log, sizeof(t->last_log), "%s", l->msg);
 		break;
 	case STREAM_T_COMMAND:
+		feed_command(t, l);
 		break;
 	case STREAM_T_NONE:
 		break;

@@ -155,6 +155,16 @@ struct track {
 	 */
 	bool has_zram_mm, has_zram_huge;
 	uint64_t zram_compr_peak, zram_mem_used_peak, zram_huge_peak;
+	/*
+	 * Command workloads: the end lines of the limited runs (not the
+	 * reference run, which has no limits) summed: their time, CPU
+	 * time, and their cgroup's memory.stat; *_runs count the runs that
+	 * gave each
+	 */
+	unsigned int cmd_runs, cmd_cpu_runs;
+	uint64_t cmd_ns, cmd_user_ns, cmd_sys_ns;
+	uint64_t cg_stat[STREAM_CG_NSTATS];
+	unsigned int cg_runs[STREAM_CG_NSTATS];
 
 	/*
 	 * Not from the stream: the scan of the guest's console.log, set by
