@@ -388,6 +388,23 @@ static void mthp_member(struct gj *j)
 	gj_obj_close(j);
 }
 
+/* Member "zram": the mm_stat of the swap devices that are zram. */
+static void zram_member(struct gj *j, const char *const *devs, int ndev)
+{
+	char text[512], path[128];
+	int k;
+
+	gj_obj_open(j, "zram");
+	for (k = 0; k < ndev; k++) {
+		if (strncmp(devs[k], "zram", 4))
+			continue;
+		snprintf(path, sizeof(path), "/sys/block/%s/mm_stat", devs[k]);
+		if (read_cached(path, text, sizeof(text)) > 0)
+			gstat_mmstat_member(j, devs[k], text);
+	}
+	gj_obj_close(j);
+}
+
 static void send_sample(void)
 {
 	static char buf[GU_LINE_MAX];
@@ -429,15 +446,7 @@ static void send_sample(void)
 	for (i = 0; i < nsw; i++)
 		gstat_swap_element(&j, &sw[i]);
 	gj_arr_close(&j);
-	gj_obj_open(&j, "zram");
-	for (k = 0; k < ndev; k++) {
-		if (strncmp(devs[k], "zram", 4))
-			continue;
-		snprintf(path, sizeof(path), "/sys/block/%s/mm_stat", devs[k]);
-		if (read_cached(path, text, sizeof(text)) > 0)
-			gstat_mmstat_member(&j, devs[k], text);
-	}
-	gj_obj_close(&j);
+	zram_member(&j, devs, ndev);
 	mthp_member(&j);
 	/* The aggregate "cpu " line comes first: a cut-off tail is fine. */
 	if (read_cached("/proc/stat", text, sizeof(text)) > 0)

@@ -85,7 +85,7 @@ static void test_reclaim(void **state)
 	assert_float_equal(val("thp_swpout_fallback", STATS_OK), 6, 0);
 	/* per-size mTHP is 6.12's: n/a on 6.1, not 0 */
 	val("mthp_swpout", STATS_NA);
-	val("mthp_64kB_swpout", STATS_NA);
+	val("mthp_64kb_swpout", STATS_NA);
 	assert_true(metric_on_line(metric_find("mthp_swpout"), "6.12"));
 	assert_false(metric_on_line(metric_find("mthp_swpout"), "6.1"));
 	assert_true(metric_on_line(metric_find("pswpout"), "6.1"));
@@ -120,8 +120,8 @@ static void test_mthp(void **state)
 	/* below the PMD size only: 2048 kB is thp_swpout */
 	assert_float_equal(val("mthp_swpout", STATS_OK), 25, 0);
 	assert_float_equal(val("mthp_swpout_fallback", STATS_OK), 3, 0);
-	assert_float_equal(val("mthp_64kB_swpout", STATS_OK), 20, 0);
-	assert_float_equal(val("mthp_64kB_swpout_fallback", STATS_OK), 1, 0);
+	assert_float_equal(val("mthp_64kb_swpout", STATS_OK), 20, 0);
+	assert_float_equal(val("mthp_64kb_swpout_fallback", STATS_OK), 1, 0);
 	assert_float_equal(val("thp_swpout", STATS_OK), 3, 0);
 }
 

@@ -664,12 +664,12 @@ const struct metric_def metric_defs[] = {
 		.how = "hugepages-<K>kB/stats/swpout_fallback summed over the sizes below 2048 kB: mTHPs split before swap-out (no contiguous swap slots for them)",
 		.dir = METRIC_LOWER_BETTER, .min_effect = 0.05,
 	}, {
-		.key = "mthp_64kB_swpout", .label = "64K mTHPs swapped out",
+		.key = "mthp_64kb_swpout", .label = "64K mTHPs swapped out",
 		.unit = "folios", .vmstat = "mthp_64kB_swpout", .lines = "6.12",
 		.how = "/sys/kernel/mm/transparent_hugepage/hugepages-64kB/stats/swpout (the size the mthp scenarios enable)",
 		.dir = METRIC_NEUTRAL, .min_effect = 0.05,
 	}, {
-		.key = "mthp_64kB_swpout_fallback",
+		.key = "mthp_64kb_swpout_fallback",
 		.label = "64K mTHP sw-out fallbk", .unit = "folios",
 		.vmstat = "mthp_64kB_swpout_fallback", .lines = "6.12",
 		.how = "/sys/kernel/mm/transparent_hugepage/hugepages-64kB/stats/swpout_fallback",
