@@ -37,6 +37,27 @@ def test_metrics_say_their_lines(sw):
     assert "lines 6.12" in text and "hugepages-<K>kB/stats/swpout" in text
 
 
+def test_report_shows_host_warning(sw, demo_run):
+    """host.json's warning reaches report's text, text-email and JSON,
+    without its control bytes, bounded; a run without one says nothing."""
+    for fmt in ([], ["--format=text-email"], ["--json"]):
+        out = sw.expect(EXIT_OK, "report", *fmt, str(demo_run)).out
+        assert "host:" not in out.lower() or fmt == ["--json"], out
+    (demo_run / "host.json").write_text(json.dumps(
+        {"before": {}, "after": None,
+         "warning": "host KSM running\u001b[31m\u007f" + " x" * 2500}))
+    text = sw.expect(EXIT_OK, "report", str(demo_run)).out
+    line = [x for x in text.splitlines() if x.startswith("host: ")]
+    assert len(line) == 1 and "host KSM running?[31m?" in line[0], text
+    assert len(line[0]) < 1100
+    mail = sw.expect(EXIT_OK, "report", "--format=text-email",
+                     str(demo_run)).out
+    assert "Host: host KSM running?[31m?" in mail
+    assert "\x1b" not in mail and "\x7f" not in mail
+    js = sw.expect(EXIT_OK, "report", "--json", str(demo_run)).json()
+    assert js["host_warning"].startswith("host KSM running?[31m?")
+
+
 def check_guest(m, kernel):
     """What must hold of one zram-swap guest: a list of what does not."""
     errs = []
