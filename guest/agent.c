@@ -64,7 +64,7 @@ static int ndevmap;
  * Files read every sample stay open: pread() at offset 0 makes seq_file
  * and sysfs generate them afresh, without the path walk of open().
  */
-#define MAX_OPEN	32
+#define MAX_OPEN	64
 
 static struct {
 	char path[96];
@@ -315,6 +315,96 @@ static const char *kswapd_dir(void)
 	return dir[0] ? dir : NULL;
 }
 
+/*
+ * The per-size mTHP stats (6.8 and later; swpin_fallback 6.13): the
+ * files of /sys/kernel/mm/transparent_hugepage/hugepages-<K>kB/stats/
+ * that exist, found once, grouped by size, read every sample.
+ */
+#define MTHP_DIR	"/sys/kernel/mm/transparent_hugepage"
+#define MAX_MTHP	48
+
+static const char * const mthp_stats[] = {
+	"swpout", "swpout_fallback", "swpin_fallback",
+};
+
+static struct {
+	char size[16];
+	const char *stat;
+} mthp[MAX_MTHP];
+static int nmthp;
+
+static void mthp_find(void)
+{
+	char size[16], path[192];
+	struct dirent *e;
+	unsigned int k;
+	DIR *d = opendir(MTHP_DIR);
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		if (gstat_mthp_size(e->d_name, size, sizeof(size)))
+			continue;
+		for (k = 0; k < ARRAY_SIZE(mthp_stats) && nmthp < MAX_MTHP;
+		     k++) {
+			snprintf(path, sizeof(path),
+				 MTHP_DIR "/hugepages-%.15s/stats/%s", size,
+				 mthp_stats[k]);
+			if (access(path, R_OK))
+				continue;
+			strcpy(mthp[nmthp].size, size);
+			mthp[nmthp++].stat = mthp_stats[k];
+		}
+	}
+	closedir(d);
+}
+
+static void mthp_member(struct gj *j)
+{
+	char path[192], text[64];
+	const char *open_size = NULL;
+	uint64_t v;
+	int i;
+
+	if (!nmthp)
+		return;
+	gj_obj_open(j, "mthp");
+	for (i = 0; i < nmthp; i++) {
+		snprintf(path, sizeof(path), MTHP_DIR "/hugepages-%.15s/stats/%s",
+			 mthp[i].size, mthp[i].stat);
+		if (read_cached(path, text, sizeof(text)) <= 0 ||
+		    gstat_sysfs_u64(text, &v))
+			continue;
+		if (!open_size || strcmp(open_size, mthp[i].size)) {
+			if (open_size)
+				gj_obj_close(j);
+			gj_obj_open(j, mthp[i].size);
+			open_size = mthp[i].size;
+		}
+		gj_u64(j, mthp[i].stat, v);
+	}
+	if (open_size)
+		gj_obj_close(j);
+	gj_obj_close(j);
+}
+
+/* Member "zram": the mm_stat of the swap devices that are zram. */
+static void zram_member(struct gj *j, const char *const *devs, int ndev)
+{
+	char text[512], path[128];
+	int k;
+
+	gj_obj_open(j, "zram");
+	for (k = 0; k < ndev; k++) {
+		if (strncmp(devs[k], "zram", 4))
+			continue;
+		snprintf(path, sizeof(path), "/sys/block/%s/mm_stat", devs[k]);
+		if (read_cached(path, text, sizeof(text)) > 0)
+			gstat_mmstat_member(j, devs[k], text);
+	}
+	gj_obj_close(j);
+}
+
 static void send_sample(void)
 {
 	static char buf[GU_LINE_MAX];
@@ -356,15 +446,8 @@ static void send_sample(void)
 	for (i = 0; i < nsw; i++)
 		gstat_swap_element(&j, &sw[i]);
 	gj_arr_close(&j);
-	gj_obj_open(&j, "zram");
-	for (k = 0; k < ndev; k++) {
-		if (strncmp(devs[k], "zram", 4))
-			continue;
-		snprintf(path, sizeof(path), "/sys/block/%s/mm_stat", devs[k]);
-		if (read_cached(path, text, sizeof(text)) > 0)
-			gstat_mmstat_member(&j, devs[k], text);
-	}
-	gj_obj_close(&j);
+	zram_member(&j, devs, ndev);
+	mthp_member(&j);
 	/* The aggregate "cpu " line comes first: a cut-off tail is fine. */
 	if (read_cached("/proc/stat", text, sizeof(text)) > 0)
 		gstat_cpu_member(&j, text, clk_tck);
@@ -507,6 +590,7 @@ int main(int argc, char **argv)
 	port_fd = open_port(wait_s);
 	if (port_fd < 0)
 		to_console = true;
+	mthp_find();
 	send_hello(interval_ms);
 	send_sample();
 	next_sample = gj_now_ns() + interval_ms * 1000000ULL;

@@ -44,6 +44,7 @@
 
 #include "compiler.h"
 #include "gplan.h"
+#include "gstat.h"
 #include "gutil.h"
 #include "json.h"
 #include "sha256.h"
@@ -458,7 +459,7 @@ static void drop_root(struct job *jb)
 
 static void command_line(const struct job *jb, const char *state)
 {
-	char line[GU_PIPE_LINE];
+	char line[GU_PIPE_LINE], path[GPLAN_STR_LEN + 16], stat[8192];
 	struct gj j;
 	int len;
 
@@ -497,6 +498,10 @@ static void command_line(const struct job *jb, const char *state)
 		       cg_read_u64(jb->cg, "cpu.stat", "throttled_usec"));
 		gj_u64(&j, "pgmajfault",
 		       cg_read_u64(jb->cg, "memory.stat", "pgmajfault"));
+		/* the counters cover letters cite, per cgroup (gstat.h) */
+		snprintf(path, sizeof(path), "%s/memory.stat", jb->cg);
+		if (gu_read_file(path, stat, sizeof(stat)) > 0)
+			gstat_memstat_member(&j, stat);
 		gj_u64(&j, "outputs", (uint64_t)jb->nfiles);
 		if (jb->nfiles)
 			gj_str(&j, "outputs_sha256", jb->digest);

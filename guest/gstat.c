@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compiler.h"
 #include "gstat.h"
 
 static const char * const prefixes[] = {
@@ -379,4 +380,53 @@ void gstat_swap_element(struct gj *j, const struct gstat_swap *s)
 	gj_u64(j, "size_kb", s->size_kb);
 	gj_i64(j, "prio", s->prio);
 	gj_obj_close(j);
+}
+
+int gstat_mthp_size(const char *entry, char *size, size_t len)
+{
+	size_t d;
+
+	if (strncmp(entry, "hugepages-", 10))
+		return -1;
+	entry += 10;
+	d = strspn(entry, "0123456789");
+	if (!d || d > 8 || strcmp(entry + d, "kB") || d + 3 > len)
+		return -1;
+	memcpy(size, entry, d + 2);
+	size[d + 2] = '\0';
+	return 0;
+}
+
+int gstat_sysfs_u64(const char *text, uint64_t *v)
+{
+	size_t d = strspn(text, "0123456789");
+	uint64_t n;
+
+	if (!d || d > 16 || (text[d] && strcmp(text + d, "\n")))
+		return -1;
+	n = strtoull(text, NULL, 10);
+	if (n > (1ULL << 53))
+		return -1;
+	*v = n;
+	return 0;
+}
+
+int gstat_memstat_member(struct gj *j, const char *text)
+{
+	static const char * const keys[] = {
+		"workingset_refault_anon", "pgscan", "pgsteal", "zswpout",
+	};
+	unsigned int i;
+	uint64_t v;
+	int n = 0;
+
+	gj_obj_open(j, "memstat");
+	for (i = 0; i < ARRAY_SIZE(keys); i++)
+		if (!gstat_vmstat_value(text, keys[i], &v) &&
+		    v <= (1ULL << 53)) {
+			gj_u64(j, keys[i], v);
+			n++;
+		}
+	gj_obj_close(j);
+	return n;
 }

@@ -72,6 +72,24 @@ int gstat_mem_member(struct gj *j, const char *vmstat, const char *zoneinfo,
  */
 int gstat_task_member(struct gj *j, const char *key, const char *stat,
 		      const char *wchan, long hz);
+/*
+ * The size of a /sys/kernel/mm/transparent_hugepage entry
+ * "hugepages-<digits>kB" into @size ("64kB"); -1 for any other name or
+ * one that does not fit @len.
+ */
+int gstat_mthp_size(const char *entry, char *size, size_t len);
+/*
+ * A sysfs counter file's text: decimal digits and at most one '\n';
+ * 0 with *@v, or -1 (empty, junk, or beyond 2^53).
+ */
+int gstat_sysfs_u64(const char *text, uint64_t *v);
+/*
+ * Member "memstat":{..} of a cgroup's memory.stat @text: those of
+ * workingset_refault_anon, pgscan, pgsteal, zswpout that are there and
+ * well-formed (a kernel without one leaves it out: n/a on the host, not
+ * 0). Returns the number written.
+ */
+int gstat_memstat_member(struct gj *j, const char *text);
 /* Parse /proc/swaps; returns the number of entries (at most @max). */
 int gstat_parse_swaps(const char *text, struct gstat_swap *out, int max);
 /* Array element {"name":..,"used_kb":..,"size_kb":..,"prio":..}. */

@@ -14,21 +14,24 @@
 
 static void text(const struct metric_def *m)
 {
-	printf("  %-26s %-22s [%s, %s is better, min effect %g%%%s]\n"
+	printf("  %-26s %-22s [%s, %s is better, min effect %g%%%s%s%s]\n"
 	       "  %-26s %s\n", m->key, m->label, m->unit,
 	       metric_dir_name(m->dir), m->min_effect * 100,
-	       m->deterministic ? ", deterministic" : "", "", m->how);
+	       m->deterministic ? ", deterministic" : "",
+	       m->lines ? ", lines " : "", m->lines ? m->lines : "",
+	       "", m->how);
 }
 
 static json_t *entry(const struct metric_def *m)
 {
-	return json_pack("{sssssssssisfsbss}", "key", m->key,
+	/* lines: the kernel lines that have it, null for every line */
+	return json_pack("{sssssssssisfsbssss?}", "key", m->key,
 			 "label", m->label, "unit", m->unit,
 			 "direction", metric_dir_name(m->dir),
 			 "decimals", m->decimals,
 			 "min_effect", m->min_effect,
 			 "deterministic", m->deterministic,
-			 "how", m->how);
+			 "how", m->how, "lines", m->lines);
 }
 
 int cmd_metrics(int argc, char **argv, struct swapctl_config *cfg)
@@ -49,7 +52,8 @@ int cmd_metrics(int argc, char **argv, struct swapctl_config *cfg)
 		"and report --json use, the label of the tables, the unit, which\n"
 		"direction is better, the minimum effect below which a change is\n"
 		"noise, whether one repeat can give a verdict (deterministic), and\n"
-		"how it is computed. With KEYs, only those.\n",
+		"how it is computed, and the kernel lines that have it (elsewhere it\n"
+		"is n/a). With KEYs, only those.\n",
 	};
 	json_t *arr = NULL;
 	unsigned int i;

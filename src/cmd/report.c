@@ -22,6 +22,7 @@
 #include "email.h"
 #include "kcidb.h"
 #include "metrics.h"
+#include "hostrec.h"
 #include "parse-options.h"
 #include "results.h"
 #include "scenario.h"
@@ -292,7 +293,7 @@ static void host_lines(const struct run *r, FILE *f)
 static void text_run(const struct run *r, FILE *f)
 {
 	unsigned int i, m, kk, ng = r->src.ng, width = text_width();
-	char buf[64], title[512];
+	char buf[64], title[512], hw[1024];
 
 	/* one line, or two when it would not fit */
 	snprintf(title, sizeof(title), "scenario %s%s%s  state %s  reference %s",
@@ -363,6 +364,8 @@ static void text_run(const struct run *r, FILE *f)
 		r->res.nk ? r->res.kernels[0] : "?");
 	results_print_table_fit(f, &r->res, width);
 	host_lines(r, f);
+	if (hostrec_load_warning(r->src.dir, hw, sizeof(hw)))
+		fprintf(f, "host: %s (host.json)\n", hw);
 	results_print_mde(f, &r->res, r->targets, r->ntargets);
 }
 
@@ -458,12 +461,16 @@ static void text_compare(const struct run *a, const struct run *b, FILE *f)
 static json_t *run_json(const struct run *r)
 {
 	json_t *o, *guests;
+	char hw[1024];
 	unsigned int i;
 
 	o = json_object();
 	json_object_set_new(o, "run", json_string(r->src.id));
 	json_object_set_new(o, "dir", json_string(r->src.dir));
 	json_object_set_new(o, "scenario", json_string(r->src.scenario));
+	json_object_set_new(o, "host_warning",
+			    hostrec_load_warning(r->src.dir, hw, sizeof(hw)) ?
+			    json_string(hw) : json_null());
 	json_object_set_new(o, "state", json_string(r->src.state));
 	json_object_set_new(o, "kernel_line", r->line[0] ?
 			    json_string(r->line) : json_null());
@@ -625,10 +632,13 @@ static int email_out(const struct run *r, FILE *f)
 		.res = &r->res, .scenario = r->src.scenario, .run = r->src.id,
 		.status = status,
 	};
+	char hw[1024];
 	unsigned int i;
 
 	if (!status)
 		return -1;
+	if (hostrec_load_warning(r->src.dir, hw, sizeof(hw)))
+		e.host_warning = hw;
 	for (i = 0; i < r->src.ng; i++)
 		status[i] = status_str(r->src.g[i]);
 	email_print(f, &e);

@@ -29,6 +29,7 @@
 #include "parse-options.h"
 #include "plan.h"
 #include "results.h"
+#include "hostrec.h"
 #include "rundir.h"
 #include "scenario.h"
 #include "waves.h"
@@ -1944,6 +1945,7 @@ static void close_hosts(struct run *r)
 /* Connect to the hosts, run every guest and judge them; the exit code. */
 static int run_connected(struct run *r)
 {
+	struct hostrec hr;
 	int code;
 
 	config_libvirt_uri(r->cfg, r->uri, sizeof(r->uri));
@@ -1958,7 +1960,9 @@ static int run_connected(struct run *r)
 		close_hosts(r);
 		return guest_interrupted ? EXIT_INTERRUPTED : code;
 	}
+	hostrec_run_start(r->dir, &hr);
 	run_all(r);
+	hostrec_run_end(r->dir, &hr, (int)(r->env.cpus * r->nslots));
 	code = finish(r);
 	if (guest_interrupted) {
 		guest_msg("interrupted by signal %d: %s destroyed, NFS server%s stopped",

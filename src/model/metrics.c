@@ -3,6 +3,7 @@
  * metrics: the registry. See metrics.h and doc/HACKING.md "Metrics".
  */
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "metrics.h"
@@ -134,6 +135,153 @@ static struct stats_val swap_write_errors(const struct metric_in *in)
 		return na();
 	return stats_ok((double)in->t->swap_write_errors);
 }
+
+/*
+ * The sum of the vmstat counters of @t whose name starts with @prefix
+ * (allocstall_normal, _movable, _dma32...): missing when it has none.
+ */
+static struct stats_val counter_sum(const struct metric_in *in,
+				    const char *prefix)
+{
+	const struct track *t = in->t;
+	size_t n = strlen(prefix);
+	uint64_t sum = 0;
+	unsigned int i;
+	bool any = false;
+
+	if (in->window || !t->npts)
+		return na();
+	for (i = 0; i < t->nctr; i++)
+		if (!strncmp(t->ctr[i].name, prefix, n)) {
+			sum += t->ctr[i].cum;
+			any = true;
+		}
+	return any ? stats_ok((double)sum) : stats_missing();
+}
+
+static struct stats_val allocstall(const struct metric_in *in)
+{
+	return counter_sum(in, "allocstall_");
+}
+
+/*
+ * Stat @stat of every mTHP size below the PMD size (2048 kB on x86-64:
+ * whole PMD THPs are thp_swpout), counters "mthp_<K>kB_<stat>" summed.
+ */
+static struct stats_val mthp_sum(const struct metric_in *in,
+				 const char *stat)
+{
+	const struct track *t = in->t;
+	uint64_t sum = 0;
+	unsigned int i;
+	bool any = false;
+
+	if (in->window || !t->npts)
+		return na();
+	for (i = 0; i < t->nctr; i++) {
+		const char *name = t->ctr[i].name;
+		char *end;
+		unsigned long kb;
+
+		if (strncmp(name, "mthp_", 5))
+			continue;
+		kb = strtoul(name + 5, &end, 10);
+		if (end == name + 5 || strncmp(end, "kB_", 3) ||
+		    strcmp(end + 3, stat) || kb >= 2048)
+			continue;
+		sum += t->ctr[i].cum;
+		any = true;
+	}
+	return any ? stats_ok((double)sum) : stats_missing();
+}
+
+static struct stats_val mthp_swpout(const struct metric_in *in)
+{
+	return mthp_sum(in, "swpout");
+}
+
+static struct stats_val mthp_swpout_fallback(const struct metric_in *in)
+{
+	return mthp_sum(in, "swpout_fallback");
+}
+
+/* zram mm_stat peaks (track.h): n/a without a zram device */
+static struct stats_val zram_compr_peak(const struct metric_in *in)
+{
+	if (!in->t->has_zram_mm)
+		return na();
+	return stats_ok((double)in->t->zram_compr_peak / 1048576);
+}
+
+static struct stats_val zram_used_peak(const struct metric_in *in)
+{
+	if (!in->t->has_zram_mm)
+		return na();
+	return stats_ok((double)in->t->zram_mem_used_peak / 1048576);
+}
+
+static struct stats_val zram_huge_peak(const struct metric_in *in)
+{
+	if (!in->t->has_zram_mm)
+		return na();
+	if (!in->t->has_zram_huge)
+		return stats_missing();
+	return stats_ok((double)in->t->zram_huge_peak);
+}
+
+static struct stats_val alloc_failures(const struct metric_in *in)
+{
+	if (!in->t->console_scanned)
+		return na();
+	return stats_ok((double)in->t->alloc_failures);
+}
+
+static struct stats_val hung_tasks(const struct metric_in *in)
+{
+	if (!in->t->console_scanned)
+		return na();
+	return stats_ok((double)in->t->hung_tasks);
+}
+
+/*
+ * Command workloads (track.h): n/a without a limited run that ended,
+ * missing when one of them did not give the figure (an older guest).
+ */
+static struct stats_val cmd_value(const struct metric_in *in,
+				  unsigned int runs, uint64_t v, double scale)
+{
+	if (!in->t->cmd_runs)
+		return na();
+	if (runs < in->t->cmd_runs)
+		return stats_missing();
+	return stats_ok((double)v * scale);
+}
+
+static struct stats_val cmd_real(const struct metric_in *in)
+{
+	return cmd_value(in, in->t->cmd_runs, in->t->cmd_ns, 1e-9);
+}
+
+static struct stats_val cmd_user(const struct metric_in *in)
+{
+	return cmd_value(in, in->t->cmd_cpu_runs, in->t->cmd_user_ns, 1e-9);
+}
+
+static struct stats_val cmd_sys(const struct metric_in *in)
+{
+	return cmd_value(in, in->t->cmd_cpu_runs, in->t->cmd_sys_ns, 1e-9);
+}
+
+#define CG_STAT(fn, i)							\
+static struct stats_val fn(const struct metric_in *in)			\
+{									\
+	return cmd_value(in, in->t->cg_runs[i], in->t->cg_stat[i], 1);	\
+}
+
+CG_STAT(cg_refault, STREAM_CG_REFAULT_ANON)
+CG_STAT(cg_pgscan, STREAM_CG_PGSCAN)
+CG_STAT(cg_pgsteal, STREAM_CG_PGSTEAL)
+CG_STAT(cg_zswpout, STREAM_CG_ZSWPOUT)
 
 /* n/a without a slab_error that ended and counted (its end line) */
 static struct stats_val slab_errors_injected(const struct metric_in *in)
@@ -495,10 +643,78 @@ const struct metric_def metric_defs[] = {
 		.min_effect = 0.05,
 	}, {
 		.key = "thp_swpout", .label = "THPs swapped out whole",
-		.unit = "THPs", .vmstat = "thp_swpout",
-		.how = "vmstat thp_swpout since boot",
+		.unit = "THPs", .vmstat = "thp_swpout", .lines = "6.1 6.12",
+		.how = "/proc/vmstat thp_swpout since boot: PMD-size THPs written to swap without being split (needs CONFIG_TRANSPARENT_HUGEPAGE)",
 		.dir = METRIC_NEUTRAL, .min_effect = 0.05,
 		.deterministic = true,
+	}, {
+		.key = "thp_swpout_fallback", .label = "THP swap-out fallbacks",
+		.unit = "THPs", .vmstat = "thp_swpout_fallback",
+		.lines = "6.1 6.12",
+		.how = "/proc/vmstat thp_swpout_fallback since boot: PMD-size THPs split before swap-out because no contiguous swap space was found for them",
+		.dir = METRIC_LOWER_BETTER, .min_effect = 0.05,
+	}, {
+		.key = "mthp_swpout", .label = "mTHPs swapped out",
+		.unit = "folios", .eval = mthp_swpout, .lines = "6.12",
+		.how = "/sys/kernel/mm/transparent_hugepage/hugepages-<K>kB/stats/swpout summed over the sizes below 2048 kB (the PMD size, whose THPs are thp_swpout), last sample: multi-size THPs written to swap whole; per size in samples.jsonl (\"mthp\")",
+		.dir = METRIC_NEUTRAL, .min_effect = 0.05,
+	}, {
+		.key = "mthp_swpout_fallback", .label = "mTHP swap-out fallbk",
+		.unit = "folios", .eval = mthp_swpout_fallback, .lines = "6.12",
+		.how = "hugepages-<K>kB/stats/swpout_fallback summed over the sizes below 2048 kB: mTHPs split before swap-out (no contiguous swap slots for them)",
+		.dir = METRIC_LOWER_BETTER, .min_effect = 0.05,
+	}, {
+		.key = "mthp_64kb_swpout", .label = "64K mTHPs swapped out",
+		.unit = "folios", .vmstat = "mthp_64kB_swpout", .lines = "6.12",
+		.how = "/sys/kernel/mm/transparent_hugepage/hugepages-64kB/stats/swpout (the size the mthp scenarios enable)",
+		.dir = METRIC_NEUTRAL, .min_effect = 0.05,
+	}, {
+		.key = "mthp_64kb_swpout_fallback",
+		.label = "64K mTHP sw-out fallbk", .unit = "folios",
+		.vmstat = "mthp_64kB_swpout_fallback", .lines = "6.12",
+		.how = "/sys/kernel/mm/transparent_hugepage/hugepages-64kB/stats/swpout_fallback",
+		.dir = METRIC_LOWER_BETTER, .min_effect = 0.05,
+	}, {
+		.key = "workingset_refault_anon", .label = "anon refaults",
+		.unit = "pages", .vmstat = "workingset_refault_anon",
+		.lines = "6.1 6.12",
+		.how = "/proc/vmstat workingset_refault_anon since boot: anonymous pages faulted back in soon after reclaim evicted them (their shadow entry still in the swap cache)",
+		.dir = METRIC_LOWER_BETTER, .min_effect = 0.05,
+	}, {
+		.key = "pgscan_kswapd", .label = "pages scanned kswapd",
+		.unit = "pages", .vmstat = "pgscan_kswapd", .lines = "6.1 6.12",
+		.how = "/proc/vmstat pgscan_kswapd since boot: pages kswapd's reclaim scanned (anon and file)",
+		.dir = METRIC_NEUTRAL, .min_effect = 0.05,
+	}, {
+		.key = "pgscan_direct", .label = "pages scanned direct",
+		.unit = "pages", .vmstat = "pgscan_direct", .lines = "6.1 6.12",
+		.how = "/proc/vmstat pgscan_direct since boot: pages scanned by direct reclaim (the allocating task waits)",
+		.dir = METRIC_LOWER_BETTER, .min_effect = 0.05,
+	}, {
+		.key = "pgsteal_kswapd", .label = "pages reclaimed kswapd",
+		.unit = "pages", .vmstat = "pgsteal_kswapd", .lines = "6.1 6.12",
+		.how = "/proc/vmstat pgsteal_kswapd since boot: pages kswapd reclaimed",
+		.dir = METRIC_NEUTRAL, .min_effect = 0.05,
+	}, {
+		.key = "pgsteal_direct", .label = "pages reclaimed direct",
+		.unit = "pages", .vmstat = "pgsteal_direct", .lines = "6.1 6.12",
+		.how = "/proc/vmstat pgsteal_direct since boot: pages reclaimed by direct reclaim",
+		.dir = METRIC_NEUTRAL, .min_effect = 0.05,
+	}, {
+		.key = "pgscan_anon", .label = "anon pages scanned",
+		.unit = "pages", .vmstat = "pgscan_anon", .lines = "6.1 6.12",
+		.how = "/proc/vmstat pgscan_anon since boot: anonymous pages scanned by reclaim (kswapd, direct and khugepaged)",
+		.dir = METRIC_NEUTRAL, .min_effect = 0.05,
+	}, {
+		.key = "pgsteal_anon", .label = "anon pages reclaimed",
+		.unit = "pages", .vmstat = "pgsteal_anon", .lines = "6.1 6.12",
+		.how = "/proc/vmstat pgsteal_anon since boot: anonymous pages reclaimed (each one written to swap or zswap first)",
+		.dir = METRIC_NEUTRAL, .min_effect = 0.05,
+	}, {
+		.key = "allocstall", .label = "direct reclaim stalls",
+		.unit = "stalls", .eval = allocstall, .lines = "6.1 6.12",
+		.how = "/proc/vmstat allocstall_<zone> (dma, dma32, normal, movable: the zones the kernel has) summed, since boot: allocations that entered direct reclaim",
+		.dir = METRIC_LOWER_BETTER, .min_effect = 0.05,
 	}, {
 		.key = "device_write_ios", .live = true, .label = "device write I/Os",
 		.unit = "I/Os", .eval = dev_write_ios,
@@ -593,6 +809,68 @@ const struct metric_def metric_defs[] = {
 		.how = "\"Write-error on swap-device\" and (swap files: NFS) \"Write error N on dio swapfile\" lines in the guest's console.log, with their rate limit's suppressed callbacks (not the stream)",
 		.dir = METRIC_LOWER_BETTER, .min_effect = 0,
 		.deterministic = true,
+	}, {
+		.key = "kernel_alloc_failures", .label = "page alloc failures",
+		.unit = "lines", .eval = alloc_failures,
+		.how = "\"page allocation failure\" lines in the guest's console.log (warn_alloc(); not the stream)",
+		.dir = METRIC_LOWER_BETTER, .min_effect = 0,
+		.deterministic = true,
+	}, {
+		.key = "kernel_hung_tasks", .label = "hung task reports",
+		.unit = "lines", .eval = hung_tasks,
+		.how = "\"blocked for more than\" lines in the guest's console.log (the hung task detector, CONFIG_DETECT_HUNG_TASK)",
+		.dir = METRIC_LOWER_BETTER, .min_effect = 0,
+		.deterministic = true,
+	}, {
+		.key = "zram_compr_peak_mib", .label = "zram compressed peak",
+		.unit = "MiB", .eval = zram_compr_peak,
+		.how = "the largest compr_data_size of /sys/block/zram*/mm_stat (summed over the zram devices) of any sample: the compressed size of what zram held; n/a without zram",
+		.dir = METRIC_NEUTRAL, .decimals = 1, .min_effect = 0.05,
+	}, {
+		.key = "zram_mem_used_peak_mib", .label = "zram memory used peak",
+		.unit = "MiB", .eval = zram_used_peak,
+		.how = "the largest mem_used_total of zram's mm_stat of any sample: memory zram's allocator (zsmalloc) took, fragmentation included",
+		.dir = METRIC_LOWER_BETTER, .decimals = 1, .min_effect = 0.05,
+	}, {
+		.key = "zram_huge_pages_peak", .label = "zram huge pages peak",
+		.unit = "pages", .eval = zram_huge_peak,
+		.how = "the largest huge_pages of zram's mm_stat of any sample: pages stored uncompressed because they did not compress",
+		.dir = METRIC_NEUTRAL, .min_effect = 0.05,
+	}, {
+		.key = "command_real_seconds", .label = "command real s",
+		.unit = "s", .eval = cmd_real,
+		.how = "command workloads: ns of the limited runs' end lines summed (wall time of each run in the guest; the reference run left out)",
+		.dir = METRIC_LOWER_BETTER, .decimals = 2, .min_effect = 0.01,
+	}, {
+		.key = "command_user_seconds", .label = "command user s",
+		.unit = "s", .eval = cmd_user,
+		.how = "command workloads: user_ns of the limited runs' end lines (getrusage of the run's processes): the identity check, the same work gives the same user time on every kernel",
+		.dir = METRIC_NEUTRAL, .decimals = 2, .min_effect = 0.05,
+	}, {
+		.key = "command_system_seconds", .label = "command system s",
+		.unit = "s", .eval = cmd_sys,
+		.how = "command workloads: sys_ns of the limited runs' end lines (getrusage): kernel time of the build, reclaim and swap included",
+		.dir = METRIC_LOWER_BETTER, .decimals = 2, .min_effect = 0.01,
+	}, {
+		.key = "cg_workingset_refault_anon", .label = "cgroup anon refaults",
+		.unit = "pages", .eval = cg_refault, .lines = "6.1 6.12",
+		.how = "command workloads: workingset_refault_anon of the limited runs' cgroup memory.stat, read as each run ended, summed",
+		.dir = METRIC_LOWER_BETTER, .min_effect = 0.05,
+	}, {
+		.key = "cg_pgscan", .label = "cgroup pages scanned",
+		.unit = "pages", .eval = cg_pgscan, .lines = "6.1 6.12",
+		.how = "command workloads: pgscan of the limited runs' cgroup memory.stat (reclaim in and for the cgroup), summed",
+		.dir = METRIC_NEUTRAL, .min_effect = 0.05,
+	}, {
+		.key = "cg_pgsteal", .label = "cgroup pages reclaimed",
+		.unit = "pages", .eval = cg_pgsteal, .lines = "6.1 6.12",
+		.how = "command workloads: pgsteal of the limited runs' cgroup memory.stat, summed",
+		.dir = METRIC_NEUTRAL, .min_effect = 0.05,
+	}, {
+		.key = "cg_zswpout", .label = "cgroup zswap stores",
+		.unit = "pages", .eval = cg_zswpout, .lines = "6.1 6.12",
+		.how = "command workloads: zswpout of the limited runs' cgroup memory.stat (pages stored in zswap; needs CONFIG_ZSWAP), summed",
+		.dir = METRIC_NEUTRAL, .min_effect = 0.05,
 	}, {
 		.key = "slab_errors_injected", .label = "slab errors injected",
 		.unit = "allocations", .eval = slab_errors_injected,
@@ -802,9 +1080,51 @@ static struct stats_val eval_depth(const struct metric_def *m,
 	return na();
 }
 
+bool metric_on_line(const struct metric_def *m, const char *line)
+{
+	const char *p = m->lines;
+	size_t n;
+
+	if (!p || !line || !*line)
+		return true;
+	n = strlen(line);
+	while (*p) {
+		size_t w = strcspn(p, " ");
+
+		if (w == n && !strncmp(p, line, n))
+			return true;
+		p += w;
+		p += strspn(p, " ");
+	}
+	return false;
+}
+
+/* The line of the guest's kernel ("6.12" of "6.12.5-..."), or "". */
+static void track_line(const struct track *t, char *buf, size_t len)
+{
+	const char *k = t->kernel;
+	size_t a = strspn(k, "0123456789"), b;
+
+	buf[0] = '\0';
+	if (!a || k[a] != '.')
+		return;
+	b = strspn(k + a + 1, "0123456789");
+	if (!b || a + 1 + b >= len)
+		return;
+	memcpy(buf, k, a + 1 + b);
+	buf[a + 1 + b] = '\0';
+}
+
 struct stats_val metric_eval(const struct metric_def *m,
 			     const struct metric_in *in)
 {
+	char line[16];
+
+	if (m->lines) {
+		track_line(in->t, line, sizeof(line));
+		if (!metric_on_line(m, line))
+			return na();
+	}
 	return eval_depth(m, in, 0);
 }
 

@@ -54,6 +54,12 @@ struct metric_def {
 	 * second): the metric can be computed between any two samples.
 	 */
 	bool live;
+	/*
+	 * The kernel lines that have it, "6.1 6.12" (NULL: every line): on
+	 * a guest whose kernel (hello) is of another line the metric is
+	 * n/a, never 0
+	 */
+	const char *lines;
 	/* exactly one of: */
 	const char *vmstat;	/* this counter since boot */
 	const char *num, *den;	/* the ratio of two other metrics */
@@ -72,6 +78,8 @@ void metric_in_window(struct metric_in *in, const struct track *t,
 		      uint64_t window_ns);
 struct stats_val metric_eval(const struct metric_def *m,
 			     const struct metric_in *in);
+/* Whether @m exists on kernel line @line ("6.12"; NULL or "": true). */
+bool metric_on_line(const struct metric_def *m, const char *line);
 /* "higher", "lower", "neutral" */
 const char *metric_dir_name(enum metric_dir d);
 

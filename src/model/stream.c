@@ -215,6 +215,54 @@ static int parse_vmstat(struct stream_state *st, json_t *obj,
 	return 0;
 }
 
+/*
+ * "mthp":{"64kB":{"swpout":N,"swpout_fallback":N},..}: each stat becomes
+ * counter "mthp_64kB_swpout". A size is digits and "kB", a stat a name
+ * of [a-z_]; the whole counter name must fit STREAM_NAME_MAX.
+ */
+static int parse_mthp(struct stream_state *st, json_t *obj,
+		      struct stream_line *out)
+{
+	const char *key, *k2;
+	size_t keylen, k2len, d;
+	json_t *val, *v2;
+	char size[16], stat[STREAM_NAME_MAX], name[STREAM_NAME_MAX];
+
+	json_object_keylen_foreach(obj, key, keylen, val) {
+		if (check_key(st, "mthp.", key, keylen, size, sizeof(size)) < 0)
+			return -1;
+		d = strspn(size, "0123456789");
+		if (!d || d + 2 != keylen || strcmp(size + d, "kB"))
+			return fail(st, STREAM_E_FIELD,
+				    "mthp.%s: not a size (<digits>kB)", size);
+		if (!json_is_object(val))
+			return fail(st, STREAM_E_FIELD,
+				    "mthp.%s: not an object", size);
+		json_object_keylen_foreach(val, k2, k2len, v2) {
+			uint64_t v;
+
+			if (check_key(st, "mthp.*.", k2, k2len, stat,
+				      sizeof(stat)) < 0)
+				return -1;
+			if (strspn(stat, "abcdefghijklmnopqrstuvwxyz_") != k2len ||
+			    snprintf(name, sizeof(name), "mthp_%s_%s", size,
+				     stat) >= (int)sizeof(name))
+				return fail(st, STREAM_E_FIELD,
+					    "mthp.%s.%s: not a stat name",
+					    size, stat);
+			if (val_u64(st, v2, "mthp.*.", stat, &v) < 0)
+				return -1;
+			if (out->ncounters >= STREAM_MAX_COUNTERS) {
+				out->dropped++;
+				continue;
+			}
+			strcpy(out->counters[out->ncounters].name, name);
+			out->counters[out->ncounters++].value = v;
+		}
+	}
+	return 0;
+}
+
 static int parse_blk(struct stream_state *st, json_t *obj, bool host,
 		     struct stream_line *out)
 {
@@ -328,6 +376,7 @@ static int parse_zram(struct stream_state *st, json_t *obj,
 
 	json_object_keylen_foreach(obj, key, keylen, val) {
 		struct stream_zram z;
+		int r;
 
 		memset(&z, 0, sizeof(z));
 		if (check_key(st, "zram.", key, keylen, name, sizeof(name)) < 0)
@@ -343,6 +392,11 @@ static int parse_zram(struct stream_state *st, json_t *obj,
 		    get_u64(st, val, "zram.*.", "mem_used_total", true,
 			    &z.mem_used_total) < 0)
 			return -1;
+		r = get_u64(st, val, "zram.*.", "huge_pages", false,
+			    &z.huge_pages);
+		if (r < 0)
+			return -1;
+		z.has_huge_pages = r > 0;
 		if (out->nzram >= STREAM_MAX_ZRAM) {
 			out->dropped++;
 			continue;
@@ -489,6 +543,9 @@ static int parse_sample(struct stream_state *st, json_t *root,
 		return -1;
 	j = get_typed(st, root, "", "zram", false, JSON_OBJECT);
 	if (st->last_err || (j && parse_zram(st, j, out) < 0))
+		return -1;
+	j = get_typed(st, root, "", "mthp", false, JSON_OBJECT);
+	if (st->last_err || (j && parse_mthp(st, j, out) < 0))
 		return -1;
 	j = get_typed(st, root, "", "cpu_ns", false, JSON_OBJECT);
 	if (st->last_err || (j && parse_cpu(st, j, out) < 0))
@@ -765,6 +822,36 @@ static bool hex64(const char *s)
 	return !s[64];
 }
 
+const char *const stream_cg_stat_names[STREAM_CG_NSTATS] = {
+	"workingset_refault_anon", "pgscan", "pgsteal", "zswpout",
+};
+
+/* A command end line's CPU times and "memstat" (all optional). */
+static int parse_command_stats(struct stream_state *st, json_t *root,
+			       struct stream_line *out)
+{
+	json_t *ms;
+	int r1, r2, r, i;
+
+	r1 = get_u64(st, root, "", "user_ns", false, &out->cmd_user_ns);
+	r2 = get_u64(st, root, "", "sys_ns", false, &out->cmd_sys_ns);
+	if (r1 < 0 || r2 < 0)
+		return -1;
+	out->has_cmd_cpu = r1 > 0 && r2 > 0;
+	ms = get_typed(st, root, "", "memstat", false, JSON_OBJECT);
+	if (st->last_err)
+		return -1;
+	for (i = 0; ms && i < STREAM_CG_NSTATS; i++) {
+		r = get_u64(st, ms, "memstat.", stream_cg_stat_names[i], false,
+			    &out->cg_stat[i]);
+		if (r < 0)
+			return -1;
+		if (r > 0)
+			out->cg_has |= 1u << i;
+	}
+	return 0;
+}
+
 static int parse_command(struct stream_state *st, json_t *root,
 			 struct stream_line *out)
 {
@@ -797,6 +884,8 @@ static int parse_command(struct stream_state *st, json_t *root,
 	    get_u64(st, root, "", "memory_peak_kb", false,
 		    &out->memory_peak_kb) < 0 ||
 	    get_u64(st, root, "", "oom_kill", false, &out->oom_kill) < 0)
+		return -1;
+	if (parse_command_stats(st, root, out) < 0)
 		return -1;
 	if (out->cmd_exit > 255 || out->cmd_signal > 64)
 		return fail(st, STREAM_E_ABSURD, "exit %lld / signal %llu",

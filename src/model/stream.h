@@ -22,7 +22,11 @@
 
 /* bytes of a line without its '\n': the protocol's limit less the '\n' */
 #define STREAM_MAX_LINE		(AGENT_LINE_MAX - 1)
-#define STREAM_MAX_COUNTERS	64	/* vmstat counters kept per sample */
+/*
+ * counters kept per sample: the wanted /proc/vmstat fields (about 40 on
+ * 6.12) and the per-size mTHP stats made counters (mthp_<size>_<stat>)
+ */
+#define STREAM_MAX_COUNTERS	96
 #define STREAM_MAX_DEVS		8	/* blk devices kept per sample */
 #define STREAM_MAX_SWAPS	8	/* swap areas kept per line */
 #define STREAM_MAX_ZRAM		4	/* zram devices kept per sample */
@@ -88,12 +92,24 @@ struct stream_swap {
 struct stream_zram {
 	char name[STREAM_NAME_MAX];
 	uint64_t orig_data_size, compr_data_size, mem_used_total;
+	uint64_t huge_pages;		/* mm_stat's 8th field, if given */
+	bool has_huge_pages;
 };
 
 /* Guest CPU time from the "cpu " line of /proc/stat, in nanoseconds. */
 struct stream_cpu {
 	uint64_t user, nice, system, idle, iowait, irq, softirq, steal;
 };
+
+/* the members of a command end line's "memstat" (cgroup memory.stat) */
+enum stream_cg_stat {
+	STREAM_CG_REFAULT_ANON,	/* workingset_refault_anon */
+	STREAM_CG_PGSCAN,
+	STREAM_CG_PGSTEAL,
+	STREAM_CG_ZSWPOUT,
+	STREAM_CG_NSTATS,
+};
+extern const char *const stream_cg_stat_names[STREAM_CG_NSTATS];
 
 enum stream_phase_state { STREAM_PHASE_START, STREAM_PHASE_END };
 /* STREAM_OOM: the OOM killer took the workload (init says so) */
@@ -105,7 +121,11 @@ struct stream_line {
 	uint64_t seq;
 	uint64_t t_ns;			/* guest, or host, monotonic */
 
-	/* hello: the counters the kernel has (values 0); sample: vmstat */
+	/*
+	 * hello: the counters the kernel has (values 0); sample: vmstat,
+	 * and each member of "mthp" ({"64kB":{"swpout":N,..},..}, the
+	 * hugepages-<size>/stats/ files) as counter "mthp_64kB_swpout"
+	 */
 	char kernel[64];
 	uint64_t interval_ms;
 	struct stream_counter counters[STREAM_MAX_COUNTERS];
@@ -185,6 +205,15 @@ struct stream_line {
 	bool cmd_reference;		/* the reference run, else limited */
 	int64_t cmd_exit;		/* -1: killed */
 	uint64_t cmd_signal, cmd_outputs, memory_peak_kb, oom_kill;
+	/* command end: the run's CPU time (getrusage), if given */
+	uint64_t cmd_user_ns, cmd_sys_ns;
+	bool has_cmd_cpu;
+	/*
+	 * command end: its cgroup's memory.stat "memstat", STREAM_CG_*;
+	 * bit (1 << i) of cg_has set when member i was given
+	 */
+	uint64_t cg_stat[STREAM_CG_NSTATS];
+	unsigned int cg_has;
 	char outputs_sha256[65];	/* "" when no outputs */
 
 	/* set by validation against the stream's previous lines */

@@ -197,6 +197,33 @@ bool track_counter_value(const struct track *t, const char *name,
 	return false;
 }
 
+/* The sample's zram mm_stat summed over its devices: keep the peaks. */
+static void feed_zram(struct track *t, const struct stream_line *l)
+{
+	uint64_t compr = 0, used = 0, huge = 0;
+	bool has_huge = l->nzram > 0;
+	unsigned int i;
+
+	if (!l->nzram)
+		return;
+	for (i = 0; i < l->nzram; i++) {
+		compr += l->zram[i].compr_data_size;
+		used += l->zram[i].mem_used_total;
+		huge += l->zram[i].huge_pages;
+		has_huge = has_huge && l->zram[i].has_huge_pages;
+	}
+	t->has_zram_mm = true;
+	if (compr > t->zram_compr_peak)
+		t->zram_compr_peak = compr;
+	if (used > t->zram_mem_used_peak)
+		t->zram_mem_used_peak = used;
+	if (has_huge) {
+		t->has_zram_huge = true;
+		if (huge > t->zram_huge_peak)
+			t->zram_huge_peak = huge;
+	}
+}
+
 static void feed_sample(struct track *t, const struct stream_line *l)
 {
 	struct track_point raw, cum;
@@ -211,6 +238,7 @@ static void feed_sample(struct track *t, const struct stream_line *l)
 		return;
 	}
 	feed_counters(t, l);
+	feed_zram(t, l);
 	if (!grow((void **)&t->pts, &t->cap, t->npts, sizeof(*t->pts))) {
 		t->dropped++;
 		return;
@@ -351,6 +379,26 @@ static void feed_fault(struct track *t, const struct stream_line *l)
 		 f->detail);
 }
 
+static void feed_command(struct track *t, const struct stream_line *l)
+{
+	unsigned int i;
+
+	if (l->cmd_reference || l->phase_state != STREAM_PHASE_END)
+		return;
+	t->cmd_runs++;
+	t->cmd_ns += l->ns;
+	if (l->has_cmd_cpu) {
+		t->cmd_cpu_runs++;
+		t->cmd_user_ns += l->cmd_user_ns;
+		t->cmd_sys_ns += l->cmd_sys_ns;
+	}
+	for (i = 0; i < STREAM_CG_NSTATS; i++)
+		if (l->cg_has & (1u << i)) {
+			t->cg_runs[i]++;
+			t->cg_stat[i] += l->cg_stat[i];
+		}
+}
+
 void track_feed(struct track *t, const struct stream_line *l)
 {
 	unsigned int i;
@@ -407,6 +455,7 @@ void track_feed(struct track *t, const struct stream_line *l)
 		snprintf(t->last_log, sizeof(t->last_log), "%s", l->msg);
 		break;
 	case STREAM_T_COMMAND:
+		feed_command(t, l);
 		break;
 	case STREAM_T_NONE:
 		break;

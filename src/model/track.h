@@ -148,6 +148,23 @@ struct track {
 	/* "injected" of the slab_error end lines, summed */
 	bool has_slab_injected;
 	uint64_t slab_injected;
+	/*
+	 * zram mm_stat of the samples, summed over the zram devices: the
+	 * largest sum of any sample (bytes; huge_pages in pages, when the
+	 * samples carry it)
+	 */
+	bool has_zram_mm, has_zram_huge;
+	uint64_t zram_compr_peak, zram_mem_used_peak, zram_huge_peak;
+	/*
+	 * Command workloads: the end lines of the limited runs (not the
+	 * reference run, which has no limits) summed: their time, CPU
+	 * time, and their cgroup's memory.stat; *_runs count the runs that
+	 * gave each
+	 */
+	unsigned int cmd_runs, cmd_cpu_runs;
+	uint64_t cmd_ns, cmd_user_ns, cmd_sys_ns;
+	uint64_t cg_stat[STREAM_CG_NSTATS];
+	unsigned int cg_runs[STREAM_CG_NSTATS];
 
 	/*
 	 * Not from the stream: the scan of the guest's console.log, set by
@@ -156,6 +173,7 @@ struct track {
 	 */
 	bool console_scanned;
 	int swap_read_errors, swap_write_errors;
+	int alloc_failures, hung_tasks;	/* kernel log patterns */
 };
 
 void track_init(struct track *t);

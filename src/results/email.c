@@ -509,6 +509,7 @@ static void print_hosts(FILE *f, const struct results *r)
 void email_print(FILE *f, const struct email_run *e)
 {
 	const struct results *r = e->res;
+	char line[1200];
 	unsigned int k;
 
 	print_header(f, e);
@@ -522,6 +523,16 @@ void email_print(FILE *f, const struct email_run *e)
 		print_block(f, r, k);
 	}
 	print_hosts(f, r);
+	if (results_identity(r, line, sizeof(line))) {
+		fputc('\n', f);
+		paragraph(f, 2, line);
+	}
+	if (e->host_warning && e->host_warning[0]) {
+		snprintf(line, sizeof(line), "Host: %s (host.json).",
+			 e->host_warning);
+		fputc('\n', f);
+		paragraph(f, 2, line);
+	}
 	fputc('\n', f);
 	print_footnote(f, r);
 }

@@ -25,6 +25,8 @@ struct email_run {
 	const char *run;		/* NULL or "": left out */
 	/* per res->g[i] its status ("pass", "corrupt", ...); NULL: none */
 	const char *const *status;
+	/* the run's host.json warning (hostrec.h); NULL or "": none */
+	const char *host_warning;
 };
 
 /*

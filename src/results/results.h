@@ -27,7 +27,7 @@
 #include "track.h"
 
 #define RES_MAX_KERNELS		SCN_MAX_KERNELS
-#define RES_MAX_METRICS		64
+#define RES_MAX_METRICS		128
 #define RES_MAX_PHASES		TRACK_MAX_PHASES
 #define RES_P_SIGNIFICANT	0.05
 /*
@@ -177,6 +177,14 @@ void results_compare(const struct results *r, unsigned int mi,
 void results_phase_compare(const struct results *r, unsigned int idx,
 			   unsigned int k, struct res_cmp *c);
 const char *results_verdict_name(enum verdict v);
+/*
+ * The identity check of command workloads (identity.c): the kernels whose
+ * command_user_seconds differs from the reference's by more than the
+ * noise (the comparison's mde, at least the metric's 5%; with repeats,
+ * also p < 0.05), named in one line in @buf. Returns how many ("" and 0:
+ * none, or no command workload).
+ */
+unsigned int results_identity(const struct results *r, char *buf, size_t len);
 
 /*
  * One comparison's part in its family (results_gate_family): the gated

@@ -334,6 +334,8 @@ static void scan_console(struct source_guest *g)
 	g->track.console_scanned = true;
 	g->track.swap_read_errors = cs.swap_read_errors;
 	g->track.swap_write_errors = cs.swap_write_errors;
+	g->track.alloc_failures = cs.alloc_failures;
+	g->track.hung_tasks = cs.hung_tasks;
 }
 
 static int load_file(struct source_guest *g, char *err, size_t errlen)

@@ -331,8 +331,12 @@ static void print_tables(FILE *f, const struct results *r,
 void results_print_table_fit(FILE *f, const struct results *r,
 			     unsigned int width)
 {
+	char id[1024];
+
 	print_tables(f, r, width);
 	gate_legend(f, r, width);
+	if (results_identity(r, id, sizeof(id)))
+		fprintf(f, "%s\n", id);
 }
 
 void results_print_table(FILE *f, const struct results *r)

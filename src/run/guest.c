@@ -272,6 +272,8 @@ static void check_console(const char *path, struct guest *g)
 	g->track.console_scanned = true;
 	g->track.swap_read_errors = cs.swap_read_errors;
 	g->track.swap_write_errors = cs.swap_write_errors;
+	g->track.alloc_failures = cs.alloc_failures;
+	g->track.hung_tasks = cs.hung_tasks;
 	g->console = cs;
 	snprintf(g->console_first, sizeof(g->console_first), "%s", cs.first);
 }

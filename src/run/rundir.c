@@ -194,6 +194,10 @@ void console_scan_text(char *text, struct console_scan *cs)
 			cs->swap_read_errors++;
 		else
 			count_suppressed(line, cs);
+		if (strstr(line, "page allocation failure"))
+			cs->alloc_failures++;
+		if (strstr(line, "blocked for more than"))
+			cs->hung_tasks++;
 		for (k = 0; k < NPROBLEMS; k++)
 			if (strstr(line, problems[k].pat))
 				break;

@@ -54,6 +54,9 @@ struct console_scan {
 	 */
 	int swap_write_errors;	/* "Write-error on swap-device" */
 	int swap_read_errors;	/* "Read-error on swap-device" */
+	/* counted apart too (they are problems as well): metrics */
+	int alloc_failures;	/* "page allocation failure" */
+	int hung_tasks;		/* "blocked for more than" */
 };
 
 /*

@@ -3,7 +3,7 @@
 that reads a file: scenario files (validate, run --dry-run), the
 configuration file (--config), the files of a run directory (report,
 top, bisect --run; samples.jsonl, scenario.json, state, kernels,
-summary.json), a kernel's manifest.json (list) and report's --svg
+summary.json, host.json), a kernel's manifest.json (list) and report's --svg
 output. No guest is booted, nothing is built.
 
 Each input is a kind of file put where a command reads one: a FIFO, a
@@ -237,6 +237,7 @@ RUN_FILES = {
     "state": "state",
     "kernels": "kernels",
     "summary": "summary.json",
+    "host": "host.json",
 }
 RUN_CMDS = [["report"], ["report", "--json"], ["report", "--csv"],
             ["report", "--kcidb"],
