@@ -166,13 +166,8 @@ static json_t *kernel_entry(const char *kdir, const char *variant)
 		if (m)
 			snprintf(why, sizeof(why),
 				 "manifest.json: not a JSON object");
-		else if (jerr.line > 0)
-			snprintf(why, sizeof(why),
-				 "manifest.json:%d:%d: not valid JSON",
-				 jerr.line, jerr.column);
 		else
-			snprintf(why, sizeof(why), "manifest.json: %s",
-				 jerr.text);
+			jfile_error(&jerr, "manifest.json", why, sizeof(why));
 		for (k = 0; why[k]; k++)
 			if ((unsigned char)why[k] < ' ' || why[k] == 0x7f)
 				why[k] = '?';

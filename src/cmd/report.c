@@ -182,6 +182,22 @@ static void guest_place(json_t *sum, const char *kernel, unsigned int rep,
 	}
 }
 
+/* @path (a run's summary.json), or NULL with a warning if not usable */
+static json_t *summary_load(const char *path)
+{
+	char why[PATH_MAX + 200];
+	json_error_t jerr;
+	json_t *sum;
+
+	sum = jfile_load(path, 0, &jerr);
+	if (!sum && errno != ENOENT) {
+		jfile_error(&jerr, path, why, sizeof(why));
+		fprintf(stderr, "swapctl report: warning: %s: the guests' hosts and reruns are not known\n",
+			why);
+	}
+	return sum;
+}
+
 static int load_run(struct run *r, const char *workdir, const char *arg,
 		    char *err, size_t errlen)
 {
@@ -202,7 +218,7 @@ static int load_run(struct run *r, const char *workdir, const char *arg,
 		results_kernel(&r->res, r->src.kernels[i]);
 	/* each guest's host, which blocks the comparisons (results.h) */
 	snprintf(path, sizeof(path), "%s/summary.json", dir);
-	sum = jfile_load(path, 0, NULL);
+	sum = summary_load(path);
 	for (i = 0; i < r->src.ng; i++) {
 		guest_place(sum, r->src.g[i]->kernel, r->src.g[i]->rep, &host,
 			    &rerun);

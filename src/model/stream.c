@@ -10,6 +10,7 @@
 
 #include <jansson.h>
 
+#include "jfile.h"
 #include "stream.h"
 #include "util.h"
 
@@ -1167,8 +1168,8 @@ enum stream_err stream_parse_line(struct stream_state *st, const char *line,
 		     (size_t)((const char *)memchr(line, '\0', len) - line) + 1);
 		goto out;
 	}
-	root = json_loadb(line ? line : "", len, JSON_REJECT_DUPLICATES,
-			  &jerr);
+	root = jfile_parse(line ? line : "", len, JSON_REJECT_DUPLICATES,
+			   &jerr);
 	if (!root) {
 		fail(st, STREAM_E_JSON, "column %d: %s", jerr.column,
 		     jerr.text);

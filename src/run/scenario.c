@@ -16,6 +16,7 @@
 
 #include <jansson.h>
 
+#include "jfile.h"
 #include "kbuild.h"
 #include "kline.h"
 #include "metrics.h"
@@ -1885,96 +1886,6 @@ static int parse_root(struct pctx *c, struct scenario *s, json_t *root)
 
 static int one_line(char *err);
 
-/*
- * The key path ("swap[0].size_mb") of the value that byte @pos of JSON
- * @text is in, into @buf ("" at the top): what a parse error of jansson
- * (which knows only the line and column) is about. A light scan that
- * trusts nothing: strings with escapes, containers nested up to
- * MAX_DEPTH deep (deeper is left out of the path).
- */
-static void path_at(const char *text, size_t len, size_t pos, char *buf,
-		    size_t buflen)
-{
-	struct {
-		bool obj, want_key;
-		size_t idx;
-		size_t key_off, key_len;
-	} st[MAX_DEPTH];
-	int depth = 0, i;
-	size_t p = 0, n = 0, start;
-
-	if (pos > len)
-		pos = len;
-	while (p < pos) {
-		char ch = text[p];
-
-		if (ch == '{' || ch == '[') {
-			if (depth < MAX_DEPTH) {
-				st[depth].obj = ch == '{';
-				st[depth].want_key = ch == '{';
-				st[depth].idx = 0;
-				st[depth].key_len = 0;
-			}
-			depth++;
-			p++;
-		} else if (ch == '}' || ch == ']') {
-			if (depth > 0)
-				depth--;
-			p++;
-		} else if (ch == ',') {
-			if (depth > 0 && depth <= MAX_DEPTH) {
-				if (st[depth - 1].obj)
-					st[depth - 1].want_key = true;
-				else
-					st[depth - 1].idx++;
-			}
-			p++;
-		} else if (ch == ':') {
-			if (depth > 0 && depth <= MAX_DEPTH)
-				st[depth - 1].want_key = false;
-			p++;
-		} else if (ch == '"') {
-			start = ++p;
-			while (p < len && text[p] != '"')
-				p += text[p] == '\\' ? 2 : 1;
-			if (depth > 0 && depth <= MAX_DEPTH &&
-			    st[depth - 1].obj && st[depth - 1].want_key) {
-				st[depth - 1].key_off = start;
-				st[depth - 1].key_len = (p < len ? p : len) -
-							start;
-			}
-			p++;
-		} else {
-			p++;
-		}
-	}
-	buf[0] = '\0';
-	for (i = 0; i < depth && i < MAX_DEPTH && n < buflen; i++) {
-		int w;
-
-		if (st[i].obj && !st[i].want_key && st[i].key_len)
-			w = snprintf(buf + n, buflen - n, "%s%.*s", n ? "." : "",
-				     (int)(st[i].key_len > 64 ? 64 :
-					   st[i].key_len),
-				     text + st[i].key_off);
-		else if (!st[i].obj)
-			w = snprintf(buf + n, buflen - n, "[%zu]", st[i].idx);
-		else
-			break;
-		if (w < 0)
-			break;
-		n += (size_t)w;
-	}
-}
-
-/* jansson's wording of a parse error, made the user's. */
-static const char *parse_why(const json_error_t *jerr)
-{
-	if (strstr(jerr->text, "JSON_ALLOW_NUL"))
-		return "\\u0000 (a NUL character) in a string";
-	return jerr->text;
-}
-
 #define SCENARIO_MAX_FILE	((size_t)64 << 20)
 
 int scenario_parse(struct scenario *s, const char *text, size_t len,
@@ -1990,20 +1901,9 @@ int scenario_parse(struct scenario *s, const char *text, size_t len,
 
 	memset(s, 0, sizeof(*s));
 	snprintf(s->file, sizeof(s->file), "%s", file);
-	if (len >= 3 && !memcmp(text, "\xef\xbb\xbf", 3)) {
-		snprintf(err, errlen,
-			 "%s:1:1: starts with a UTF-8 byte order mark (JSON has none: save the file without it)",
-			 file);
-		return one_line(err);
-	}
-	root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+	root = jfile_parse(text, len, JSON_REJECT_DUPLICATES, &jerr);
 	if (!root) {
-		char path[256];
-
-		path_at(text, len, (size_t)jerr.position, path, sizeof(path));
-		snprintf(err, errlen, "%s:%d:%d: %s%s%s", file, jerr.line,
-			 jerr.column, path, path[0] ? ": " : "",
-			 parse_why(&jerr));
+		jfile_error(&jerr, file, err, errlen);
 		return one_line(err);
 	}
 	ret = parse_root(&c, s, root);

@@ -303,18 +303,61 @@ def test_reasons_say_what_is_wrong(sw, tmp_path, demo_run):
             in r.err, r.err
 
 
-def test_json_errors_name_the_key_in_our_words(sw, tmp_path):
-    # item 12
-    f = tmp_path / "big.json"
-    f.write_text('{"name": "x", "swap": [{"type": "zram", '
-                 '"size_mb": 99999999999999999999999}]}')
-    r = sw.run("validate", f, timeout=QUICK)
-    assert r.rc == EXIT_CONFIG, r
-    assert "swap[0].size_mb: too big integer" in r.err, r.err
-    f.write_text('{"name": "a\\u0000b"}')
-    r = sw.run("validate", f, timeout=QUICK)
-    assert "name: \\u0000 (a NUL character) in a string" in r.err, r.err
-    assert "JSON_ALLOW_NUL" not in r.err
+# jansson's own wording, which never reaches the user (src/core/jfile.c)
+JANSSON_WORDS = ("JSON_ALLOW_NUL", " near '", "near end of file",
+                 "invalid token", "too big integer", "too big negative",
+                 "premature end of input", "'[' or '{' expected",
+                 "end of file expected", "unexpected token",
+                 "NUL byte in object key", "duplicate object key",
+                 "string or '}' expected", "unable to decode byte",
+                 "real number overflow", "maximum parsing depth")
+
+JSON_ERRORS = [
+    # (text, what the message must say after "<file>:<line>:<column>: ")
+    ('{"name": "x", "swap": [{"type": "zram", '
+     '"size_mb": 99999999999999999999999}]}',
+     "swap[0].size_mb: an integer above 2^63-1"),
+    ('{"name": "a\\u0000b"}',
+     "name: \\u0000 (a NUL character) in a string"),
+    ('{"name": "x", "workload": {"size_mb": 1e999}}',
+     "workload.size_mb: a number beyond 1.8e308"),
+    ('{"name": "x", "repeat": NaN}',
+     "repeat: not a JSON value (NaN, Infinity and bare words are not JSON)"),
+    ('{"name": "x", "name": "y"}', "a key given twice, at '\"name\"'"),
+    ('{"name": "x", "kernels": [', "kernels[0]: "),
+    ('"x"', "expected a JSON object {...} or array [...]"),
+]
+
+
+@pytest.mark.parametrize("text,why", JSON_ERRORS)
+def test_json_errors_name_the_key_in_our_words(sw, tmp_path, text, why):
+    # item 12: scenario files (validate, run), manifest.json (list) and
+    # summary.json (report) say the key path and what is wrong in our
+    # words, never jansson's ("too big integer near ...", JSON_ALLOW_NUL)
+    f = tmp_path / "s.json"
+    f.write_text(text)
+    for cmd in (["validate"], ["run", "--dry-run"]):
+        r = sw.run(*cmd, f, timeout=QUICK)
+        assert r.rc == EXIT_CONFIG, r
+        assert re.search(r"s\.json:\d+:\d+: " + re.escape(why), r.err), r.err
+        assert not [w for w in JANSSON_WORDS if w in r.err], r.err
+    if "twice" in why:
+        return      # manifests and summaries may repeat a key
+    wd = tmp_path / "wd"
+    (wd / "kernels" / "baseline").mkdir(parents=True)
+    (wd / "kernels" / "baseline" / "manifest.json").write_text(text)
+    conf = sw.write_config(tmp_path / "c.conf", workdir=str(wd))
+    r = sw.expect(EXIT_OK, "--config", conf, "list", timeout=QUICK)
+    assert re.search(r"manifest\.json:\d+:\d+: " + re.escape(why), r.out), \
+        r.out
+    assert not [w for w in JANSSON_WORDS if w in r.out + r.err], r.out
+    run = tmp_path / "run"
+    shutil.copytree(harness.REPO / "tests" / "fixtures" / "run-demo", run)
+    (run / "summary.json").write_text(text)
+    r = sw.expect(EXIT_OK, "report", run, timeout=QUICK)
+    assert re.search(r"summary\.json:\d+:\d+: " + re.escape(why), r.err), \
+        r.err
+    assert not [w for w in JANSSON_WORDS if w in r.out + r.err], r.err
 
 
 def test_same_cause_same_code(sw, tmp_path):
