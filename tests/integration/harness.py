@@ -27,6 +27,16 @@ EXIT_CODES = {m.group(1): int(m.group(2)) for m in re.finditer(
 globals().update(EXIT_CODES)
 
 
+# jansson's own wording, which never reaches the user (src/core/jfile.c)
+JANSSON_WORDS = ("JSON_ALLOW_NUL", " near '", "near end of file",
+                 "invalid token", "too big integer", "too big negative",
+                 "premature end of input", "'[' or '{' expected",
+                 "end of file expected", "unexpected token",
+                 "NUL byte in object key", "duplicate object key",
+                 "string or '}' expected", "unable to decode byte",
+                 "real number overflow", "maximum parsing depth")
+
+
 def cache_home():
     return Path(os.environ.get("XDG_CACHE_HOME") or
                 Path.home() / ".cache")

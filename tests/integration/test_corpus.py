@@ -35,7 +35,7 @@ import subprocess
 import pytest
 
 import harness
-from harness import EXIT_CODES
+from harness import EXIT_CODES, JANSSON_WORDS
 
 QUICK = 20
 DOCUMENTED = set(EXIT_CODES.values()) - {EXIT_CODES["EXIT_FAILURE_GENERIC"]}
@@ -127,9 +127,18 @@ JSON_VALUES = [
     ("bigint", data(b"{\"name\": \"x\", \"repeat\": "
                     b"99999999999999999999999999}")),
     ("negative", json_text(scenario_with(repeat=-1))),
+    ("dup-key", data(b'{"name": "x", "name": "y"}')),
+    ("nul-key", data(b'{"name": "x", "a\\u0000": 1}')),
+    ("deep-bigint", data(b'{"name": "x", "swap": [{"type": "zram", '
+                         b'"size_mb": 99999999999999999999999}]}')),
+    ("trailing", data(SCENARIO.read_bytes() + b" x")),
     ("array", json_text([1, 2, 3])),
     ("string", json_text("just a string")),
 ]
+
+BAD_SCENARIO = ("nan", "infinity", "1e308", "1e999", "bigint", "negative",
+                "array", "string", "ctrl-key", "dup-key", "nul-key",
+                "deep-bigint", "trailing")
 
 CONFIG_VALUES = [
     ("ctrl", data(("workdir = /tmp/x" + CTRL + "\n").encode())),
@@ -251,14 +260,10 @@ def cases():
     for name, make in UNUSABLE + JSON_VALUES:
         out.append(Case("validate", name, make,
                         must_refuse=(name, make) in UNUSABLE or
-                        name in ("nan", "infinity", "1e308", "1e999",
-                                 "bigint", "negative", "array", "string",
-                                 "ctrl-key")))
+                        name in BAD_SCENARIO))
         out.append(Case("run-dry", name, make,
                         must_refuse=(name, make) in UNUSABLE or
-                        name in ("nan", "infinity", "1e308", "1e999",
-                                 "bigint", "negative", "array", "string",
-                                 "ctrl-key")))
+                        name in BAD_SCENARIO))
     for name, make in UNUSABLE + CONFIG_VALUES:
         out.append(Case("config", name, make,
                         must_refuse=(name, make) in UNUSABLE and
@@ -338,6 +343,9 @@ def check(p, what, must_refuse, lines=1):
     for line in p.stdout.splitlines() + p.stderr.splitlines():
         assert len(line) <= 2000, "%s: a line of %d bytes: %r" % (
             what, len(line), line[:200])
+    said = p.stdout.decode("utf-8", "replace") + err
+    assert not [w for w in JANSSON_WORDS if w in said], \
+        "%s: jansson's words: %r" % (what, said[-2000:])
     if rc:
         errs = [x for x in err.splitlines() if x.strip()]
         assert errs, "%s: exit %d with nothing on stderr" % (what, rc)

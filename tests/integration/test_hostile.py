@@ -15,7 +15,7 @@ import time
 import pytest
 
 import harness
-from harness import EXIT_CONFIG, EXIT_DATA, EXIT_INTERRUPTED, EXIT_OK, \
+from harness import JANSSON_WORDS, EXIT_CONFIG, EXIT_DATA, EXIT_INTERRUPTED, EXIT_OK, \
     EXIT_OUTPUT, EXIT_SETUP, EXIT_USAGE
 
 # what every one of these commands must finish within
@@ -302,15 +302,6 @@ def test_reasons_say_what_is_wrong(sw, tmp_path, demo_run):
         assert "names 20990101-000000-gone, which is no run directory" \
             in r.err, r.err
 
-
-# jansson's own wording, which never reaches the user (src/core/jfile.c)
-JANSSON_WORDS = ("JSON_ALLOW_NUL", " near '", "near end of file",
-                 "invalid token", "too big integer", "too big negative",
-                 "premature end of input", "'[' or '{' expected",
-                 "end of file expected", "unexpected token",
-                 "NUL byte in object key", "duplicate object key",
-                 "string or '}' expected", "unable to decode byte",
-                 "real number overflow", "maximum parsing depth")
 
 JSON_ERRORS = [
     # (text, what the message must say after "<file>:<line>:<column>: ")
