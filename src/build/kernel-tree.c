@@ -101,6 +101,63 @@ static int check_line(struct build_ctx *c, const char *makefile)
 	return 0;
 }
 
+/* what marks <dir>.tmp as an extraction of ours (tree_fresh_tmp()) */
+#define EXTRACT_MARK	".swapctl-extracting"
+
+/* @st (lstat of <dir>.tmp) and its mark @mark: provably ours? */
+static bool tmp_ours(const struct stat *st, const char *mark)
+{
+	struct stat m;
+
+	return S_ISDIR(st->st_mode) && st->st_uid == geteuid() &&
+	       !lstat(mark, &m) && S_ISREG(m.st_mode) &&
+	       m.st_uid == geteuid();
+}
+
+/*
+ * <dir>.tmp made fresh for tar, under build.lock (so no extraction is
+ * under way): created exclusively by mkdir(), which makes nothing
+ * through a link, with EXTRACT_MARK in it. One an extraction left when
+ * it was killed is removed when it is provably ours (a directory of our
+ * uid, not a link, holding our mark); anything else there is refused,
+ * never removed. 0 or EXIT_SETUP.
+ */
+static int tree_fresh_tmp(const char *tmp)
+{
+	char mark[PATH_MAX];
+	struct stat st;
+	int fd;
+
+	if (util_path(mark, sizeof(mark), "%s/" EXTRACT_MARK, tmp))
+		return EXIT_SETUP;
+	if (!lstat(tmp, &st)) {
+		if (!tmp_ours(&st, mark)) {
+			build_fail("%s: in the way of extracting the kernel source, and not what an extraction of swapctl left (%s): remove it",
+				   tmp, S_ISLNK(st.st_mode) ?
+				   "a symbolic link" :
+				   "no " EXTRACT_MARK " in it");
+			return EXIT_SETUP;
+		}
+		build_info("%s: removing what an interrupted extraction left",
+			   tmp);
+		if (util_rm_rf(tmp))
+			goto fail;
+	} else if (errno != ENOENT) {
+		goto fail;
+	}
+	if (mkdir(tmp, 0755))
+		goto fail;
+	fd = open(mark, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+		  0644);
+	if (fd < 0)
+		goto fail;
+	close(fd);
+	return 0;
+fail:
+	build_fail("%s: %s", tmp, strerror(errno));
+	return EXIT_SETUP;
+}
+
 int tree_extract(struct build_ctx *c)
 {
 	char dir[PATH_MAX], tmp[PATH_MAX], top[256], mk[PATH_MAX];
@@ -113,6 +170,11 @@ int tree_extract(struct build_ctx *c)
 	r = tree_tarball_sha(c);
 	if (r)
 		return r;
+	if (util_path(dir, sizeof(dir), "%s/src", c->cfg->workdir) ||
+	    util_mkdir_p(dir, 0755)) {
+		build_fail("%s: %s", dir, strerror(errno));
+		return EXIT_SETUP;
+	}
 	if (util_path(dir, sizeof(dir), "%s/src/%s", c->cfg->workdir,
 		      c->pristine_id) ||
 	    util_path(tmp, sizeof(tmp), "%s.tmp", dir))
@@ -120,10 +182,9 @@ int tree_extract(struct build_ctx *c)
 	if (!util_exists(dir)) {
 		build_info("extracting %s (once per tarball)", c->tarball);
 		t0 = util_now();
-		if (util_rm_rf(tmp) || util_mkdir_p(tmp, 0755)) {
-			build_fail("%s: %s", tmp, strerror(errno));
-			return EXIT_SETUP;
-		}
+		r = tree_fresh_tmp(tmp);
+		if (r)
+			return r;
 		st = util_run(argv, &o);
 		r = build_run_failed("extracting the kernel source", "tar", st);
 		if (r)
