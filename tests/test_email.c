@@ -261,7 +261,7 @@ static void test_one_run(void **state)
 	t = print(&e);
 	check_width(t);
 	assert_non_null(strstr(t, "swapctl: scenario ?\n"));
-	assert_non_null(strstr(row_of(t, "workload s"), "no test"));
+	assert_non_null(strstr(row_of(t, "workload s"), "1 run"));
 	assert_non_null(strstr(row_of(t, "write pages/I/O"), "better"));
 	/* no interval with one run */
 	assert_null(strstr(row_of(t, "write pages/I/O"), "["));
@@ -275,9 +275,9 @@ static void test_verdict_words(void **state)
 
 	(void)state;
 	c.verdict = V_NO_CHANGE;
-	assert_string_equal(email_verdict(&c), "no test");
+	assert_string_equal(email_verdict(&c), "1 run");
 	c.has_p = true;
-	assert_string_equal(email_verdict(&c), "~");
+	assert_string_equal(email_verdict(&c), "n.s.");
 	c.verdict = V_NOT_MEASURED;
 	assert_string_equal(email_verdict(&c), "-");
 	c.verdict = V_CHANGED;
@@ -285,7 +285,7 @@ static void test_verdict_words(void **state)
 	c.m = metric_find("pswpout");	/* deterministic: judged on one run */
 	c.has_p = false;
 	c.verdict = V_NO_CHANGE;
-	assert_string_equal(email_verdict(&c), "~");
+	assert_string_equal(email_verdict(&c), "n.s.");
 }
 
 int main(void)

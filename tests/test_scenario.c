@@ -245,7 +245,7 @@ static void test_parse_error_paths(void **state)
 
 	(void)state;
 	expect_parse_error(big, strlen(big),
-			   "t.json:1:92: swap[1].size_mb: too big integer");
+			   "t.json:1:92: swap[1].size_mb: an integer above 2^63-1");
 	expect_parse_error(nul, strlen(nul),
 			   "name: \\u0000 (a NUL character) in a string");
 	expect_parse_error(bom, strlen(bom),
@@ -356,7 +356,7 @@ static const struct bad bads[] = {
 	{ "{\"name\": \"x\",\n \"swap\": [}",
 	  "t.json:2:11: " },	/* jansson's syntax error position */
 	{ "{\"name\": \"x\", \"name\": \"y\"}",
-	  "duplicate object key" },
+	  "a key given twice" },
 	{ "[1]", "t.json:1:1: a scenario is a JSON object, not an array" },
 	{ "{\"name\": \"x\",\n  \"bogus\": 1, " MIN_SWAP ", " MIN_WL "}",
 	  "t.json:2:12: bogus: unknown key (known: name, " },

@@ -15,10 +15,12 @@ void bisect_judge(const struct results *r, unsigned int mi,
 	bm->mi = mi;
 	bm->first = 0;
 	bm->final = V_NOT_MEASURED;
+	bm->final_word = RES_VW_NOT_MEASURED;
 	if (!n)
 		return;
 	results_compare(r, mi, n, 0, &c);
 	bm->final = c.verdict;
+	bm->final_word = results_vword(&c);
 	if (c.verdict == V_NO_CHANGE || c.verdict == V_NOT_MEASURED)
 		return;
 	for (k = n; k >= 1; k--) {
@@ -31,19 +33,9 @@ void bisect_judge(const struct results *r, unsigned int mi,
 
 char bisect_verdict_char(enum verdict v)
 {
-	switch (v) {
-	case V_NO_CHANGE:
-		return '=';
-	case V_BETTER:
-		return '+';
-	case V_WORSE:
-		return '-';
-	case V_CHANGED:
-		return '~';
-	case V_NOT_MEASURED:
-		break;
-	}
-	return '.';
+	struct res_cmp c = { .verdict = v };
+
+	return results_vword_sym(results_vword(&c));
 }
 
 static const char *patch_of(const struct bisect_names *nm, unsigned int k)
@@ -78,8 +70,7 @@ static void print_row(FILE *f, const struct results *r, unsigned int mi)
 		fputc(bisect_verdict_char(c.verdict), f);
 	}
 	bisect_judge(r, mi, &bm);
-	fprintf(f, "  %s", bm.final == V_NO_CHANGE ? "no change" :
-		results_verdict_name(bm.final));
+	fprintf(f, "  %s", results_vword_word(bm.final_word));
 	if (bm.first)
 		fprintf(f, " from %u", bm.first);
 	fputc('\n', f);
@@ -164,9 +155,14 @@ void bisect_print(FILE *f, const struct results *r, const int *mi,
 {
 	struct bisect_metric bm;
 	unsigned int i, k, changes = 0;
+	int w;
 
 	print_kernels(f, r, names);
-	fprintf(f, "\neach cell: against the previous kernel, then against the baseline\n(= no significant change, + better, - worse, ~ changed, . not measured)\n");
+	fprintf(f, "\neach cell: against the previous kernel, then against the baseline\n(");
+	for (w = 0; w < RES_VW_ONE_RUN; w++)
+		fprintf(f, "%s%c %s", w ? ", " : "", results_vword_sym(w),
+			results_vword_word(w));
+	fprintf(f, ")\n");
 	fprintf(f, "%-22s", "patch");
 	for (k = 1; k < r->nk; k++)
 		fprintf(f, " %02u", k);
@@ -182,7 +178,9 @@ void bisect_print(FILE *f, const struct results *r, const int *mi,
 		changes++;
 	}
 	if (!changes)
-		fprintf(f, "  none: every final verdict is no significant change or not measured\n");
+		fprintf(f, "  none: every final verdict is %s or %s\n",
+			results_vword_word(RES_VW_NO_CHANGE),
+			results_vword_word(RES_VW_NOT_MEASURED));
 	for (i = 0; detail && i < n; i++)
 		print_detail(f, r, (unsigned int)mi[i]);
 }

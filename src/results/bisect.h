@@ -18,6 +18,7 @@
 struct bisect_metric {
 	unsigned int mi;	/* metric_defs[] index */
 	enum verdict final;	/* the last kernel against the baseline */
+	enum res_vword final_word;	/* what the text calls it */
 	/*
 	 * The first patch from which on every kernel's verdict against the
 	 * baseline is the final one; 0 when the final verdict is "no

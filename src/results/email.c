@@ -163,22 +163,7 @@ static void paragraph(FILE *f, unsigned int indent, const char *text)
 
 const char *email_verdict(const struct res_cmp *c)
 {
-	switch (c->verdict) {
-	case V_BETTER:
-		return "better";
-	case V_WORSE:
-		return "worse";
-	case V_CHANGED:
-		return "changed";
-	case V_NO_CHANGE:
-		/* one run and not a count the workload fixes: not tested */
-		if (!c->has_p && c->m && !c->m->deterministic)
-			return "no test";
-		return "~";
-	case V_NOT_MEASURED:
-		break;
-	}
-	return "-";
+	return results_vword_abbr(results_vword(c));
 }
 
 /*
@@ -448,17 +433,17 @@ static void print_block(FILE *f, const struct results *r, unsigned int k)
 	phase_rows(f, r, k);
 }
 
-static const char footnote[] =
+static const char footnote_head[] =
 	"Means over each kernel's repeats. ratio: the kernel's mean over "
 	"the reference's, with its 95% interval (delta method). mde: the "
 	"smallest change these repeats could have called significant (80% "
 	"power), never below the metric's minimum effect. verdict: "
 	"better" GLUE "or" GLUE "worse: significant (Welch's p < 0.05 and a "
 	"change beyond the metric's minimum effect, see swapctl metrics); "
-	"changed: significant on a neutral metric; "
-	"~:" GLUE "no" GLUE "significant" GLUE "change; "
-	"no" GLUE "test: one run of a kernel (only counts the workload "
-	"fixes are judged on one run); -:" GLUE "not" GLUE "measured. "
+	"changed: significant on a neutral metric;";
+
+static const char footnote_tail[] =
+	"only counts the workload fixes are judged on one run. "
 	"n/a: nothing to divide; missing: the kernel lacks the counter; "
 	"ref" GLUE "mean" GLUE "0: no ratio; both" GLUE "0: no ratio, no "
 	"difference. phase" GLUE "N: the time of the workload's Nth "
@@ -468,6 +453,33 @@ static const char footnote[] =
 	"metrics decide swapctl run's exit code, tested together with "
 	"Holm's correction at 5% (swapctl(1)).";
 
+/* "<abbr>: <word><end>", its spaces glued: the legend of a short verdict */
+static void legend(struct para *p, enum res_vword w, const char *end)
+{
+	char buf[80], *c;
+
+	snprintf(buf, sizeof(buf), "%s: %s%s", results_vword_abbr(w),
+		 results_vword_word(w), end);
+	for (c = buf; *c; c++)
+		if (*c == ' ')
+			*c = GLUE[0];
+	para_text(p, buf);
+}
+
+/* The footnote; its verdicts' legend from the vocabulary (verdict.c). */
+static void print_legend(FILE *f)
+{
+	struct para p;
+
+	para_start(&p, f, 0);
+	para_text(&p, footnote_head);
+	legend(&p, RES_VW_NO_CHANGE, ";");
+	legend(&p, RES_VW_NOT_MEASURED, ";");
+	legend(&p, RES_VW_ONE_RUN, ";");
+	para_text(&p, footnote_tail);
+	para_end(&p);
+}
+
 /* The footnote, then the metrics no kernel has a value of. */
 static void print_footnote(FILE *f, const struct results *r)
 {
@@ -475,7 +487,7 @@ static void print_footnote(FILE *f, const struct results *r)
 	char word[SCN_METRIC_MAX + 2];
 	struct para p;
 
-	paragraph(f, 0, footnote);
+	print_legend(f);
 	for (mi = 0; mi < metric_count; mi++)
 		n += !measured_any(r, mi);
 	if (!n)

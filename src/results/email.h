@@ -30,9 +30,10 @@ struct email_run {
 };
 
 /*
- * The short verdict of the table: "better", "worse", "changed", "~" (no
- * significant change), "no test" (one run, not a deterministic count),
- * "-" (not measured). At most 7 columns.
+ * The short verdict of the table, in at most 7 columns: the
+ * vocabulary's (results.h, results_vword_abbr()) "better", "worse",
+ * "changed", "n.s." (no significant change), "1 run" (not judged: one
+ * run, not a deterministic count), "-" (not measured).
  */
 const char *email_verdict(const struct res_cmp *c);
 /* Write the table of @e to @f. */

@@ -187,6 +187,31 @@ const char *results_verdict_name(enum verdict v);
 unsigned int results_identity(const struct results *r, char *buf, size_t len);
 
 /*
+ * The verdict vocabulary (verdict.c): enum verdict's words, and the one
+ * verdict that is no verdict of its own, a comparison one run cannot
+ * judge (no significant change without a test, on a metric that is not
+ * a count the workload fixes).
+ */
+enum res_vword {
+	RES_VW_NOT_MEASURED,	/* "not measured" */
+	RES_VW_NO_CHANGE,	/* "no significant change" */
+	RES_VW_BETTER,		/* "better" */
+	RES_VW_WORSE,		/* "worse" */
+	RES_VW_CHANGED,		/* "changed" (significant, neutral metric) */
+	RES_VW_ONE_RUN,		/* "not judged (one run)" */
+	RES_VW_N
+};
+
+/* What comparison @c is called (its verdict, or RES_VW_ONE_RUN). */
+enum res_vword results_vword(const struct res_cmp *c);
+/* Its word: "better" ... "not judged (one run)". */
+const char *results_vword_word(enum res_vword w);
+/* Its form in at most 7 columns: "better", "n.s.", "1 run", "-" ... */
+const char *results_vword_abbr(enum res_vword w);
+/* Its one character in a grid: '+', '-', '~', '=', '.'. */
+char results_vword_sym(enum res_vword w);
+
+/*
  * One comparison's part in its family (results_gate_family): the gated
  * metrics of one kernel against the reference, tested together with
  * Holm's step-down procedure at RES_FWER_ALPHA.

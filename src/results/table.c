@@ -50,16 +50,10 @@ static void fmt_desc(char *buf, size_t len, enum stats_state st,
 
 void results_fmt_cmp(char *buf, size_t len, const struct res_cmp *c)
 {
-	const char *v = results_verdict_name(c->verdict);
-
-	/* in the table: say why there is no verdict */
-	if (c->verdict == V_NO_CHANGE && !c->has_p && !c->m->deterministic)
-		v = "1 run: no test";
-	else if (c->verdict == V_NO_CHANGE)
-		v = "no change";
+	const char *v = results_vword_word(results_vword(c));
 
 	if (c->verdict == V_NOT_MEASURED && c->why[0])
-		snprintf(buf, len, "not measured: %.60s", c->why);
+		snprintf(buf, len, "%s: %.60s", v, c->why);
 	else if (c->verdict == V_NOT_MEASURED)
 		snprintf(buf, len, "-");
 	else if (c->has_ratio && c->has_ci)
@@ -125,7 +119,8 @@ static void print_cmp(FILE *f, const struct res_cmp *c,
 	/* a table narrowed to the terminal: the reason is in the JSON */
 	if (c->verdict == V_NOT_MEASURED && width < T_RATIO &&
 	    (int)strlen(buf) > width)
-		snprintf(buf, sizeof(buf), "not measured");
+		snprintf(buf, sizeof(buf), "%s",
+			 results_vword_word(RES_VW_NOT_MEASURED));
 	fputc(' ', f);
 	pad(f, buf, width, true);
 	results_fmt_mde(buf, sizeof(buf), c);

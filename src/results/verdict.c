@@ -14,21 +14,76 @@
 #include "results.h"
 #include "swapctl.h"
 
+/*
+ * The verdict vocabulary, the one place its words are: each verdict's
+ * word (text table, bisect, JSON and KCIDB's "verdict"), its form in at
+ * most 7 columns (text-email's verdict column) and its one character
+ * (bisect's grid). The legends of text-email and bisect are generated
+ * from it; tests/integration/test_verdicts.py checks that no output
+ * says a verdict in other words ("no change", "~" for it, "no test").
+ */
+static const struct {
+	const char *word, *abbr;
+	char sym;
+} vocab[RES_VW_N] = {
+	[RES_VW_NOT_MEASURED] = { "not measured", "-", '.' },
+	[RES_VW_NO_CHANGE] = { "no significant change", "n.s.", '=' },
+	[RES_VW_BETTER] = { "better", "better", '+' },
+	[RES_VW_WORSE] = { "worse", "worse", '-' },
+	[RES_VW_CHANGED] = { "changed", "changed", '~' },
+	[RES_VW_ONE_RUN] = { "not judged (one run)", "1 run", '=' },
+};
+
 const char *results_verdict_name(enum verdict v)
 {
 	switch (v) {
 	case V_NOT_MEASURED:
-		return "not measured";
+		return vocab[RES_VW_NOT_MEASURED].word;
 	case V_NO_CHANGE:
-		return "no significant change";
+		return vocab[RES_VW_NO_CHANGE].word;
 	case V_BETTER:
-		return "better";
+		return vocab[RES_VW_BETTER].word;
 	case V_WORSE:
-		return "worse";
+		return vocab[RES_VW_WORSE].word;
 	case V_CHANGED:
-		return "changed";
+		return vocab[RES_VW_CHANGED].word;
 	}
 	return "?";
+}
+
+enum res_vword results_vword(const struct res_cmp *c)
+{
+	switch (c->verdict) {
+	case V_NO_CHANGE:
+		/* one run and not a count the workload fixes: no test */
+		if (!c->has_p && c->m && !c->m->deterministic)
+			return RES_VW_ONE_RUN;
+		return RES_VW_NO_CHANGE;
+	case V_BETTER:
+		return RES_VW_BETTER;
+	case V_WORSE:
+		return RES_VW_WORSE;
+	case V_CHANGED:
+		return RES_VW_CHANGED;
+	case V_NOT_MEASURED:
+		break;
+	}
+	return RES_VW_NOT_MEASURED;
+}
+
+const char *results_vword_word(enum res_vword w)
+{
+	return w < RES_VW_N ? vocab[w].word : "?";
+}
+
+const char *results_vword_abbr(enum res_vword w)
+{
+	return w < RES_VW_N ? vocab[w].abbr : "?";
+}
+
+char results_vword_sym(enum res_vword w)
+{
+	return w < RES_VW_N ? vocab[w].sym : '?';
 }
 
 /* The minimum detectable effect of @c (results.h, struct res_cmp). */

@@ -308,7 +308,7 @@ def test_swap_ops_on_bdev_names_the_batching_patch(guests, tmp_path):
     sw = guests
     env, borrowed = build_each_patch(sw, tmp_path)
     # two repeats: device write pages per I/O is no deterministic count,
-    # so one run of each gives "1 run: no test" and names no patch
+    # so one run of each gives "not judged (one run)" and names no patch
     r = bisect_swap_ops(sw, env, borrowed,
                         harness.untimed("bdev-swap", tmp_path), 2, [])
     assert r.rc == EXIT_OK, r.tail()

@@ -93,8 +93,8 @@ EMAIL_WIDTH = 78
 # reference's mean, the kernel's mean, ratio [95% CI], verdict
 E_LABEL, E_MEAN, E_RATIO, E_MDE = 22, 9, 20, 5
 EMAIL_VERDICTS = {"better": "better", "worse": "worse", "changed": "changed",
-                  "~": "no significant change",
-                  "no test": "no significant change",
+                  "n.s.": "no significant change",
+                  "1 run": "no significant change",
                   "-": "not measured"}
 
 
