@@ -263,7 +263,8 @@ static int load_run(struct bisect *b, const char *arg)
 	if (b->res.nk < 2) {
 		msg("%s: %u kernel%s: bisect needs the baseline and at least one patch",
 		    b->dir, b->res.nk, b->res.nk == 1 ? "" : "s");
-		return EXIT_SETUP;
+		/* a run, but not one to bisect: as unusable runs are */
+		return b->run_dir ? EXIT_DATA : EXIT_SETUP;
 	}
 	for (i = 0; b->nk && i < b->nk; i++)
 		if (i >= b->res.nk || strcmp(b->res.kernels[i], b->kernels[i])) {

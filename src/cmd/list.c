@@ -397,8 +397,10 @@ int cmd_list(int argc, char **argv, struct swapctl_config *cfg)
 			      "workdir", cfg->workdir, "scenarios", scn,
 			      "kernels", ker);
 		if (!o || json_dumpf(o, stdout, JSON_INDENT(2)) ||
-		    puts("") == EOF)
+		    puts("") == EOF) {
+			fprintf(stderr, "swapctl list: <stdout>: write failed\n");
 			ret = EXIT_OUTPUT;
+		}
 		json_decref(o);
 	} else {
 		text(scn, ker, datadir, cfg->workdir);

@@ -68,7 +68,7 @@ static int parse_args(int argc, char **argv, struct top_opts *o)
 			 "print the last state once and exit"),
 		OPT_END(),
 	};
-	static const int exits[] = { 0, 1, 2, 3, 4, 11, 130, -1 };
+	static const int exits[] = { 0, 1, 2, 3, 4, 10, 11, 130, -1 };
 	struct popt_cmd cmd = {
 		.exits = exits,
 		.name = "top", .args = "[RUN_DIR]", .max_args = 1, .opts = opts,

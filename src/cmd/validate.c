@@ -33,7 +33,7 @@ int cmd_validate(int argc, char **argv, struct swapctl_config *cfg)
 			 "print the guest plan of each valid file"),
 		OPT_END(),
 	};
-	static const int exits[] = { 0, 1, 2, 3, -1 };
+	static const int exits[] = { 0, 1, 2, 3, 10, -1 };
 	struct popt_cmd cmd = {
 		.exits = exits,
 		.name = "validate", .args = "SCENARIO.json...", .min_args = 1,

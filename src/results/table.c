@@ -13,7 +13,7 @@
 
 #define T_LABEL	24
 #define T_COL	18
-#define T_RATIO	36
+#define T_RATIO	43	/* "15.59x [15.59, 15.59] no significant change" */
 #define T_MDE	6	/* "12.3%", ">999%", "-" */
 
 void results_fmt_mde(char *buf, size_t len, const struct res_cmp *c)
@@ -114,6 +114,11 @@ static void print_cmp(FILE *f, const struct res_cmp *c,
 	size_t n;
 
 	results_fmt_cmp(buf, sizeof(buf), c);
+	/* a cell beyond its column: the interval goes (it is in the JSON) */
+	if ((int)strlen(buf) > width && c->has_ratio &&
+	    c->verdict != V_NOT_MEASURED)
+		snprintf(buf, sizeof(buf), "%.2fx %s", c->ratio,
+			 results_vword_word(results_vword(c)));
 	n = strlen(buf);
 	snprintf(buf + n, sizeof(buf) - n, "%s", gate_mark(c, g));
 	/* a table narrowed to the terminal: the reason is in the JSON */
