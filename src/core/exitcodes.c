@@ -26,7 +26,7 @@ static const struct {
 	{ EXIT_OUTPUT, "an output cannot be written (stdout, --svg)" },
 	{ EXIT_DATA, "not a usable run directory or samples file (or one kernel to bisect)" },
 	{ EXIT_REGRESSION, "a no_regression metric got worse (Holm, 5% family-wise)" },
-	{ EXIT_NOT_GIT, "--tree: not a git work tree" },
+	{ EXIT_NOT_GIT, "--tree: not a git work tree, or a commit of it no kernel tree" },
 	{ EXIT_DIRTY, "--tree: uncommitted changes the build would miss" },
 	{ EXIT_REF, "--tree: a ref that names no commit" },
 	{ EXIT_NO_KERNEL, "a kernel of the line is not built" },

@@ -100,8 +100,13 @@ CAUSES = [
      [["build", "--dry-run", "--series", "no-such-series"]]),
     ("--tree that is no git work tree", EXIT_NOT_GIT, "notgit",
      [["build", "--dry-run", "--tree", "{notgit}", "--range", "a..b"]]),
+    ("--tree whose commit is no kernel tree", EXIT_NOT_GIT, "git",
+     [["build", "--dry-run", "--tree", "{git}", "--range",
+       "HEAD~2..HEAD"]]),
     ("--tree with uncommitted changes", EXIT_DIRTY, "git",
-     [["build", "--dry-run", "--tree", "{git}", "--range", "HEAD~1..HEAD"]]),
+     [["build", "--dry-run", "--tree", "{git}", "--range", "HEAD~1..HEAD"],
+      ["build", "--dry-run", "--tree", "{git}", "--apply",
+       str(harness.REPO / "patches" / "swap-ops")]]),
     ("--range with a ref that names no commit", EXIT_REF, "git",
      [["build", "--dry-run", "--tree", "{git}", "--range",
        "no-such-ref..HEAD"]]),
@@ -158,9 +163,11 @@ def context(sw, tmp_path, need):
             pytest.skip("git is not installed ('make deps')")
         tree = tmp_path / "tree"
         tree.mkdir()
-        (tree / "Makefile").write_text("VERSION = 6\nPATCHLEVEL = 1\n")
         (tree / "f").write_text("a\n")
         git(tree, "init", "-q")
+        git(tree, "add", ".")
+        git(tree, "commit", "-q", "-m", "no kernel tree")
+        (tree / "Makefile").write_text("VERSION = 6\nPATCHLEVEL = 1\n")
         git(tree, "add", ".")
         git(tree, "commit", "-q", "-m", "a")
         (tree / "f").write_text("b\n")
