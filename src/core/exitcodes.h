@@ -3,7 +3,10 @@
  * exitcodes: the one table of exit codes and their causes (enum
  * swapctl_exit in swapctl.h), which every command's --help prints from
  * (the codes it can return) and swapctl(1)'s EXIT STATUS states in full.
- * tests/integration/test_hostile.py checks the three agree.
+ * tests/integration/test_hostile.py checks the three agree;
+ * tests/integration/test_exitcodes.py is the audit: each cause run
+ * against every command that can meet it, and each --help listing what
+ * its command returned.
  */
 #ifndef SWAPCTL_EXITCODES_H
 #define SWAPCTL_EXITCODES_H
