@@ -223,6 +223,12 @@ static int run_line(struct bisect *b)
 	if (util_path(path, sizeof(path), "%s/summary.json", b->dir))
 		return 0;
 	run = jfile_load(path, 0, &jerr);
+	if (!run && errno != ENOENT) {
+		char why[PATH_MAX + 200];
+
+		jfile_error(&jerr, path, why, sizeof(why));
+		msg("warning: %s: the run's kernel line is not known", why);
+	}
 	rec = json_string_value(json_object_get(run, "kernel_line"));
 	if (rec && b->line_opt && strcmp(rec, b->line_opt)) {
 		msg("--line %s: %s is a run of line %.16s (its summary.json): a line is not relabelled",

@@ -345,10 +345,11 @@ def test_json_errors_name_the_key_in_our_words(sw, tmp_path, text, why):
     run = tmp_path / "run"
     shutil.copytree(harness.REPO / "tests" / "fixtures" / "run-demo", run)
     (run / "summary.json").write_text(text)
-    r = sw.expect(EXIT_OK, "report", run, timeout=QUICK)
-    assert re.search(r"summary\.json:\d+:\d+: " + re.escape(why), r.err), \
-        r.err
-    assert not [w for w in JANSSON_WORDS if w in r.out + r.err], r.err
+    for cmd in (["report"], ["bisect", "--run"]):
+        r = sw.expect(EXIT_OK, *cmd, run, timeout=QUICK)
+        assert re.search(r"summary\.json:\d+:\d+: " + re.escape(why),
+                         r.err), r.err
+        assert not [w for w in JANSSON_WORDS if w in r.out + r.err], r.err
 
 
 def test_same_cause_same_code(sw, tmp_path):
