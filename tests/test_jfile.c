@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "jfile.h"
+#include "util.h"
 
 static const char *const jansson_words[] = {
 	"JSON_ALLOW_NUL", " near '", "near end of file", "invalid token",
@@ -36,7 +37,7 @@ static void expect(const char *text, size_t flags, const char *want)
 		fail_msg("accepted: %s", text);
 	if (strcmp(jerr.text, want))
 		fail_msg("%s: '%s', want '%s'", text, jerr.text, want);
-	for (i = 0; i < sizeof(jansson_words) / sizeof(jansson_words[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(jansson_words); i++)
 		if (strstr(jerr.text, jansson_words[i]))
 			fail_msg("%s: jansson's '%s' in '%s'", text,
 				 jansson_words[i], jerr.text);
