@@ -78,8 +78,8 @@ static const struct {
 
 /* The live metrics and the ones since boot of the summary page. */
 static const char *const summary_live[] = {
-	"pswpout", "nrswpout", "write_pages_per_io", "pswpin", "nrswpin",
-	"read_pages_per_io", "device_write_pages_per_io", "pgmajfault", NULL,
+	"write_pages_per_io", "read_pages_per_io", "pswpout", "pswpin",
+	"nrswpout", "nrswpin", "device_write_pages_per_io", "pgmajfault", NULL,
 };
 static const char *const summary_boot[] = {
 	"write_pages_per_io", "read_pages_per_io", "pages_corrupt", NULL,
@@ -355,7 +355,9 @@ static void header_row(struct builder *b)
 		col_name(ki, sizeof(ki), in->cols[i].label, 0, true);
 		snprintf(buf, sizeof(buf), "%s/%s", ki, k0);
 		/* cut, "patched" would read as a guest: "patched/" */
-		if (screen_cells(buf) >= b->ratio_w && b->ratio_w > 2) {
+		if (screen_cells(buf) >= b->ratio_w && in->ncols == 2) {
+			snprintf(buf, sizeof(buf), "ratio");
+		} else if (screen_cells(buf) >= b->ratio_w && b->ratio_w > 2) {
 			cut(ki, b->ratio_w - 2);
 			snprintf(buf, sizeof(buf), "%s/", ki);
 		}
@@ -364,12 +366,11 @@ static void header_row(struct builder *b)
 	add(b, SA_HEADER, "%s", line);
 }
 
-/* Each guest's kernel, phase and status. */
-static void state_rows(struct builder *b)
+/* Each guest's kernel version, from its hello. */
+static void kernel_row(struct builder *b)
 {
 	const struct screen_input *in = b->in;
-	char line[SCREEN_MAX_WIDTH * 3 + 1], buf[96];
-	enum screen_attr attr, worst;
+	char line[SCREEN_MAX_WIDTH * 3 + 1];
 	unsigned int i;
 
 	line[0] = '\0';
@@ -378,40 +379,65 @@ static void state_rows(struct builder *b)
 		cell(line, sizeof(line), in->cols[i].track->kernel[0] ?
 		     in->cols[i].track->kernel : "?", b->col_w, true);
 	add(b, SA_NORMAL, "%s", line);
-
-	line[0] = '\0';
-	cell(line, sizeof(line), "phase", b->label_w, false);
-	for (i = 0; i < in->ncols; i++) {
-		const struct track_phase *p =
-			track_phase_now(in->cols[i].track);
-
-		if (p)
-			snprintf(buf, sizeof(buf), "%s%s", p->name,
-				 p->ended ? " (end)" : "");
-		else
-			snprintf(buf, sizeof(buf), "-");
-		cell(line, sizeof(line), buf, b->col_w, true);
-	}
-	add(b, SA_NORMAL, "%s", line);
-
-	line[0] = '\0';
-	worst = SA_NORMAL;
-	cell(line, sizeof(line), "status", b->label_w, false);
-	for (i = 0; i < in->ncols; i++) {
-		status_text(&in->cols[i], in->done, buf, sizeof(buf), &attr);
-		if (attr == SA_BAD || (attr == SA_GOOD && worst != SA_BAD))
-			worst = attr;
-		cell(line, sizeof(line), buf, b->col_w, true);
-	}
-	add(b, worst, "%s", line);
 }
 
-static bool listed(const char *const *keys, const char *key)
+/* Each guest's phase, then its status (@status_first: the other way). */
+static void state_rows(struct builder *b, bool status_first)
 {
-	for (; keys && *keys; keys++)
-		if (!strcmp(*keys, key))
-			return true;
-	return !keys;
+	const struct screen_input *in = b->in;
+	char line[SCREEN_MAX_WIDTH * 3 + 1], buf[96];
+	enum screen_attr attr, worst;
+	unsigned int i, k;
+
+	for (k = 0; k < 2; k++) {
+		if (k == status_first) {
+			line[0] = '\0';
+			cell(line, sizeof(line), "phase", b->label_w, false);
+			for (i = 0; i < in->ncols; i++) {
+				const struct track_phase *p =
+					track_phase_now(in->cols[i].track);
+
+				if (p)
+					snprintf(buf, sizeof(buf), "%s%s",
+						 p->name,
+						 p->ended ? " (end)" : "");
+				else
+					snprintf(buf, sizeof(buf), "-");
+				cell(line, sizeof(line), buf, b->col_w, true);
+			}
+			add(b, SA_NORMAL, "%s", line);
+			continue;
+		}
+		line[0] = '\0';
+		worst = SA_NORMAL;
+		cell(line, sizeof(line), "status", b->label_w, false);
+		for (i = 0; i < in->ncols; i++) {
+			status_text(&in->cols[i], in->done, buf, sizeof(buf),
+				    &attr);
+			if (attr == SA_BAD ||
+			    (attr == SA_GOOD && worst != SA_BAD))
+				worst = attr;
+			cell(line, sizeof(line), buf, b->col_w, true);
+		}
+		add(b, worst, "%s", line);
+	}
+}
+
+/*
+ * The @i-th metric to show: of @keys, in their order (a key the registry
+ * lacks is skipped: &skip), or, @keys NULL, of the registry. NULL: none.
+ */
+static const struct metric_def *nth(const char *const *keys, unsigned int i)
+{
+	static const struct metric_def skip = { .key = "" };
+	const struct metric_def *m;
+
+	if (!keys)
+		return i < metric_count ? &metric_defs[i] : NULL;
+	if (!keys[i])
+		return NULL;
+	m = metric_find(keys[i]);
+	return m ? m : &skip;
 }
 
 /*
@@ -422,6 +448,7 @@ static void live_rows(struct builder *b, const char *const *keys)
 {
 	const struct screen_input *in = b->in;
 	const struct metric_in *win = b->win;
+	const struct metric_def *m;
 	unsigned int i, mi;
 
 	for (i = 0; i < in->ncols && !b->held[i]; i++)
@@ -429,14 +456,14 @@ static void live_rows(struct builder *b, const char *const *keys)
 	if (i < in->ncols)
 		add(b, SA_DIM, "rates: last %.2g s with swap I/O (ended)",
 		    in->interval_s);
-	for (mi = 0; mi < metric_count; mi++) {
-		const struct metric_def *m = &metric_defs[mi];
+	for (mi = 0; (m = nth(keys, mi)); mi++) {
 		struct stats_val v[SCREEN_MAX_COLS];
-		bool rate = !m->num && strcmp(m->unit, "pages/I/O");
+		bool rate;
 		char label[64];
 
-		if (!m->live || !listed(keys, m->key))
+		if (!m->live)
 			continue;
+		rate = !m->num && strcmp(m->unit, "pages/I/O");
 		for (i = 0; i < in->ncols; i++) {
 			v[i] = metric_eval(m, &win[i]);
 			if (rate && v[i].state == STATS_OK)
@@ -454,14 +481,14 @@ static void live_rows(struct builder *b, const char *const *keys)
 static void boot_rows(struct builder *b, const char *const *keys)
 {
 	const struct screen_input *in = b->in;
+	const struct metric_def *m;
 	unsigned int i, mi;
 
 	add(b, SA_HEADER, "since boot (swapctl metrics)");
-	for (mi = 0; mi < metric_count; mi++) {
-		const struct metric_def *m = &metric_defs[mi];
+	for (mi = 0; (m = nth(keys, mi)); mi++) {
 		struct stats_val v[SCREEN_MAX_COLS];
 
-		if (!listed(keys, m->key))
+		if (!m->label)
 			continue;
 		for (i = 0; i < in->ncols; i++)
 			v[i] = metric_eval(m, &b->tot[i]);
@@ -593,7 +620,8 @@ static void tail_rows(struct builder *b, bool quiet)
 static void table(struct builder *b)
 {
 	header_row(b);
-	state_rows(b);
+	kernel_row(b);
+	state_rows(b, false);
 	live_rows(b, NULL);
 	boot_rows(b, NULL);
 	tail_rows(b, false);
@@ -821,7 +849,7 @@ static void title(struct builder *b)
 		 in->nreps);
 	snprintf(form[1], sizeof(form[1]), "%s  %s%s  rep %u/%u", in->run, mode,
 		 clock, in->rep, in->nreps);
-	snprintf(form[2], sizeof(form[2]), "%s%s %u/%u  %s", mode, clock,
+	snprintf(form[2], sizeof(form[2]), "%s%s  rep %u/%u  %s", mode, clock,
 		 in->rep, in->nreps, in->run);
 	for (i = 0; i < 2 && screen_cells(form[i]) > b->width; i++)
 		;
@@ -877,9 +905,12 @@ static void page_bar(struct builder *b, unsigned int nbody)
 	add(b, SA_HEADER, "%s%s", bar, pos);
 }
 
-/* The page's lines: pinned (the columns' names) and its body. */
+/*
+ * The page's lines: pinned (the columns' names) and its body. @full: the
+ * summary with every live rate and the histogram (a tall terminal).
+ */
 static void page_lines(struct builder *b, struct screen *pin,
-		       struct screen *body)
+		       struct screen *body, bool full)
 {
 	const struct screen_input *in = b->in;
 
@@ -895,17 +926,23 @@ static void page_lines(struct builder *b, struct screen *pin,
 	}
 	switch (in->page) {
 	case SCREEN_PAGE_SUMMARY:
-		state_rows(b);
-		live_rows(b, summary_live);
+		state_rows(b, true);
+		live_rows(b, full ? NULL : summary_live);
 		boot_rows(b, summary_boot);
+		kernel_row(b);
 		tail_rows(b, true);
 		sparklines(b);
+		if (full) {
+			add(b, SA_NORMAL, "%s", "");
+			histogram(b);
+		}
 		break;
 	case SCREEN_PAGE_RATES:
 		live_rows(b, NULL);
 		tail_rows(b, true);
 		break;
 	case SCREEN_PAGE_BOOT:
+		kernel_row(b);
 		boot_rows(b, NULL);
 		tail_rows(b, false);
 		break;
@@ -930,11 +967,17 @@ static void paged(struct builder *b)
 
 	if (h > SCREEN_MAX_LINES)
 		h = SCREEN_MAX_LINES;
+	fixed = out->n + 1 + (in->keys ? 1 : 0);
 	pin.n = body.n = 0;
 	b->limit = 0;
-	page_lines(b, &pin, &body);
+	page_lines(b, &pin, &body, true);
+	/* the summary's short form unless the full one fits */
+	if (in->page == SCREEN_PAGE_SUMMARY && !in->help &&
+	    fixed + pin.n + body.n > h) {
+		pin.n = body.n = 0;
+		page_lines(b, &pin, &body, false);
+	}
 	b->out = out;
-	fixed = out->n + 1 + (in->keys ? 1 : 0);
 	npin = h > fixed ? h - fixed : 0;
 	if (npin > pin.n)
 		npin = pin.n;
@@ -948,8 +991,12 @@ static void paged(struct builder *b)
 		out->line[out->n++] = pin.line[i];
 	for (i = 0; i < out->rows && out->scroll + i < body.n; i++)
 		out->line[out->n++] = body.line[out->scroll + i];
-	if (in->keys && out->n < h)
+	if (in->keys && out->n < h) {
+		/* the key hint on the terminal's last line */
+		while (out->n + 1 < h)
+			add(b, SA_NORMAL, "%s", "");
 		keys_line(b);
+	}
 }
 
 void screen_build(const struct screen_input *in, struct screen *out)
