@@ -58,14 +58,14 @@ static void guest(int k, unsigned int batch, bool nrswp)
 }
 
 /*
- * Guest @k after guest(): 20 more samples 100 ms apart that swap
+ * Guest @k after guest(): 40 more samples 100 ms apart that swap
  * nothing, as between a workload's end and the guest's power-off.
  */
 static void idle_tail(int k, unsigned int batch)
 {
 	unsigned int i, seq = 23;
 
-	for (i = 21; i <= 40; i++)
+	for (i = 21; i <= 60; i++)
 		feed(k, "{\"v\":1,\"seq\":%u,\"t_ns\":%llu,\"type\":\"sample\","
 		     "\"vmstat\":{\"pswpout\":3200,\"pswpin\":0,\"nrswpout\":%u,"
 		     "\"nrswpin\":0},\"swaps\":[{\"name\":\"/dev/vda\","
@@ -521,6 +521,7 @@ static void test_frame_40x10(void **state)
 static void test_rates_kept_at_the_end(void **state)
 {
 	struct screen_input in;
+	unsigned int i;
 
 	(void)state;
 	guest(0, 1, true);
@@ -538,6 +539,23 @@ static void test_rates_kept_at_the_end(void **state)
 	assert_row("write pages/I/O", "1.00", "16.00", "16.00x");
 	/* since boot is since boot either way */
 	assert_row("pages swapped out", "3200", "3200", "1.00x");
+	/*
+	 * 0.1 s per mark, 24 marks: 2.4 s, all idle; once ended the line
+	 * ends at the last write, its marks full height for patched-1
+	 */
+	input(&in, 50);
+	in.interval_s = 0.1;
+	screen_build(&in, &scr);
+	assert_null(strstr(row("patched-1"), "\u2588"));
+	in.done = true;
+	screen_build(&in, &scr);
+	assert_non_null(strstr(row("patched-1"), "\u2588\u2588\u2588"));
+	for (i = 0; i < scr.n && strncmp(scr.line[i].text, "write pages/IO",
+					 14); i++)
+		;
+	assert_true(i < scr.n);
+	assert_string_equal(scr.line[i].text, "write pages/IO per 0.1 s, "
+			    "top 16.0, to last write");
 }
 
 /* "no nrswp counters" only in the column of a kernel without them. */

@@ -627,6 +627,49 @@ static void table(struct builder *b)
 	tail_rows(b, false);
 }
 
+/*
+ * Where @t's sparkline ends (guest time from its first point): its end,
+ * or, once the guest ended (as rates_window()), the step after its last
+ * write (@f changed), so that the reads and idle seconds after the last
+ * write do not push every write off the line.
+ */
+static uint64_t spark_end(const struct builder *b, const struct track *t,
+			  enum track_field f, uint64_t step, bool *cut)
+{
+	uint64_t span = track_span_ns(t), end;
+	size_t j = t->npts;
+
+	if (!(b->in->done || t->have_result) || t->npts < 2)
+		return span;
+	while (j > 1 && t->pts[j - 1].v[f] == t->pts[j - 2].v[f])
+		j--;
+	if (j < 2)
+		return span;
+	end = t->pts[j - 1].t_ns - t->pts[0].t_ns + step;
+	if (end >= span)
+		return span;
+	*cut = true;
+	return end;
+}
+
+/* The sparkline's header: the first form, each shorter, that fits. */
+static void spark_header(struct builder *b, double max, bool cut)
+{
+	char form[3][128];
+	unsigned int i;
+
+	snprintf(form[0], sizeof(form[0]),
+		 "write pages/IO, one mark per %.2g s, top = %.1f%s",
+		 b->in->interval_s, max, cut ? ", to the last write" : "");
+	snprintf(form[1], sizeof(form[1]), "write pages/IO per %.2g s, top %.1f%s",
+		 b->in->interval_s, max, cut ? ", to last write" : "");
+	snprintf(form[2], sizeof(form[2]), "write pages/IO per %.2g s, top %.1f",
+		 b->in->interval_s, max);
+	for (i = 0; i < 2 && screen_cells(form[i]) > b->width; i++)
+		;
+	add(b, SA_HEADER, "%s", form[i]);
+}
+
 static void sparklines(struct builder *b)
 {
 	static const char *const utf8[] = {
@@ -636,7 +679,7 @@ static void sparklines(struct builder *b)
 	static const char ascii[] = "_.-=+*#@";
 	const struct screen_input *in = b->in;
 	struct stats_val v[SCREEN_MAX_COLS][SCREEN_MAX_WIDTH];
-	bool blk[SCREEN_MAX_COLS];
+	bool blk[SCREEN_MAX_COLS], cut = false;
 	uint64_t step = (uint64_t)(in->interval_s * 1e9);
 	double max = 0;
 	unsigned int w, i, k;
@@ -646,24 +689,19 @@ static void sparklines(struct builder *b)
 	w = b->width - SPARK_LABEL_W - 12;
 	for (i = 0; i < in->ncols; i++) {
 		const struct track *t = in->cols[i].track;
-		uint64_t span = track_span_ns(t);
-		uint64_t t0 = span > (uint64_t)w * step ?
-			      span - (uint64_t)w * step : 0;
+		uint64_t span, t0;
 
 		blk[i] = !has_nrswp(t);
+		span = spark_end(b, t, blk[i] ? TF_DEV_WR_IOS : TF_NRSWPOUT,
+				 step, &cut);
+		t0 = span > (uint64_t)w * step ? span - (uint64_t)w * step : 0;
 		track_series(t, blk[i] ? TRACK_M_DEV_WR_PPIO :
 				   TRACK_M_WR_PPIO, t0, step, w, v[i]);
 		for (k = 0; k < w; k++)
 			if (v[i][k].state == STATS_OK && v[i][k].v > max)
 				max = v[i][k].v;
 	}
-	if (b->width >= 50)
-		add(b, SA_HEADER,
-		    "write pages/IO, one mark per %.2g s, top = %.1f",
-		    in->interval_s, max);
-	else
-		add(b, SA_HEADER, "write pages/IO per %.2g s, top %.1f",
-		    in->interval_s, max);
+	spark_header(b, max, cut);
 	for (i = 0; i < in->ncols; i++) {
 		char line[SCREEN_MAX_WIDTH * 3 + 1];
 		size_t used;
