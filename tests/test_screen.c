@@ -377,7 +377,7 @@ static bool has_row(const char *label)
 static void test_frame_80_120(void **state)
 {
 	static const unsigned int size[][2] = { { 80, 24 }, { 120, 40 } };
-	static char seen[1 << 17];
+	static char seen[1 << 22];
 	struct screen_input in;
 	unsigned int k, mi;
 
@@ -478,7 +478,7 @@ static void test_labels_at_40(void **state)
  */
 static void test_frame_40x10(void **state)
 {
-	static char seen[1 << 17];
+	static char seen[1 << 22];
 	struct screen_input in;
 
 	(void)state;
