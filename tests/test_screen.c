@@ -15,6 +15,7 @@
 
 #include "feed.h"
 
+#include "metrics.h"
 #include "screen.h"
 #include "source.h"
 
@@ -54,6 +55,22 @@ static void guest(int k, unsigned int batch, bool nrswp)
 		     seq++, 100000000ULL * i + 2, 160 * i, nr,
 		     160 / batch * i, 1280 * i, 640 * i);
 	}
+}
+
+/*
+ * Guest @k after guest(): 40 more samples 100 ms apart that swap
+ * nothing, as between a workload's end and the guest's power-off.
+ */
+static void idle_tail(int k, unsigned int batch)
+{
+	unsigned int i, seq = 23;
+
+	for (i = 21; i <= 60; i++)
+		feed(k, "{\"v\":1,\"seq\":%u,\"t_ns\":%llu,\"type\":\"sample\","
+		     "\"vmstat\":{\"pswpout\":3200,\"pswpin\":0,\"nrswpout\":%u,"
+		     "\"nrswpin\":0},\"swaps\":[{\"name\":\"/dev/vda\","
+		     "\"used_kb\":12800,\"size_kb\":524288}]}",
+		     seq++, 100000000ULL * i + 2, 3200 / batch);
 }
 
 static void input(struct screen_input *in, unsigned int width)
@@ -294,6 +311,271 @@ static void test_three_kernels(void **state)
 	assert_row("swap write I/Os", "3200 200 100 0.06x", "0.03x", NULL);
 }
 
+/* Every line of the frame fits @w x @h; the key hint is the last line. */
+static void assert_fits(unsigned int w, unsigned int h)
+{
+	unsigned int i;
+
+	assert_true(scr.n <= h);
+	for (i = 0; i < scr.n; i++)
+		if (screen_cells(scr.line[i].text) > w)
+			fail_msg("%ux%u: line %u is %u cells: '%s'", w, h, i,
+				 screen_cells(scr.line[i].text),
+				 scr.line[i].text);
+	assert_int_equal(scr.n, h);
+	assert_non_null(strstr(scr.line[h - 1].text, "q quit"));
+	assert_non_null(strstr(scr.line[h - 1].text, "h help"));
+}
+
+/*
+ * Every line of every page at @w x @h, scrolled from top to bottom,
+ * into @seen (one line per line, '\n' between); asserts each frame fits.
+ */
+static void walk_pages(struct screen_input *in, unsigned int w,
+		       unsigned int h, char *seen, size_t len)
+{
+	size_t used = 0;
+	unsigned int p, sc, i;
+
+	seen[0] = '\0';
+	for (p = 0; p < SCREEN_PAGES; p++) {
+		in->page = (enum screen_page)p;
+		for (sc = 0;; sc++) {
+			in->scroll = sc;
+			screen_build(in, &scr);
+			assert_fits(w, h);
+			for (i = 0; i < scr.n && used + 1 < len; i++)
+				used += (size_t)snprintf(seen + used,
+							 len - used, "%s\n",
+							 scr.line[i].text);
+			if (sc >= scr.scroll_max)
+				break;
+		}
+	}
+	in->page = SCREEN_PAGE_SUMMARY;
+	in->scroll = 0;
+}
+
+/* Whether a line of the frame starts with @label followed by a blank. */
+static bool has_row(const char *label)
+{
+	size_t n = strlen(label);
+	unsigned int i;
+
+	for (i = 0; i < scr.n; i++)
+		if (!strncmp(scr.line[i].text, label, n) &&
+		    scr.line[i].text[n] == ' ')
+			return true;
+	return false;
+}
+
+/*
+ * 80x24 and 120x40: the first page holds the status and the pages per
+ * I/O and swap rates of each direction; paging and scrolling reach every
+ * metric of the registry since boot, the sparkline and the histogram.
+ */
+static void test_frame_80_120(void **state)
+{
+	static const unsigned int size[][2] = { { 80, 24 }, { 120, 40 } };
+	static char seen[1 << 22];
+	struct screen_input in;
+	unsigned int k, mi;
+
+	(void)state;
+	guest(0, 1, true);
+	guest(1, 16, true);
+	for (k = 0; k < 2; k++) {
+		unsigned int w = size[k][0], h = size[k][1];
+
+		input(&in, w);
+		in.height = h;
+		in.keys = true;
+		screen_build(&in, &scr);
+		assert_fits(w, h);
+		assert_non_null(strstr(scr.line[1].text, "[1 summary]"));
+		assert_non_null(strstr(scr.line[2].text, "patched/baseline"));
+		assert_true(has_row("status"));
+		assert_non_null(strstr(row("write pages/I/O"), "16.00x"));
+		assert_true(has_row("read pages/I/O"));
+		assert_true(has_row("pages swapped out/s"));
+		assert_true(has_row("pages swapped in/s"));
+		assert_true(has_row("pages corrupt"));
+		assert_true(has_row("swap used MiB"));
+		assert_true(has_row("patched-1"));	/* the sparkline */
+		walk_pages(&in, w, h, seen, sizeof(seen));
+		for (mi = 0; mi < metric_count; mi++) {
+			char want[64];
+
+			snprintf(want, sizeof(want), "\n%s ",
+				 metric_defs[mi].label);
+			if (!strstr(seen, want))
+				fail_msg("%ux%u: no page shows '%s'", w, h,
+					 metric_defs[mi].label);
+		}
+		assert_non_null(strstr(seen, "\nsince boot"));
+		assert_non_null(strstr(seen, "\nwrite pages/IO, one mark"));
+		assert_non_null(strstr(seen, "\nwrite I/Os by batch size"));
+		assert_non_null(strstr(seen, "65+"));
+		assert_non_null(strstr(seen, "\nlines ok/bad/lost "));
+	}
+	/* 120x40: the whole summary, every live rate and the histogram */
+	screen_build(&in, &scr);
+	assert_int_equal(scr.scroll_max, 0);
+	assert_true(has_row("PSI memory full s/s"));
+	assert_non_null(hist_row("patched-1"));
+}
+
+/* Each line's label: its first @w cells, without trailing blanks. */
+static void label_of(char *buf, const char *line, unsigned int w)
+{
+	snprintf(buf, 64, "%.*s", (int)w, line);
+	while (buf[0] && buf[strlen(buf) - 1] == ' ')
+		buf[strlen(buf) - 1] = '\0';
+}
+
+/*
+ * 40 columns: the labels of the live rows, and those since boot, are
+ * each different ("pages swapped" for both directions was not).
+ */
+static void test_labels_at_40(void **state)
+{
+	static char labels[SCREEN_MAX_LINES][64];
+	struct screen_input in;
+	unsigned int i, j, n = 0, first = 0;
+
+	(void)state;
+	guest(0, 1, true);
+	guest(1, 16, true);
+	input(&in, 40);
+	screen_build(&in, &scr);
+	for (i = 0; i < scr.n && strncmp(scr.line[i].text, "status", 6); i++)
+		;
+	assert_true(i < scr.n);
+	for (i++; i < scr.n && strncmp(scr.line[i].text, "swap used", 9);
+	     i++) {
+		if (!strncmp(scr.line[i].text, "since boot", 10)) {
+			first = n;	/* a new block */
+			continue;
+		}
+		label_of(labels[n], scr.line[i].text, 13);
+		assert_null(strstr(labels[n], "pages swapped"));
+		for (j = first; j < n; j++)
+			if (!strcmp(labels[j], labels[n]))
+				fail_msg("two rows read '%s'", labels[n]);
+		n++;
+	}
+	assert_true(n > metric_count);
+	assert_true(has_row("pages out/s"));
+	assert_true(has_row("pages in/s"));
+	assert_true(has_row("out pages/IO"));
+	assert_true(has_row("in pages/IO"));
+}
+
+/*
+ * 40x10: the first page starts with the status and the pages per I/O of
+ * both directions; every page and its scroll fit, and reach the
+ * registry's last metric, the sparkline and the histogram's last bucket.
+ */
+static void test_frame_40x10(void **state)
+{
+	static char seen[1 << 22];
+	struct screen_input in;
+
+	(void)state;
+	guest(0, 1, true);
+	guest(1, 16, true);
+	input(&in, 40);
+	in.height = 10;
+	in.keys = true;
+	screen_build(&in, &scr);
+	assert_fits(40, 10);
+	assert_non_null(strstr(scr.line[1].text, "1/4 summary"));
+	assert_non_null(strstr(scr.line[1].text, "more"));
+	assert_true(has_row("status"));
+	assert_non_null(strstr(row("out pages/IO"), "16.00x"));
+	assert_non_null(strstr(row("in pages/IO"), "n/a"));
+	walk_pages(&in, 40, 10, seen, sizeof(seen));
+	assert_non_null(strstr(seen, "\nhost ms/MiB "));
+	assert_non_null(strstr(seen, "\nwrite pages/IO per"));
+	assert_non_null(strstr(seen, "\n65+ "));
+	assert_non_null(strstr(seen, "\npatched-1 "));
+	/* scrolled to the end of a page: the bar says where */
+	in.page = SCREEN_PAGE_BOOT;
+	in.scroll = 1000;
+	screen_build(&in, &scr);
+	assert_int_equal(scr.scroll, scr.scroll_max);
+	assert_true(scr.scroll_max > 40);
+	assert_null(strstr(scr.line[1].text, "more"));
+	/* the help is a page of its own, and fits too */
+	in.help = true;
+	in.scroll = 0;
+	screen_build(&in, &scr);
+	assert_fits(40, 10);
+	assert_true(has_row("q"));
+}
+
+/*
+ * When the guests ended, idle samples after their workload do not zero
+ * the rates: those of their last second of swap I/O stay, and say so.
+ */
+static void test_rates_kept_at_the_end(void **state)
+{
+	struct screen_input in;
+	unsigned int i;
+
+	(void)state;
+	guest(0, 1, true);
+	guest(1, 16, true);
+	idle_tail(0, 1);
+	idle_tail(1, 16);
+	input(&in, 110);
+	screen_build(&in, &scr);
+	/* still running: the last second swapped nothing */
+	assert_row("pages swapped out/s", "0.0", "0.0", "n/a");
+	in.done = true;
+	screen_build(&in, &scr);
+	assert_non_null(row("rates: last 1 s with swap I/O (ended)"));
+	assert_row("pages swapped out/s", "1600", "1600", "1.00x");
+	assert_row("write pages/I/O", "1.00", "16.00", "16.00x");
+	/* since boot is since boot either way */
+	assert_row("pages swapped out", "3200", "3200", "1.00x");
+	/*
+	 * 0.1 s per mark, 24 marks: 2.4 s, all idle; once ended the line
+	 * ends at the last write, its marks full height for patched-1
+	 */
+	input(&in, 50);
+	in.interval_s = 0.1;
+	screen_build(&in, &scr);
+	assert_null(strstr(row("patched-1"), "\u2588"));
+	in.done = true;
+	screen_build(&in, &scr);
+	assert_non_null(strstr(row("patched-1"), "\u2588\u2588\u2588"));
+	for (i = 0; i < scr.n && strncmp(scr.line[i].text, "write pages/IO",
+					 14); i++)
+		;
+	assert_true(i < scr.n);
+	assert_string_equal(scr.line[i].text, "write pages/IO per 0.1 s, "
+			    "top 16.0, to last write");
+}
+
+/* "no nrswp counters" only in the column of a kernel without them. */
+static void test_no_nrswp_per_kernel(void **state)
+{
+	struct screen_input in;
+
+	(void)state;
+	guest(0, 1, false);
+	guest(1, 16, true);
+	input(&in, 110);
+	screen_build(&in, &scr);
+	/* the swap-ops kernel has nrswp*, not the deferred ones: "-" */
+	assert_row("write batches deferred", "no nrswp counters", "-", "-");
+	assert_row("read batches deferred", "no nrswp counters", "-", "-");
+	guest(0, 1, true);
+	screen_build(&in, &scr);
+	assert_row("write batches deferred", "-", "-", "-");
+}
+
 static void test_replay_fixture(void **state)
 {
 	static struct source src;
@@ -337,6 +619,11 @@ int main(void)
 		cmocka_unit_test_teardown(test_width_height_help, teardown),
 		cmocka_unit_test_teardown(test_small_terminal, teardown),
 		cmocka_unit_test_teardown(test_three_kernels, teardown),
+		cmocka_unit_test_teardown(test_frame_80_120, teardown),
+		cmocka_unit_test_teardown(test_labels_at_40, teardown),
+		cmocka_unit_test_teardown(test_frame_40x10, teardown),
+		cmocka_unit_test_teardown(test_rates_kept_at_the_end, teardown),
+		cmocka_unit_test_teardown(test_no_nrswp_per_kernel, teardown),
 		cmocka_unit_test(test_replay_fixture),
 	};
 

@@ -7,6 +7,7 @@
 #include <inttypes.h>
 #include <curses.h>
 #include <langinfo.h>
+#include <limits.h>
 #include <locale.h>
 #include <signal.h>
 #include <stdio.h>
@@ -47,6 +48,9 @@ struct view {
 	unsigned int nreps, repidx;
 	double interval;
 	bool paused, help, utf8, keys;
+	enum screen_page page;
+	unsigned int scroll;
+	unsigned int rows, scroll_max;	/* of the frame drawn last */
 	char mode[32];
 };
 
@@ -78,12 +82,19 @@ static int parse_args(int argc, char **argv, struct top_opts *o)
 		"I/Os, swap used, major faults, the ratio patched/baseline, a\n"
 		"history of pages per I/O and a histogram of batch sizes.\n"
 		"\n"
+		"In a terminal these are four pages: 1 summary (the main rates,\n"
+		"status, pages per I/O since boot, the sparkline), 2 rates (every\n"
+		"live rate), 3 since boot (every metric of swapctl metrics), 4\n"
+		"history (sparkline and histogram); a page longer than the\n"
+		"terminal scrolls. --batch prints every part in one frame.\n"
+		"\n"
 		"RUN_DIR defaults to <workdir>/runs/latest; a run id under\n"
 		"<workdir>/runs works too. A run whose state is \"running\" is\n"
 		"followed live; a finished one is replayed.\n",
 		.epilog =
 		"keys: q quit, space pause, +/- interval, tab next repetition,\n"
-		"h help.\n",
+		"1-4 page, left/right previous/next page, up/down PgUp/PgDn\n"
+		"Home/End scroll, h help.\n",
 	};
 	int n;
 
@@ -137,7 +148,13 @@ static void build(struct view *v, unsigned int width, unsigned int height,
 	in.done = source_done(&v->src);
 	in.width = width;
 	in.height = height;
+	in.page = v->page;
+	in.scroll = v->scroll;
 	screen_build(&in, scr);
+	/* the scroll as the screen clamped it, for the next key */
+	v->scroll = scr->scroll;
+	v->rows = scr->rows;
+	v->scroll_max = scr->scroll_max;
 }
 
 static double now_s(void)
@@ -199,6 +216,90 @@ static int run_batch(struct view *v, const struct top_opts *o)
 			break;
 	}
 	return got_signal ? EXIT_INTERRUPTED : EXIT_OK;
+}
+
+static void set_page(struct view *v, unsigned int page)
+{
+	v->page = (enum screen_page)(page % SCREEN_PAGES);
+	v->scroll = 0;
+	v->help = false;
+}
+
+/* Scroll by @d lines, or to the end (@d INT_MAX). */
+static void scroll_by(struct view *v, int d)
+{
+	long s = (long)v->scroll + d;
+
+	if (d == INT_MAX || s > (long)v->scroll_max)
+		s = v->scroll_max;
+	v->scroll = s < 0 ? 0 : (unsigned int)s;
+}
+
+/* Key @ch: returns whether the frame must be drawn again. */
+static bool on_key(struct view *v, int ch, unsigned int *ii)
+{
+	int page = v->rows > 1 ? (int)v->rows - 1 : 1;
+
+	switch (ch) {
+	case 'q':
+	case 'Q':
+		stop = 1;
+		return false;
+	case ' ':
+		v->paused = !v->paused;
+		break;
+	case '+':
+	case '=':
+		if (*ii + 1 < NINTERVALS)
+			v->interval = intervals[++*ii];
+		break;
+	case '-':
+		if (*ii > 0)
+			v->interval = intervals[--*ii];
+		break;
+	case '\t':
+		if (v->nreps)
+			v->repidx = (v->repidx + 1) % v->nreps;
+		break;
+	case 'h':
+	case 'H':
+	case '?':
+		v->help = !v->help;
+		v->scroll = 0;
+		break;
+	case '1': case '2': case '3': case '4':
+		set_page(v, (unsigned int)(ch - '1'));
+		break;
+	case KEY_RIGHT:
+		set_page(v, v->page + 1);
+		break;
+	case KEY_LEFT:
+		set_page(v, v->page + SCREEN_PAGES - 1);
+		break;
+	case KEY_DOWN: case 'j':
+		scroll_by(v, 1);
+		break;
+	case KEY_UP: case 'k':
+		scroll_by(v, -1);
+		break;
+	case KEY_NPAGE:
+		scroll_by(v, page);
+		break;
+	case KEY_PPAGE:
+		scroll_by(v, -page);
+		break;
+	case KEY_HOME: case 'g':
+		v->scroll = 0;
+		break;
+	case KEY_END: case 'G':
+		scroll_by(v, INT_MAX);
+		break;
+	case KEY_RESIZE:
+		break;
+	default:
+		return false;
+	}
+	return true;
 }
 
 static void draw(const struct screen *scr)
@@ -274,43 +375,8 @@ static int run_curses(struct view *v, const struct top_opts *o)
 		int ch = getch();
 		double now;
 
-		switch (ch) {
-		case 'q':
-		case 'Q':
-			stop = 1;
-			break;
-		case ' ':
-			v->paused = !v->paused;
+		if (on_key(v, ch, &ii))
 			dirty = true;
-			break;
-		case '+':
-		case '=':
-			if (ii + 1 < NINTERVALS)
-				v->interval = intervals[++ii];
-			dirty = true;
-			break;
-		case '-':
-			if (ii > 0)
-				v->interval = intervals[--ii];
-			dirty = true;
-			break;
-		case '\t':
-			if (v->nreps)
-				v->repidx = (v->repidx + 1) % v->nreps;
-			dirty = true;
-			break;
-		case 'h':
-		case 'H':
-		case '?':
-			v->help = !v->help;
-			dirty = true;
-			break;
-		case KEY_RESIZE:
-			dirty = true;
-			break;
-		default:
-			break;
-		}
 		if (stop)
 			break;
 		now = now_s();

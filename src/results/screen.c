@@ -20,6 +20,99 @@
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
+/*
+ * Labels for a narrow table (40 columns: 13 cells), used only when the
+ * registry's label does not fit: cut, "pages swapped out/s" and "pages
+ * swapped in/s" would both read "pages swapped". @rate: the label of
+ * the live row (NULL: @boot with "/s").
+ */
+static const struct {
+	const char *key, *boot, *rate;
+} shorts[] = {
+	{ "pswpout", "pages out", NULL },
+	{ "nrswpout", "out I/Os", NULL },
+	{ "write_pages_per_io", "out pages/IO", "out pages/IO" },
+	{ "pswpin", "pages in", NULL },
+	{ "nrswpin", "in I/Os", NULL },
+	{ "read_pages_per_io", "in pages/IO", "in pages/IO" },
+	{ "nrswpin_deferred", "in deferred", NULL },
+	{ "nrswpout_deferred", "out deferred", NULL },
+	{ "deferred_share", "deferred I/O", NULL },
+	{ "pageout_evicted", "evicted/pgout", NULL },
+	{ "thp_swpout", "THPs out", NULL },
+	{ "thp_swpout_fallback", "THP fallbacks", NULL },
+	{ "mthp_swpout", "mTHPs out", NULL },
+	{ "mthp_swpout_fallback", "mTHP fallbks", NULL },
+	{ "mthp_64kb_swpout", "64K mTHPs out", NULL },
+	{ "mthp_64kb_swpout_fallback", "64K mTHP fb", NULL },
+	{ "pgscan_kswapd", "scan kswapd", NULL },
+	{ "pgscan_direct", "scan direct", NULL },
+	{ "pgsteal_kswapd", "steal kswapd", NULL },
+	{ "pgsteal_direct", "steal direct", NULL },
+	{ "pgscan_anon", "scan anon", NULL },
+	{ "pgsteal_anon", "steal anon", NULL },
+	{ "allocstall", "alloc stalls", NULL },
+	{ "device_write_ios", "dev wr I/Os", "dev wr I/O/s" },
+	{ "device_read_ios", "dev rd I/Os", "dev rd I/O/s" },
+	{ "device_write_pages_per_io", "dev wr pg/IO", "dev wr pg/IO" },
+	{ "host_write_requests", "host wr reqs", "host wr/s" },
+	{ "host_read_requests", "host rd reqs", "host rd/s" },
+	{ "pgmajfault", "major faults", "maj faults/s" },
+	{ "swapout_mib_per_s", "out MiB/s", NULL },
+	{ "swap_peak_mib", "swap peak MiB", NULL },
+	{ "free_low_kib", "free low KiB", NULL },
+	{ "below_min_s", "below min s", NULL },
+	{ "writeback_peak_kib", "wback pk KiB", NULL },
+	{ "pages_verified", "pg verified", NULL },
+	{ "pages_corrupt", "pg corrupt", NULL },
+	{ "pages_failed", "pg SIGBUS", NULL },
+	{ "pages_failed_distinct", "distinct fail", NULL },
+	{ "swap_read_errors", "rd errors", NULL },
+	{ "swap_write_errors", "wr errors", NULL },
+	{ "kernel_alloc_failures", "alloc fails", NULL },
+	{ "kernel_hung_tasks", "hung tasks", NULL },
+	{ "zram_compr_peak_mib", "zram compr pk", NULL },
+	{ "zram_mem_used_peak_mib", "zram used pk", NULL },
+	{ "zram_huge_pages_peak", "zram huge pk", NULL },
+	{ "command_real_seconds", "cmd real s", NULL },
+	{ "command_user_seconds", "cmd user s", NULL },
+	{ "command_system_seconds", "cmd system s", NULL },
+	{ "cg_workingset_refault_anon", "cg refaults", NULL },
+	{ "cg_pgscan", "cg scanned", NULL },
+	{ "cg_pgsteal", "cg reclaimed", NULL },
+	{ "cg_zswpout", "cg zswap out", NULL },
+	{ "slab_errors_injected", "slab injected", NULL },
+	{ "boot_seconds", "boot s", NULL },
+	{ "swapin_faults", "swapins timed", NULL },
+	{ "swapin_p50_us", "swapin p50 us", NULL },
+	{ "swapin_p99_us", "swapin p99 us", NULL },
+	{ "swapin_max_us", "swapin max us", NULL },
+	{ "pageout_freed", "freed/pgout", NULL },
+	{ "pressure_freed", "freed/press", NULL },
+	{ "cpu_user_seconds", "CPU user s", "CPU user s/s" },
+	{ "cpu_system_seconds", "CPU system s", "CPU sys s/s" },
+	{ "cpu_iowait_seconds", "CPU iowait s", "CPU iowt s/s" },
+	{ "cpu_softirq_seconds", "CPU softirq s", "CPU sirq s/s" },
+	{ "system_ms_per_mib", "sys ms/MiB", NULL },
+	{ "psi_memory_some_seconds", "PSI some s", "PSI some s/s" },
+	{ "psi_memory_full_seconds", "PSI full s", "PSI full s/s" },
+	{ "host_cpu_seconds", "host CPU s", "host CPU s/s" },
+	{ "host_cpu_ms_per_mib", "host ms/MiB", NULL },
+};
+
+/* The live metrics and the ones since boot of the summary page. */
+static const char *const summary_live[] = {
+	"write_pages_per_io", "read_pages_per_io", "pswpout", "pswpin",
+	"nrswpout", "nrswpin", "device_write_pages_per_io", "pgmajfault", NULL,
+};
+static const char *const summary_boot[] = {
+	"write_pages_per_io", "read_pages_per_io", "pages_corrupt", NULL,
+};
+
+static const char *const page_names[SCREEN_PAGES] = {
+	"summary", "rates", "since boot", "history",
+};
+
 unsigned int screen_cells(const char *s)
 {
 	unsigned int n = 0;
@@ -54,6 +147,11 @@ struct builder {
 	unsigned int limit;		/* lines add() may fill, 0: no limit */
 	/* the table's columns, fitted to the width: fit_columns() */
 	unsigned int label_w, col_w, ratio_w;
+	/* the rates' window of each column, and whether it is the last
+	 * one with swap I/O instead of the last one (the guest ended)
+	 */
+	struct metric_in win[SCREEN_MAX_COLS], tot[SCREEN_MAX_COLS];
+	bool held[SCREEN_MAX_COLS];
 };
 
 /*
@@ -136,16 +234,46 @@ static bool has_nrswp(const struct track *t)
 	return t->hello_nrswp || !t->hello;
 }
 
+/*
+ * @nrswp_row: the metric needs an nrswp* counter; @nrswp: the column's
+ * kernel has them (without, a missing value says why: NO_NRSWP).
+ */
 static void fmt_val(char *buf, size_t len, struct stats_val v, int decimals,
-		    bool nrswp_row)
+		    bool nrswp_row, bool nrswp)
 {
 	if (v.state == STATS_MISSING) {
-		snprintf(buf, len, "%s", nrswp_row ? NO_NRSWP : "-");
+		snprintf(buf, len, "%s", nrswp_row && !nrswp ? NO_NRSWP : "-");
 		return;
 	}
 	if (v.state == STATS_OK && decimals < 0)
 		decimals = fabs(v.v) >= 100 ? 0 : 1;
 	stats_fmt(buf, len, v, decimals);
+}
+
+/*
+ * The label of a row: @full when it fits the label column, else the
+ * metric @key's short label (live: @rate), else @full cut.
+ */
+static const char *fit_label(const struct builder *b, const char *full,
+			     const char *key, bool rate)
+{
+	size_t i;
+
+	if (screen_cells(full) < b->label_w || !key)
+		return full;
+	for (i = 0; i < ARRAY_SIZE(shorts); i++) {
+		static char buf[32];
+
+		if (strcmp(shorts[i].key, key))
+			continue;
+		if (rate && shorts[i].rate)
+			return shorts[i].rate;
+		if (!rate)
+			return shorts[i].boot;
+		snprintf(buf, sizeof(buf), "%s/s", shorts[i].boot);
+		return buf;
+	}
+	return full;
 }
 
 /*
@@ -158,15 +286,17 @@ static void metric_row(struct builder *b, const char *label,
 {
 	const struct screen_input *in = b->in;
 	char line[SCREEN_MAX_WIDTH * 3 + 1], buf[96];
-	bool good = false;
+	bool good = false, nrswp_row;
 	unsigned int i;
 
+	nrswp_row = (m->den && !strncmp(m->den, "nrswp", 5)) ||
+		    (m->vmstat && !strncmp(m->vmstat, "nrswp", 5));
 	line[0] = '\0';
-	cell(line, sizeof(line), label, b->label_w, false);
+	cell(line, sizeof(line), fit_label(b, label, m->key, rate), b->label_w,
+	     false);
 	for (i = 0; i < in->ncols; i++) {
 		fmt_val(buf, sizeof(buf), v[i], rate ? -1 : m->decimals,
-			(m->den && !strncmp(m->den, "nrswp", 5)) ||
-			(m->vmstat && !strncmp(m->vmstat, "nrswp", 5)));
+			nrswp_row, has_nrswp(in->cols[i].track));
 		cell(line, sizeof(line), buf, b->col_w, true);
 	}
 	for (i = 1; i < in->ncols; i++) {
@@ -213,34 +343,59 @@ static void status_text(const struct screen_col *c, bool done, char *buf,
 	}
 }
 
-/* The rows naming the columns: kernels and their ratios, phase, status. */
-static void head_rows(struct builder *b)
+/*
+ * A column's name cut to @w cells: "patched-1", or without its
+ * repetition ("patched") when that does not fit.
+ */
+static void col_name(char *buf, size_t len, const char *label, unsigned int w,
+		     bool drop_rep)
+{
+	char *dash;
+
+	snprintf(buf, len, "%s", label);
+	dash = strrchr(buf, '-');
+	if (dash && (drop_rep || screen_cells(buf) >= w))
+		*dash = '\0';
+}
+
+/* The row naming the columns: the guests, then each ratio's kernels. */
+static void header_row(struct builder *b)
 {
 	const struct screen_input *in = b->in;
 	char line[SCREEN_MAX_WIDTH * 3 + 1], buf[96];
-	enum screen_attr attr, worst;
 	unsigned int i;
 
 	line[0] = '\0';
 	cell(line, sizeof(line), "", b->label_w, false);
-	for (i = 0; i < in->ncols; i++)
-		cell(line, sizeof(line), in->cols[i].label, b->col_w, true);
+	for (i = 0; i < in->ncols; i++) {
+		col_name(buf, sizeof(buf), in->cols[i].label, b->col_w, false);
+		cell(line, sizeof(line), buf, b->col_w, true);
+	}
 	for (i = 1; i < in->ncols; i++) {
-		char k0[48], ki[48], *dash;
+		char k0[48], ki[48];
 
 		/* "patched/baseline": the kernels, without the repeat */
-		snprintf(k0, sizeof(k0), "%s", in->cols[0].label);
-		snprintf(ki, sizeof(ki), "%s", in->cols[i].label);
-		dash = strrchr(k0, '-');
-		if (dash)
-			*dash = '\0';
-		dash = strrchr(ki, '-');
-		if (dash)
-			*dash = '\0';
+		col_name(k0, sizeof(k0), in->cols[0].label, 0, true);
+		col_name(ki, sizeof(ki), in->cols[i].label, 0, true);
 		snprintf(buf, sizeof(buf), "%s/%s", ki, k0);
+		/* cut, "patched" would read as a guest: "patched/" */
+		if (screen_cells(buf) >= b->ratio_w && in->ncols == 2) {
+			snprintf(buf, sizeof(buf), "ratio");
+		} else if (screen_cells(buf) >= b->ratio_w && b->ratio_w > 2) {
+			cut(ki, b->ratio_w - 2);
+			snprintf(buf, sizeof(buf), "%s/", ki);
+		}
 		cell(line, sizeof(line), buf, b->ratio_w, true);
 	}
 	add(b, SA_HEADER, "%s", line);
+}
+
+/* Each guest's kernel version, from its hello. */
+static void kernel_row(struct builder *b)
+{
+	const struct screen_input *in = b->in;
+	char line[SCREEN_MAX_WIDTH * 3 + 1];
+	unsigned int i;
 
 	line[0] = '\0';
 	cell(line, sizeof(line), "kernel", b->label_w, false);
@@ -248,53 +403,91 @@ static void head_rows(struct builder *b)
 		cell(line, sizeof(line), in->cols[i].track->kernel[0] ?
 		     in->cols[i].track->kernel : "?", b->col_w, true);
 	add(b, SA_NORMAL, "%s", line);
+}
 
-	line[0] = '\0';
-	cell(line, sizeof(line), "phase", b->label_w, false);
-	for (i = 0; i < in->ncols; i++) {
-		const struct track_phase *p =
-			track_phase_now(in->cols[i].track);
+/* Each guest's phase, then its status (@status_first: the other way). */
+static void state_rows(struct builder *b, bool status_first)
+{
+	const struct screen_input *in = b->in;
+	char line[SCREEN_MAX_WIDTH * 3 + 1], buf[96];
+	enum screen_attr attr, worst;
+	unsigned int i, k;
 
-		if (p)
-			snprintf(buf, sizeof(buf), "%s%s", p->name,
-				 p->ended ? " (end)" : "");
-		else
-			snprintf(buf, sizeof(buf), "-");
-		cell(line, sizeof(line), buf, b->col_w, true);
+	for (k = 0; k < 2; k++) {
+		if (k == status_first) {
+			line[0] = '\0';
+			cell(line, sizeof(line), "phase", b->label_w, false);
+			for (i = 0; i < in->ncols; i++) {
+				const struct track_phase *p =
+					track_phase_now(in->cols[i].track);
+
+				if (p)
+					snprintf(buf, sizeof(buf), "%s%s",
+						 p->name,
+						 p->ended ? " (end)" : "");
+				else
+					snprintf(buf, sizeof(buf), "-");
+				cell(line, sizeof(line), buf, b->col_w, true);
+			}
+			add(b, SA_NORMAL, "%s", line);
+			continue;
+		}
+		line[0] = '\0';
+		worst = SA_NORMAL;
+		cell(line, sizeof(line), "status", b->label_w, false);
+		for (i = 0; i < in->ncols; i++) {
+			status_text(&in->cols[i], in->done, buf, sizeof(buf),
+				    &attr);
+			if (attr == SA_BAD ||
+			    (attr == SA_GOOD && worst != SA_BAD))
+				worst = attr;
+			cell(line, sizeof(line), buf, b->col_w, true);
+		}
+		add(b, worst, "%s", line);
 	}
-	add(b, SA_NORMAL, "%s", line);
-
-	line[0] = '\0';
-	worst = SA_NORMAL;
-	cell(line, sizeof(line), "status", b->label_w, false);
-	for (i = 0; i < in->ncols; i++) {
-		status_text(&in->cols[i], in->done, buf, sizeof(buf), &attr);
-		if (attr == SA_BAD || (attr == SA_GOOD && worst != SA_BAD))
-			worst = attr;
-		cell(line, sizeof(line), buf, b->col_w, true);
-	}
-	add(b, worst, "%s", line);
 }
 
 /*
- * The registry's live metrics over the last interval (@win), then every
- * metric since boot (@tot), one row each.
+ * The @i-th metric to show: of @keys, in their order (a key the registry
+ * lacks is skipped: &skip), or, @keys NULL, of the registry. NULL: none.
  */
-static void metric_rows(struct builder *b, const struct metric_in *win,
-			const struct metric_in *tot)
+static const struct metric_def *nth(const char *const *keys, unsigned int i)
+{
+	static const struct metric_def skip = { .key = "" };
+	const struct metric_def *m;
+
+	if (!keys)
+		return i < metric_count ? &metric_defs[i] : NULL;
+	if (!keys[i])
+		return NULL;
+	m = metric_find(keys[i]);
+	return m ? m : &skip;
+}
+
+/*
+ * The registry's live metrics over the rates' window, one row each:
+ * those of @keys, NULL: all. A count is shown as a rate per second.
+ */
+static void live_rows(struct builder *b, const char *const *keys)
 {
 	const struct screen_input *in = b->in;
+	const struct metric_in *win = b->win;
+	const struct metric_def *m;
 	unsigned int i, mi;
 
-	/* the registry's live metrics over the last interval */
-	for (mi = 0; mi < metric_count; mi++) {
-		const struct metric_def *m = &metric_defs[mi];
+	for (i = 0; i < in->ncols && !b->held[i]; i++)
+		;
+	if (i < in->ncols)
+		add(b, SA_DIM, "rates: last %.2g s with swap I/O (ended)",
+		    in->interval_s);
+	for (mi = 0; (m = nth(keys, mi)); mi++) {
 		struct stats_val v[SCREEN_MAX_COLS];
-		bool rate = !m->num && strcmp(m->unit, "pages/I/O");
+		bool rate;
 		char label[64];
 
 		if (!m->live)
 			continue;
+		rate = !m->num && strcmp(m->unit, "pages/I/O");
 		for (i = 0; i < in->ncols; i++) {
 			v[i] = metric_eval(m, &win[i]);
 			if (rate && v[i].state == STATS_OK)
@@ -306,20 +499,81 @@ static void metric_rows(struct builder *b, const struct metric_in *win,
 			 rate ? "/s" : "");
 		metric_row(b, label, m, v, rate);
 	}
-	/* and every metric of the registry since boot */
+}
+
+/* The registry's metrics since boot, @keys (NULL: all), one row each. */
+static void boot_rows(struct builder *b, const char *const *keys)
+{
+	const struct screen_input *in = b->in;
+	const struct metric_def *m;
+	unsigned int i, mi;
+
 	add(b, SA_HEADER, "since boot (swapctl metrics)");
-	for (mi = 0; mi < metric_count; mi++) {
-		const struct metric_def *m = &metric_defs[mi];
+	for (mi = 0; (m = nth(keys, mi)); mi++) {
 		struct stats_val v[SCREEN_MAX_COLS];
 
+		if (!m->label)
+			continue;
 		for (i = 0; i < in->ncols; i++)
-			v[i] = metric_eval(m, &tot[i]);
+			v[i] = metric_eval(m, &b->tot[i]);
 		metric_row(b, m->label, m, v, false);
 	}
 }
 
-/* Swap used, the stream's line counts, and each guest's error and fault. */
-static void tail_rows(struct builder *b)
+static uint64_t swapped(const struct track_point *p)
+{
+	return p->v[TF_PSWPOUT] + p->v[TF_PSWPIN];
+}
+
+/*
+ * The rates' window of column @i: the last @window_ns of its track; but
+ * once the guest ended (its result came, or nothing more will), the last
+ * window with swap I/O in it, so that the idle seconds between the
+ * workload's end and the guest's power-off do not zero the rates the
+ * run ended on. The window then ends at the last sample that swapped,
+ * on a copy of the track cut there (its host points cut as many
+ * seconds before their end).
+ */
+static void rates_window(struct builder *b, unsigned int i, uint64_t window_ns)
+{
+	static struct track cut_at[SCREEN_MAX_COLS];
+	const struct track *t = b->in->cols[i].track;
+	struct track *c = &cut_at[i];
+	size_t j = t->npts;
+
+	b->held[i] = false;
+	metric_in_window(&b->win[i], t, window_ns);
+	if (!(b->in->done || t->have_result) || t->npts < 2)
+		return;
+	while (j > 1 && swapped(&t->pts[j - 1]) == swapped(&t->pts[j - 2]))
+		j--;
+	/* the last window holds the last change: it shows it already */
+	if (j < 2 || t->pts[j - 1].t_ns + window_ns > t->pts[t->npts - 1].t_ns)
+		return;
+	*c = *t;
+	c->npts = j;
+	while (c->nhost > 1 && t->host[c->nhost - 1].t_ns + t->pts[t->npts -
+	       1].t_ns - t->pts[j - 1].t_ns > t->host[t->nhost - 1].t_ns)
+		c->nhost--;
+	metric_in_window(&b->win[i], c, window_ns);
+	b->held[i] = true;
+}
+
+static void windows(struct builder *b)
+{
+	unsigned int i;
+
+	for (i = 0; i < b->in->ncols; i++) {
+		rates_window(b, i, (uint64_t)(b->in->interval_s * 1e9));
+		metric_in_init(&b->tot[i], b->in->cols[i].track);
+	}
+}
+
+/*
+ * Swap used, the stream's line counts (@quiet: only when some are bad or
+ * lost), and each guest's error and fault.
+ */
+static void tail_rows(struct builder *b, bool quiet)
 {
 	const struct screen_input *in = b->in;
 	char line[SCREEN_MAX_WIDTH * 3 + 1], buf[96];
@@ -346,7 +600,8 @@ static void tail_rows(struct builder *b)
 
 	line[0] = '\0';
 	worst = SA_DIM;
-	cell(line, sizeof(line), "lines ok/bad/lost", b->label_w, false);
+	cell(line, sizeof(line), screen_cells("lines ok/bad/lost") < b->label_w ?
+	     "lines ok/bad/lost" : "ok/bad/lost", b->label_w, false);
 	for (i = 0; i < in->ncols; i++) {
 		const struct stream_state *st = in->cols[i].st;
 
@@ -364,7 +619,8 @@ static void tail_rows(struct builder *b)
 		}
 		cell(line, sizeof(line), buf, b->col_w, true);
 	}
-	add(b, worst, "%s", line);
+	if (!quiet || worst == SA_BAD)
+		add(b, worst, "%s", line);
 
 	for (i = 0; i < in->ncols; i++) {
 		const struct track *t = in->cols[i].track;
@@ -384,20 +640,58 @@ static void tail_rows(struct builder *b)
 	}
 }
 
+/* Every row of the table: --batch, or a terminal without pages. */
 static void table(struct builder *b)
 {
-	const struct screen_input *in = b->in;
-	static struct metric_in win[SCREEN_MAX_COLS], tot[SCREEN_MAX_COLS];
+	header_row(b);
+	kernel_row(b);
+	state_rows(b, false);
+	live_rows(b, NULL);
+	boot_rows(b, NULL);
+	tail_rows(b, false);
+}
+
+/*
+ * Where @t's sparkline ends (guest time from its first point): its end,
+ * or, once the guest ended (as rates_window()), the step after its last
+ * write (@f changed), so that the reads and idle seconds after the last
+ * write do not push every write off the line.
+ */
+static uint64_t spark_end(const struct builder *b, const struct track *t,
+			  enum track_field f, uint64_t step, bool *cut)
+{
+	uint64_t span = track_span_ns(t), end;
+	size_t j = t->npts;
+
+	if (!(b->in->done || t->have_result) || t->npts < 2)
+		return span;
+	while (j > 1 && t->pts[j - 1].v[f] == t->pts[j - 2].v[f])
+		j--;
+	if (j < 2)
+		return span;
+	end = t->pts[j - 1].t_ns - t->pts[0].t_ns + step;
+	if (end >= span)
+		return span;
+	*cut = true;
+	return end;
+}
+
+/* The sparkline's header: the first form, each shorter, that fits. */
+static void spark_header(struct builder *b, double max, bool cut)
+{
+	char form[3][128];
 	unsigned int i;
 
-	for (i = 0; i < in->ncols; i++) {
-		metric_in_window(&win[i], in->cols[i].track,
-				 (uint64_t)(in->interval_s * 1e9));
-		metric_in_init(&tot[i], in->cols[i].track);
-	}
-	head_rows(b);
-	metric_rows(b, win, tot);
-	tail_rows(b);
+	snprintf(form[0], sizeof(form[0]),
+		 "write pages/IO, one mark per %.2g s, top = %.1f%s",
+		 b->in->interval_s, max, cut ? ", to the last write" : "");
+	snprintf(form[1], sizeof(form[1]), "write pages/IO per %.2g s, top %.1f%s",
+		 b->in->interval_s, max, cut ? ", to last write" : "");
+	snprintf(form[2], sizeof(form[2]), "write pages/IO per %.2g s, top %.1f",
+		 b->in->interval_s, max);
+	for (i = 0; i < 2 && screen_cells(form[i]) > b->width; i++)
+		;
+	add(b, SA_HEADER, "%s", form[i]);
 }
 
 static void sparklines(struct builder *b)
@@ -409,7 +703,7 @@ static void sparklines(struct builder *b)
 	static const char ascii[] = "_.-=+*#@";
 	const struct screen_input *in = b->in;
 	struct stats_val v[SCREEN_MAX_COLS][SCREEN_MAX_WIDTH];
-	bool blk[SCREEN_MAX_COLS];
+	bool blk[SCREEN_MAX_COLS], cut = false;
 	uint64_t step = (uint64_t)(in->interval_s * 1e9);
 	double max = 0;
 	unsigned int w, i, k;
@@ -419,19 +713,19 @@ static void sparklines(struct builder *b)
 	w = b->width - SPARK_LABEL_W - 12;
 	for (i = 0; i < in->ncols; i++) {
 		const struct track *t = in->cols[i].track;
-		uint64_t span = track_span_ns(t);
-		uint64_t t0 = span > (uint64_t)w * step ?
-			      span - (uint64_t)w * step : 0;
+		uint64_t span, t0;
 
 		blk[i] = !has_nrswp(t);
+		span = spark_end(b, t, blk[i] ? TF_DEV_WR_IOS : TF_NRSWPOUT,
+				 step, &cut);
+		t0 = span > (uint64_t)w * step ? span - (uint64_t)w * step : 0;
 		track_series(t, blk[i] ? TRACK_M_DEV_WR_PPIO :
 				   TRACK_M_WR_PPIO, t0, step, w, v[i]);
 		for (k = 0; k < w; k++)
 			if (v[i][k].state == STATS_OK && v[i][k].v > max)
 				max = v[i][k].v;
 	}
-	add(b, SA_HEADER, "write pages/IO, one mark per %.2g s, top = %.1f",
-	    in->interval_s, max);
+	spark_header(b, max, cut);
 	for (i = 0; i < in->ncols; i++) {
 		char line[SCREEN_MAX_WIDTH * 3 + 1];
 		size_t used;
@@ -472,48 +766,104 @@ static void sparklines(struct builder *b)
 			    in->cols[i].label, NO_NRSWP);
 }
 
+static void bucket_name(char *buf, size_t len, unsigned int k)
+{
+	unsigned int lo = track_hist_lo(k);
+
+	if (k == TRACK_HIST_BUCKETS - 1)
+		snprintf(buf, len, "%u+", lo);
+	else if (track_hist_lo(k + 1) - 1 == lo)
+		snprintf(buf, len, "%u", lo);
+	else
+		snprintf(buf, len, "%u-%u", lo, track_hist_lo(k + 1) - 1);
+}
+
+/* Bucket @k's share of column @i's write I/Os, or "-"; "(blk)" in @blk. */
+static void bucket_share(char *buf, size_t len, const struct track *t,
+			 unsigned int k, bool *blk)
+{
+	uint64_t total = 0;
+	unsigned int j;
+
+	for (j = 0; j < TRACK_HIST_BUCKETS; j++)
+		total += t->hist[j];
+	if (total)
+		snprintf(buf, len, "%.0f%%",
+			 100.0 * (double)t->hist[k] / (double)total);
+	else
+		snprintf(buf, len, "-");
+	*blk = total && t->hist_from_dev;
+}
+
+/*
+ * The histogram one row per bucket, one column per guest: a terminal
+ * too narrow for a row of eight buckets per guest.
+ */
+static void histogram_tall(struct builder *b)
+{
+	const struct screen_input *in = b->in;
+	char line[SCREEN_MAX_WIDTH * 3 + 1], buf[96];
+	unsigned int i, k, w = (b->width - 10) / (in->ncols ? in->ncols : 1);
+	bool blk;
+
+	if (w > COL_W)
+		w = COL_W;
+	add(b, SA_HEADER, "write I/Os by pages/IO");
+	line[0] = '\0';
+	cell(line, sizeof(line), "pages/IO", 10, false);
+	for (i = 0; i < in->ncols; i++) {
+		col_name(buf, sizeof(buf), in->cols[i].label, w, false);
+		cell(line, sizeof(line), buf, w, true);
+	}
+	add(b, SA_DIM, "%s", line);
+	for (k = 0; k < TRACK_HIST_BUCKETS; k++) {
+		line[0] = '\0';
+		bucket_name(buf, sizeof(buf), k);
+		cell(line, sizeof(line), buf, 10, false);
+		for (i = 0; i < in->ncols; i++) {
+			bucket_share(buf, sizeof(buf), in->cols[i].track, k,
+				     &blk);
+			cell(line, sizeof(line), buf, w, true);
+		}
+		add(b, SA_NORMAL, "%s", line);
+	}
+	for (i = 0; i < in->ncols; i++) {
+		bucket_share(buf, sizeof(buf), in->cols[i].track, 0, &blk);
+		if (blk)
+			add(b, SA_DIM, "%s: from blk stats", in->cols[i].label);
+	}
+}
+
 static void histogram(struct builder *b)
 {
 	const struct screen_input *in = b->in;
 	char line[SCREEN_MAX_WIDTH * 3 + 1], buf[32];
 	unsigned int i, k;
+	bool blk = false;
 
+	if (b->width < SPARK_LABEL_W + 7 * TRACK_HIST_BUCKETS) {
+		histogram_tall(b);
+		return;
+	}
 	add(b, SA_HEADER,
 	    "write I/Os by batch size (pages/IO of their sample interval)");
 	line[0] = '\0';
 	cell(line, sizeof(line), "", SPARK_LABEL_W, false);
 	for (k = 0; k < TRACK_HIST_BUCKETS; k++) {
-		unsigned int lo = track_hist_lo(k);
-
-		if (k == TRACK_HIST_BUCKETS - 1)
-			snprintf(buf, sizeof(buf), "%u+", lo);
-		else if (track_hist_lo(k + 1) - 1 == lo)
-			snprintf(buf, sizeof(buf), "%u", lo);
-		else
-			snprintf(buf, sizeof(buf), "%u-%u", lo,
-				 track_hist_lo(k + 1) - 1);
+		bucket_name(buf, sizeof(buf), k);
 		cell(line, sizeof(line), buf, 7, true);
 	}
 	add(b, SA_DIM, "%s", line);
 	for (i = 0; i < in->ncols; i++) {
-		const struct track *t = in->cols[i].track;
-		uint64_t total = 0;
-
-		for (k = 0; k < TRACK_HIST_BUCKETS; k++)
-			total += t->hist[k];
 		line[0] = '\0';
 		cell(line, sizeof(line), in->cols[i].label, SPARK_LABEL_W,
 		     false);
 		for (k = 0; k < TRACK_HIST_BUCKETS; k++) {
-			if (total)
-				snprintf(buf, sizeof(buf), "%.0f%%",
-					 100.0 * (double)t->hist[k] /
-					 (double)total);
-			else
-				snprintf(buf, sizeof(buf), "-");
+			bucket_share(buf, sizeof(buf), in->cols[i].track, k,
+				     &blk);
 			cell(line, sizeof(line), buf, 7, true);
 		}
-		if (total && t->hist_from_dev)
+		if (blk)
 			snprintf(line + strlen(line),
 				 sizeof(line) - strlen(line), "  (blk)");
 		add(b, SA_NORMAL, "%s", line);
@@ -529,6 +879,13 @@ static void help(struct builder *b)
 	    b->in->interval_s);
 	add(b, SA_NORMAL, "  tab      next repetition (%u of %u)", b->in->rep,
 	    b->in->nreps);
+	if (b->in->height) {
+		add(b, SA_NORMAL, "  1 to 4   page: %s, %s, %s, %s",
+		    page_names[0], page_names[1], page_names[2],
+		    page_names[3]);
+		add(b, SA_NORMAL, "  left/right  previous / next page");
+		add(b, SA_NORMAL, "  up/down, PgUp/PgDn, Home/End  scroll");
+	}
 	add(b, SA_NORMAL, "  h        this help");
 	add(b, SA_DIM,
 	    "rates are over the last interval; run: rows are since boot");
@@ -536,55 +893,211 @@ static void help(struct builder *b)
 	    "pages/IO = pswpout/nrswpout (write), pswpin/nrswpin (read)");
 }
 
+/* The title: the first of the forms, each shorter, that fits. */
+static void title(struct builder *b)
+{
+	const struct screen_input *in = b->in;
+	const char *sc = in->scenario ? in->scenario : "";
+	char form[3][SCREEN_MAX_WIDTH * 3 + 1], mode[64], clock[32] = "";
+	unsigned int i;
+
+	snprintf(mode, sizeof(mode), "[%s%s%s]", in->mode,
+		 in->paused ? ", paused" : "",
+		 in->done && strcmp(in->mode, "recorded") ? ", ended" : "");
+	if (in->clock_s >= 0)
+		snprintf(clock, sizeof(clock), "  t=%.1fs", in->clock_s);
+	snprintf(form[0], sizeof(form[0]), "swapctl top  %s%s%s  %s%s  rep %u/%u",
+		 in->run, sc[0] ? "  " : "", sc, mode, clock, in->rep,
+		 in->nreps);
+	snprintf(form[1], sizeof(form[1]), "%s  %s%s  rep %u/%u", in->run, mode,
+		 clock, in->rep, in->nreps);
+	snprintf(form[2], sizeof(form[2]), "%s%s  rep %u/%u  %s", mode, clock,
+		 in->rep, in->nreps, in->run);
+	for (i = 0; i < 2 && screen_cells(form[i]) > b->width; i++)
+		;
+	add(b, SA_TITLE, "%s", form[i]);
+}
+
+/* The key hint: the first of the forms, each shorter, that fits. */
+static void keys_line(struct builder *b)
+{
+	static const char *const form[] = {
+		"q quit  1-4 page  arrows scroll  space pause  +/- interval  tab rep  h help",
+		"q quit  1-4 page  arrows scroll  space pause  h help",
+		"q quit 1-4 page arrows scroll h help",
+	};
+	static const char batch[] =
+		"q quit  space pause  +/- interval  tab repetition  h help";
+	unsigned int i;
+
+	if (!b->in->height) {
+		add(b, SA_DIM, "%s", batch);
+		return;
+	}
+	for (i = 0; i + 1 < ARRAY_SIZE(form) &&
+		    screen_cells(form[i]) > b->width; i++)
+		;
+	add(b, SA_DIM, "%s", form[i]);
+}
+
+/* The line naming the pages, the one shown first, and where it scrolled. */
+static void page_bar(struct builder *b, unsigned int nbody)
+{
+	const struct screen_input *in = b->in;
+	const struct screen *o = b->out;
+	char bar[256] = "", pos[64] = "";
+	unsigned int i;
+	size_t n = 0;
+
+	if (o->scroll_max)
+		snprintf(pos, sizeof(pos), "  %u-%u/%u%s", o->scroll + 1,
+			 o->scroll + o->rows, nbody,
+			 o->scroll < o->scroll_max ? " more" : "");
+	if (in->help) {
+		add(b, SA_HEADER, "help (h: back to the pages)%s", pos);
+		return;
+	}
+	for (i = 0; i < SCREEN_PAGES && n < sizeof(bar); i++)
+		n += (size_t)snprintf(bar + n, sizeof(bar) - n,
+				      i == in->page ? "[%u %s] " : " %u %s  ",
+				      i + 1, page_names[i]);
+	if (screen_cells(bar) + screen_cells(pos) > b->width)
+		snprintf(bar, sizeof(bar), "page %u/%u %s", in->page + 1,
+			 SCREEN_PAGES, page_names[in->page]);
+	add(b, SA_HEADER, "%s%s", bar, pos);
+}
+
+/*
+ * The page's lines: pinned (the columns' names) and its body. @full: the
+ * summary with every live rate and the histogram (a tall terminal).
+ */
+static void page_lines(struct builder *b, struct screen *pin,
+		       struct screen *body, bool full)
+{
+	const struct screen_input *in = b->in;
+
+	b->out = body;
+	if (in->help) {
+		help(b);
+		return;
+	}
+	if (in->page != SCREEN_PAGE_HISTORY) {
+		b->out = pin;
+		header_row(b);
+		b->out = body;
+	}
+	switch (in->page) {
+	case SCREEN_PAGE_SUMMARY:
+		state_rows(b, true);
+		live_rows(b, full ? NULL : summary_live);
+		boot_rows(b, summary_boot);
+		kernel_row(b);
+		tail_rows(b, true);
+		sparklines(b);
+		if (full) {
+			add(b, SA_NORMAL, "%s", "");
+			histogram(b);
+		}
+		break;
+	case SCREEN_PAGE_RATES:
+		live_rows(b, NULL);
+		tail_rows(b, true);
+		break;
+	case SCREEN_PAGE_BOOT:
+		kernel_row(b);
+		boot_rows(b, NULL);
+		tail_rows(b, false);
+		break;
+	default:
+		sparklines(b);
+		add(b, SA_NORMAL, "%s", "");
+		histogram(b);
+		break;
+	}
+}
+
+/*
+ * A terminal's frame (@height rows): the title (already in), the page
+ * bar, the pinned lines, the body from the scroll on, the key hint.
+ */
+static void paged(struct builder *b)
+{
+	static struct screen pin, body;
+	const struct screen_input *in = b->in;
+	struct screen *out = b->out;
+	unsigned int h = in->height, fixed, npin, i;
+
+	if (h > SCREEN_MAX_LINES)
+		h = SCREEN_MAX_LINES;
+	fixed = out->n + 1 + (in->keys ? 1 : 0);
+	pin.n = body.n = 0;
+	b->limit = 0;
+	page_lines(b, &pin, &body, true);
+	/* the summary's short form unless the full one fits */
+	if (in->page == SCREEN_PAGE_SUMMARY && !in->help &&
+	    fixed + pin.n + body.n > h) {
+		pin.n = body.n = 0;
+		page_lines(b, &pin, &body, false);
+	}
+	b->out = out;
+	npin = h > fixed ? h - fixed : 0;
+	if (npin > pin.n)
+		npin = pin.n;
+	out->rows = h > fixed + npin ? h - fixed - npin : 0;
+	out->scroll_max = body.n > out->rows ? body.n - out->rows : 0;
+	out->scroll = in->scroll < out->scroll_max ? in->scroll :
+		      out->scroll_max;
+	if (h > out->n + (in->keys ? 1 : 0))
+		page_bar(b, body.n);
+	for (i = 0; i < npin; i++)
+		out->line[out->n++] = pin.line[i];
+	for (i = 0; i < out->rows && out->scroll + i < body.n; i++)
+		out->line[out->n++] = body.line[out->scroll + i];
+	if (in->keys && out->n < h) {
+		/* the key hint on the terminal's last line */
+		while (out->n + 1 < h)
+			add(b, SA_NORMAL, "%s", "");
+		keys_line(b);
+	}
+}
+
 void screen_build(const struct screen_input *in, struct screen *out)
 {
-	static const char keys[] =
-		"q quit  space pause  +/- interval  tab repetition  h help";
 	struct builder b = {
-		.in = in, .out = out, .width = in->width, .limit = in->height,
+		.in = in, .out = out, .width = in->width,
 	};
-	char clock[32] = "";
 
-	out->n = 0;
+	out->n = out->scroll = out->scroll_max = out->rows = 0;
 	if (b.width > SCREEN_MAX_WIDTH)
 		b.width = SCREEN_MAX_WIDTH;
 	if (b.width < SCREEN_MIN_WIDTH)
 		b.width = SCREEN_MIN_WIDTH;
 	fit_columns(&b);
-	/* a short terminal: the last line stays for the keys */
-	if (in->height && in->keys)
-		b.limit = in->height > 2 ? in->height - 1 : 1;
-	if (in->clock_s >= 0)
-		snprintf(clock, sizeof(clock), "  t=%.1fs", in->clock_s);
-	add(&b, SA_TITLE, "swapctl top  %s%s%s  [%s%s]%s  rep %u/%u",
-	    in->run, in->scenario && in->scenario[0] ? "  " : "",
-	    in->scenario ? in->scenario : "", in->mode,
-	    in->paused ? ", paused" : "", clock, in->rep, in->nreps);
+	title(&b);
 	if (!in->ncols) {
 		add(&b, SA_DIM, "no guest has started yet");
 		return;
 	}
+	windows(&b);
+	if (in->height) {
+		paged(&b);
+		return;
+	}
 	if (in->help) {
-		/* first, so that a short terminal shows it */
 		help(&b);
 		add(&b, SA_NORMAL, "%s", "");
-		table(&b);
-		goto keys;
 	}
 	table(&b);
-	add(&b, SA_NORMAL, "%s", "");
-	sparklines(&b);
-	add(&b, SA_NORMAL, "%s", "");
-	histogram(&b);
-	if (in->keys && !in->height)
+	if (!in->help) {
 		add(&b, SA_NORMAL, "%s", "");
-keys:
-	if (!in->keys)
-		return;
-	b.limit = 0;
-	if (in->height && out->n >= in->height)
-		out->n = in->height - 1;
-	add(&b, SA_DIM, "%s", keys);
+		sparklines(&b);
+		add(&b, SA_NORMAL, "%s", "");
+		histogram(&b);
+	}
+	if (in->keys) {
+		add(&b, SA_NORMAL, "%s", "");
+		keys_line(&b);
+	}
 }
 
 void screen_print(const struct screen *s, FILE *f)

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """swapctl top on recorded and stale runs (no guest needed)."""
 import fcntl
+import json
 
 import pytest
 
@@ -83,3 +84,53 @@ def test_top_keeps_the_ratio_column_at_60_columns(sw, demo_run):
     row = [line for line in r.out.splitlines()
            if line.startswith("write pages/I/O")][0]
     assert row.rstrip().endswith("x"), row      # the ratio is there
+
+
+def test_top_once_keeps_the_rates_a_recording_ended_on(sw):
+    # the recording's last second is idle (the workload ended before the
+    # guest powered off): the rates of its last second of swap I/O stay
+    run = harness.REPO / "tests" / "fixtures" / "run-bdev-unfixed"
+    r = sw.expect(EXIT_OK, "top", "--once", run)
+    assert "rates: last 1 s with swap I/O (ended)" in r.out, r.out
+    row = [line for line in r.out.splitlines()
+           if line.startswith("pages swapped in/s")][0]
+    assert float(row.split()[3]) > 1000, row    # baseline, not 0.0
+    assert float(row.split()[4]) > 1000, row    # patched
+
+
+def test_top_says_no_nrswp_only_in_the_column_without(sw, demo_run):
+    r = sw.expect(EXIT_OK, "top", "--once", demo_run)
+    # both kernels have nrswp*: a counter they lack is "-", not "no nrswp"
+    assert "no nrswp counters" not in r.out, r.out
+    # the baseline without nrswpin/nrswpout: its column only
+    f = demo_run / "baseline-1" / "samples.jsonl"
+    lines = []
+    for line in f.read_text().splitlines():
+        d = json.loads(line)
+        if d.get("type") == "hello":
+            d["counters"] = [c for c in d["counters"]
+                             if not c.startswith("nrswp")]
+        for c in ("nrswpin", "nrswpout"):
+            d.get("vmstat", {}).pop(c, None)
+        lines.append(json.dumps(d))
+    f.write_text("\n".join(lines) + "\n")
+    r = sw.expect(EXIT_OK, "top", "--once", demo_run)
+    row = [line for line in r.out.splitlines()
+           if line.startswith("swap write I/Os ")][0]
+    assert row.count("no nrswp counters") == 1, row
+    assert row.split()[-2] == "6178", row       # the patched column
+    row = [line for line in r.out.splitlines()
+           if line.startswith("write batches deferred")][0]
+    assert row.count("no nrswp counters") == 1, row
+
+
+def test_top_at_40_columns_labels_say_the_direction(sw, demo_run):
+    r = sw.expect(EXIT_OK, "top", "--once", demo_run,
+                  env={"COLUMNS": "40"})
+    out = r.out.splitlines()
+    assert max(len(line) for line in out) <= 40, r.out
+    assert "pages swapped" not in r.out, r.out
+    labels = [line[:13].strip() for line in out]
+    for label in ("pages out/s", "pages in/s", "out pages/IO",
+                  "in pages/IO", "pages out", "pages in"):
+        assert label in labels, (label, r.out)
