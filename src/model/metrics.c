@@ -563,6 +563,35 @@ static struct stats_val deferred_share(const struct metric_in *in)
 			   stats_ok((double)(v[2] + v[3])));
 }
 
+/*
+ * A value the workload measured itself (track_value(): the result line's
+ * or a limited command run's "values"): n/a without it (another kind of
+ * workload, or the scenario does not use what measures it).
+ */
+static struct stats_val workload_value(const struct metric_in *in,
+				       const char *name)
+{
+	uint64_t v;
+
+	if (!track_value(in->t, name, &v))
+		return na();
+	return stats_ok((double)v);
+}
+
+#define WORKLOAD_VALUE(key)						\
+static struct stats_val key##_value(const struct metric_in *in)	\
+{									\
+	return workload_value(in, #key);				\
+}
+
+WORKLOAD_VALUE(zswap_written_back_pages)
+WORKLOAD_VALUE(zswap_pool_peak_kib)
+WORKLOAD_VALUE(zswap_pool_limit_hit)
+WORKLOAD_VALUE(redis_get_rps)
+WORKLOAD_VALUE(redis_get_p50_us)
+WORKLOAD_VALUE(redis_get_p99_us)
+WORKLOAD_VALUE(redis_keys)
+
 PHASE_SECONDS(fill)
 PHASE_SECONDS(pageout)
 PHASE_SECONDS(pressure)
@@ -877,6 +906,41 @@ const struct metric_def metric_defs[] = {
 		.how = "\"injected\" of the slab_error fault's end line: how far failslab's times counted down while it was on (slab allocations it failed); n/a without a slab_error",
 		.dir = METRIC_NEUTRAL, .min_effect = 0,
 		.deterministic = true,
+	}, {
+		.key = "zswap_written_back_pages", .label = "zswap written back",
+		.unit = "pages", .eval = zswap_written_back_pages_value,
+		.how = "written_back_pages of /sys/kernel/debug/zswap at the workload's end (6.1 and 6.12; 6.12 also counts them as vmstat zswpwb): pages zswap wrote from its pool to the swap device (zswap_writeback_entry) when the pool was full; n/a without zswap enabled",
+		.dir = METRIC_NEUTRAL, .min_effect = 0.05,
+	}, {
+		.key = "zswap_pool_peak_kib", .label = "zswap pool peak KiB",
+		.unit = "KiB", .eval = zswap_pool_peak_kib_value,
+		.how = "the largest pool_total_size of /sys/kernel/debug/zswap read at the end of each phase (synthetic workload) or of the command runs (bytes / 1024); n/a without zswap enabled",
+		.dir = METRIC_NEUTRAL, .min_effect = 0.05,
+	}, {
+		.key = "zswap_pool_limit_hit", .label = "zswap pool limit hit",
+		.unit = "times", .eval = zswap_pool_limit_hit_value,
+		.how = "pool_limit_hit of /sys/kernel/debug/zswap at the workload's end: stores that found the pool at max_pool_percent; n/a without zswap enabled",
+		.dir = METRIC_NEUTRAL, .min_effect = 0.05,
+	}, {
+		.key = "redis_get_rps", .label = "redis GET req/s",
+		.unit = "req/s", .eval = redis_get_rps_value,
+		.how = "rps of redis-benchmark --csv for GET over the random keyspace (-r), the limited run's (swapctl-redis, a command scenario)",
+		.dir = METRIC_HIGHER_BETTER, .min_effect = 0.01,
+	}, {
+		.key = "redis_get_p50_us", .label = "redis GET p50 us",
+		.unit = "us", .eval = redis_get_p50_us_value,
+		.how = "p50_latency_ms of redis-benchmark --csv for GET, in microseconds",
+		.dir = METRIC_LOWER_BETTER, .min_effect = 0.05,
+	}, {
+		.key = "redis_get_p99_us", .label = "redis GET p99 us",
+		.unit = "us", .eval = redis_get_p99_us_value,
+		.how = "p99_latency_ms of redis-benchmark --csv for GET, in microseconds",
+		.dir = METRIC_LOWER_BETTER, .min_effect = 0.05,
+	}, {
+		.key = "redis_keys", .label = "redis keys verified",
+		.unit = "keys", .eval = redis_keys_value,
+		.how = "keys of the data set whose DEBUG DIGEST after the reads matched the one after the load (swapctl-redis exits 1 on a mismatch, which fails the run)",
+		.dir = METRIC_NEUTRAL, .min_effect = 0, .deterministic = true,
 	}, {
 		.key = "boot_seconds", .label = "boot s (to hello)",
 		.unit = "s", .eval = boot_seconds,

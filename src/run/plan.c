@@ -37,6 +37,10 @@ static void swap_line(FILE *f, const struct scn_swap *sw,
 	case SWAP_EXT4FILE:
 		fprintf(f, " dev=/dev/%s size_mb=%u", sw->dev, sw->size_mb);
 		break;
+	case SWAP_BRD:
+		/* its size is the boot's brd.rd_size (scn_brd_args) */
+		fprintf(f, " dev=" PLAN_BRD_DEV " size_mb=%u", sw->size_mb);
+		break;
 	case SWAP_NFSFILE:
 		fprintf(f, " server=10.0.2.2 port=%u export=/export vers=%s size_mb=%u file=" GANESHA_SWAPFILE_FMT,
 			nfs_port, sw->vers, sw->size_mb, nth_nfs);
