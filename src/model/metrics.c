@@ -591,6 +591,8 @@ WORKLOAD_VALUE(redis_get_rps)
 WORKLOAD_VALUE(redis_get_p50_us)
 WORKLOAD_VALUE(redis_get_p99_us)
 WORKLOAD_VALUE(redis_keys)
+WORKLOAD_VALUE(usemem_kbps_sum)
+WORKLOAD_VALUE(usemem_free_us_max)
 
 PHASE_SECONDS(fill)
 PHASE_SECONDS(pageout)
@@ -941,6 +943,16 @@ const struct metric_def metric_defs[] = {
 		.unit = "keys", .eval = redis_keys_value,
 		.how = "keys of the data set whose DEBUG DIGEST after the reads matched the one after the load (swapctl-redis exits 1 on a mismatch, which fails the run)",
 		.dir = METRIC_NEUTRAL, .min_effect = 0, .deterministic = true,
+	}, {
+		.key = "usemem_kbps_sum", .label = "usemem KB/s (sum)",
+		.unit = "KB/s", .eval = usemem_kbps_sum_value,
+		.how = "the sum over usemem's tasks of vm-scalability's \"N bytes / N usecs = N KB/s\" (each task's writes, its passes included), the limited run's; a scenario with usemem in several groups: the last group to end",
+		.dir = METRIC_HIGHER_BETTER, .min_effect = 0.01,
+	}, {
+		.key = "usemem_free_us_max", .label = "usemem free us (max)",
+		.unit = "us", .eval = usemem_free_us_max_value,
+		.how = "the slowest of usemem's tasks' \"N usecs to free memory\" (munmap of its area: freeing its swap slots and swap cache), the limited run's",
+		.dir = METRIC_LOWER_BETTER, .min_effect = 0.05,
 	}, {
 		.key = "boot_seconds", .label = "boot s (to hello)",
 		.unit = "s", .eval = boot_seconds,

@@ -270,7 +270,7 @@ char *plan_text(const struct scenario *s, unsigned int memory_mb,
 		fprintf(f, "mthp size_kb=%u enabled=%s\n", s->mthp[i].size_kb,
 			s->mthp[i].enabled);
 	if (s->zswap_enabled >= 0 || s->zswap_compressor[0] ||
-	    s->zswap_max_pool_percent) {
+	    s->zswap_max_pool_percent || s->zswap_accept_percent) {
 		fprintf(f, "zswap");
 		if (s->zswap_enabled >= 0)
 			fprintf(f, " enabled=%d", s->zswap_enabled);
@@ -279,6 +279,9 @@ char *plan_text(const struct scenario *s, unsigned int memory_mb,
 		if (s->zswap_max_pool_percent)
 			fprintf(f, " max_pool_percent=%u",
 				s->zswap_max_pool_percent);
+		if (s->zswap_accept_percent)
+			fprintf(f, " accept_threshold_percent=%u",
+				s->zswap_accept_percent);
 		fputc('\n', f);
 	}
 	for (i = 0, n = 0; i < s->nswap; i++)

@@ -783,7 +783,8 @@ static int parse_thp_zswap(struct pctx *c, struct scenario *s, json_t *root)
 	static const char *const thp_df[] = {
 		"always", "defer", "defer+madvise", "madvise", "never", NULL };
 	static const char *const zs_keys[] = {
-		"enabled", "compressor", "max_pool_percent", NULL };
+		"enabled", "compressor", "max_pool_percent",
+		"accept_threshold_percent", NULL };
 	json_t *obj;
 	bool b;
 
@@ -817,7 +818,9 @@ static int parse_thp_zswap(struct pctx *c, struct scenario *s, json_t *root)
 			       sizeof(s->zswap_compressor), false,
 			       NAME_CHARS) ||
 		    get_uint32(c, obj, "max_pool_percent", 1, 100, false,
-			       &s->zswap_max_pool_percent))
+			       &s->zswap_max_pool_percent) ||
+		    get_uint32(c, obj, "accept_threshold_percent", 1, 100,
+			       false, &s->zswap_accept_percent))
 			return -1;
 		if (json_object_get(obj, "enabled"))
 			s->zswap_enabled = b;

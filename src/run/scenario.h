@@ -150,6 +150,7 @@ struct scenario {
 	int zswap_enabled;	/* -1 = leave */
 	char zswap_compressor[32];
 	unsigned int zswap_max_pool_percent;	/* 0 = leave */
+	unsigned int zswap_accept_percent;	/* accept_threshold, 0 = leave */
 
 	struct scn_swap swap[SCN_MAX_SWAP];
 	int nswap;
