@@ -21,6 +21,8 @@
  * Prints "swapctl-value NAME N" lines (the command end line's values):
  * redis_get_rps, redis_get_p50_us, redis_get_p99_us, redis_keys.
  * Exit status: 0 the data set intact, 1 the digest changed, 2 error.
+ * For tests only, --test-change-key K sets key K to another value after
+ * the GETs, as a lost page would change it: the run must then fail.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -52,6 +54,7 @@ struct opts {
 	uint64_t keys, requests, seed;
 	unsigned int value_bytes, uniq, clients;
 	bool bgsave;
+	int64_t change_key;	/* --test-change-key, -1: none */
 };
 
 static struct {
@@ -365,12 +368,14 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 		{ "unique-words", 1, NULL, 'u' }, { "seed", 1, NULL, 's' },
 		{ "requests", 1, NULL, 'n' }, { "clients", 1, NULL, 'c' },
 		{ "bgsave", 0, NULL, 'g' }, { "help", 0, NULL, 'h' },
+		{ "test-change-key", 1, NULL, 't' },
 		{ NULL, 0, NULL, 0 }
 	};
 	int c;
 
 	*o = (struct opts){ .keys = 10000, .value_bytes = 1024, .uniq = 16,
-			    .seed = 1, .requests = 10000, .clients = 4 };
+			    .seed = 1, .requests = 10000, .clients = 4,
+			    .change_key = -1 };
 	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
 		switch (c) {
 		case 'k': o->keys = num("keys", optarg, 1, 100000000); break;
@@ -380,6 +385,7 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 		case 'n': o->requests = num("requests", optarg, 1, 1000000000); break;
 		case 'c': o->clients = (unsigned int)num("clients", optarg, 1, 1000); break;
 		case 'g': o->bgsave = true; break;
+		case 't': o->change_key = (int64_t)num("test-change-key", optarg, 0, 100000000); break;
 		case 'h': usage(stdout); exit(0);
 		default: usage(stderr); exit(2);
 		}
@@ -388,6 +394,27 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 		usage(stderr);
 		exit(2);
 	}
+	if (o->change_key >= (int64_t)o->keys) {
+		fprintf(stderr, "redisrun: --test-change-key %lld: not one of the %" PRIu64 " keys\n",
+			(long long)o->change_key, o->keys);
+		exit(2);
+	}
+}
+
+/* --test-change-key: key K gets another value (its value of seed + 1). */
+static void change_key(const struct opts *o)
+{
+	static char val[VALUE_MAX];
+	char key[32], r[64];
+	const char *argv[3] = { "SET", key, val };
+	size_t lens[3] = { 3, 0, o->value_bytes };
+
+	lens[1] = (size_t)snprintf(key, sizeof(key), "key:%012" PRIu64,
+				   (uint64_t)o->change_key);
+	gredis_value(o->seed + 1, (uint64_t)o->change_key, o->uniq, val,
+		     o->value_bytes);
+	send_cmd(3, argv, lens);
+	reply(r, sizeof(r));
 }
 
 int main(int argc, char **argv)
@@ -412,6 +439,8 @@ int main(int argc, char **argv)
 	bench(&o, &res);
 	if (o.bgsave)
 		bgsave_wait();
+	if (o.change_key >= 0)
+		change_key(&o);
 	digest(after, sizeof(after));
 	gvalue_print(stdout, "redis_get_rps", res.rps);
 	gvalue_print(stdout, "redis_get_p50_us", res.p50_us);
