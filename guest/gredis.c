@@ -13,13 +13,9 @@
 #define CSV_FIELDS	16
 #define CSV_FIELD_LEN	64
 
-/*
- * Split one line (up to '\n' or NUL) of quoted fields into @f; returns
- * the number of fields, -1 if malformed. Advances *@p past the line.
- */
-static int csv_row(const char **p, char f[][CSV_FIELD_LEN])
+/* The quoted fields of the line at @s into @f: their number, or -1. */
+static int csv_fields(const char *s, char f[][CSV_FIELD_LEN])
 {
-	const char *s = *p;
 	int n = 0;
 	size_t k;
 
@@ -43,7 +39,20 @@ static int csv_row(const char **p, char f[][CSV_FIELD_LEN])
 		if (*s == '\r')
 			s++;
 	}
-	*p = *s ? s + 1 : s;
+	return n;
+}
+
+/*
+ * Split one line (up to '\n' or NUL) of quoted fields into @f; returns
+ * the number of fields, -1 if malformed. Advances *@p past the line,
+ * malformed or not.
+ */
+static int csv_row(const char **p, char f[][CSV_FIELD_LEN])
+{
+	const char *nl = strchr(*p, '\n');
+	int n = csv_fields(*p, f);
+
+	*p = nl ? nl + 1 : *p + strlen(*p);
 	return n;
 }
 
