@@ -41,6 +41,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "compiler.h"
 #include "gredis.h"
 #include "gvalue.h"
 
@@ -65,8 +66,7 @@ static struct {
 
 static pid_t server = -1;
 
-static __attribute__((noreturn, format(printf, 1, 2)))
-void die(const char *fmt, ...)
+static __noreturn __printf(1, 2) void die(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -378,16 +378,40 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 			    .change_key = -1 };
 	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
 		switch (c) {
-		case 'k': o->keys = num("keys", optarg, 1, 100000000); break;
-		case 'b': o->value_bytes = (unsigned int)num("value-bytes", optarg, 8, VALUE_MAX); break;
-		case 'u': o->uniq = (unsigned int)num("unique-words", optarg, 1, VALUE_MAX / 8); break;
-		case 's': o->seed = num("seed", optarg, 0, UINT64_MAX); break;
-		case 'n': o->requests = num("requests", optarg, 1, 1000000000); break;
-		case 'c': o->clients = (unsigned int)num("clients", optarg, 1, 1000); break;
-		case 'g': o->bgsave = true; break;
-		case 't': o->change_key = (int64_t)num("test-change-key", optarg, 0, 100000000); break;
-		case 'h': usage(stdout); exit(0);
-		default: usage(stderr); exit(2);
+		case 'k':
+			o->keys = num("keys", optarg, 1, 100000000);
+			break;
+		case 'b':
+			o->value_bytes = (unsigned int)num("value-bytes",
+							   optarg, 8, VALUE_MAX);
+			break;
+		case 'u':
+			o->uniq = (unsigned int)num("unique-words", optarg, 1,
+						    VALUE_MAX / 8);
+			break;
+		case 's':
+			o->seed = num("seed", optarg, 0, UINT64_MAX);
+			break;
+		case 'n':
+			o->requests = num("requests", optarg, 1, 1000000000);
+			break;
+		case 'c':
+			o->clients = (unsigned int)num("clients", optarg, 1,
+						       1000);
+			break;
+		case 'g':
+			o->bgsave = true;
+			break;
+		case 't':
+			o->change_key = (int64_t)num("test-change-key", optarg,
+						     0, 100000000);
+			break;
+		case 'h':
+			usage(stdout);
+			exit(0);
+		default:
+			usage(stderr);
+			exit(2);
 		}
 	}
 	if (optind != argc) {

@@ -128,13 +128,10 @@ static bool parse_size(const char *s, uint64_t *out)
 		return false;
 	errno = 0;
 	v = strtoull(s, &end, 10);
-	switch (*end) {
-	case 't': case 'T': shift += 10;	/* fall through */
-	case 'g': case 'G': shift += 10;	/* fall through */
-	case 'm': case 'M': shift += 10;	/* fall through */
-	case 'k': case 'K': shift += 10;
+	if (*end && strchr("kKmMgGtT", *end)) {
+		shift = 10 * (unsigned int)(strchr("kmgt",
+					    *end | 0x20) - "kmgt" + 1);
 		end++;
-		break;
 	}
 	if (errno || *end || !v || v > (1ULL << 40) >> shift)
 		return false;
@@ -598,11 +595,20 @@ static bool set_flag(struct opts *o, int c, const char *arg)
 		}
 		o->sharer_cg = arg;
 		return true;
-	case 'R': o->random = true; return true;
-	case 'O': return true;	/* anonymous memory: ours always is */
-	case 'y': o->sync_rw = true; return true;
-	case 'x': o->sync_free = true; return true;
-	case 'i': o->init_time = true; return true;
+	case 'R':
+		o->random = true;
+		return true;
+	case 'O':	/* anonymous memory: ours always is */
+		return true;
+	case 'y':
+		o->sync_rw = true;
+		return true;
+	case 'x':
+		o->sync_free = true;
+		return true;
+	case 'i':
+		o->init_time = true;
+		return true;
 	}
 	usage(stderr);
 	return false;
