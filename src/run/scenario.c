@@ -829,6 +829,33 @@ static int parse_thp_zswap(struct pctx *c, struct scenario *s, json_t *root)
 	return 0;
 }
 
+/* The keys of a swap backend that only one type takes. */
+static int swap_only_for(struct pctx *c, json_t *o, enum plan_backend type)
+{
+	static const struct {
+		const char *key;
+		enum plan_backend type;
+		const char *msg;
+	} only[] = {
+		{ "comp", SWAP_ZRAM, "only zram has a compressor" },
+		{ "mem_limit_mb", SWAP_ZRAM, "only zram has a mem_limit" },
+		{ "vers", SWAP_NFSFILE, "only nfsfile has an NFS version" },
+		{ "nonrot", SWAP_BLK,
+		  "only blk disks can be marked non-rotational" },
+		{ "disk_mb", SWAP_EXT4FILE,
+		  "only ext4file has a disk_mb (blk disks are size_mb)" },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(only); i++) {
+		if (type == only[i].type || !json_object_get(o, only[i].key))
+			continue;
+		push_key(c, only[i].key);
+		return fail(c, "%s", only[i].msg);
+	}
+	return 0;
+}
+
 /* The kinds of which a scenario may hold one: zram, nfsfile and brd. */
 static int only_one(struct pctx *c, const struct scn_swap *sw,
 		    unsigned int *seen)
@@ -883,31 +910,11 @@ static int parse_swap_one(struct pctx *c, struct scenario *s, json_t *o,
 		sw->prio = json_integer_value(prio);
 		pop(c);
 	}
-	if (json_object_get(o, "comp") && sw->type != SWAP_ZRAM) {
-		push_key(c, "comp");
-		return fail(c, "only zram has a compressor");
-	}
-	if (json_object_get(o, "mem_limit_mb") && sw->type != SWAP_ZRAM) {
-		push_key(c, "mem_limit_mb");
-		return fail(c, "only zram has a mem_limit");
-	}
-	if (get_uint32(c, o, "mem_limit_mb", 1, PLAN_MB_MAX, false,
-		       &sw->mem_limit_mb))
+	if (swap_only_for(c, o, sw->type) ||
+	    get_uint32(c, o, "mem_limit_mb", 1, PLAN_MB_MAX, false,
+		       &sw->mem_limit_mb) ||
+	    get_bool(c, o, "nonrot", &sw->nonrot))
 		return -1;
-	if (json_object_get(o, "vers") && sw->type != SWAP_NFSFILE) {
-		push_key(c, "vers");
-		return fail(c, "only nfsfile has an NFS version");
-	}
-	if (json_object_get(o, "nonrot") && sw->type != SWAP_BLK) {
-		push_key(c, "nonrot");
-		return fail(c, "only blk disks can be marked non-rotational");
-	}
-	if (get_bool(c, o, "nonrot", &sw->nonrot))
-		return -1;
-	if (json_object_get(o, "disk_mb") && sw->type != SWAP_EXT4FILE) {
-		push_key(c, "disk_mb");
-		return fail(c, "only ext4file has a disk_mb (blk disks are size_mb)");
-	}
 	if (get_string(c, o, "comp", sw->comp, sizeof(sw->comp), false,
 		       NAME_CHARS))
 		return -1;
