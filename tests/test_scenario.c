@@ -351,6 +351,7 @@ static void test_shipped(void **state)
 		"scenarios/brd-swap.json", "scenarios/designs-brd-swap.json",
 		"scenarios/redis-swap.json", "scenarios/redis-bgsave-swap.json",
 		"tests/fixtures/redis-short.json",
+		"scenarios/usemem-vmscalability.json",
 	};
 	size_t i;
 
