@@ -914,6 +914,21 @@ const struct metric_def metric_defs[] = {
 		.how = "written_back_pages of /sys/kernel/debug/zswap at the workload's end (6.1 and 6.12; 6.12 also counts them as vmstat zswpwb): pages zswap wrote from its pool to the swap device (zswap_writeback_entry) when the pool was full; n/a without zswap enabled",
 		.dir = METRIC_NEUTRAL, .min_effect = 0.05,
 	}, {
+		.key = "zswpout", .label = "zswap stores",
+		.unit = "pages", .vmstat = "zswpout", .lines = "6.1 6.12",
+		.how = "vmstat zswpout since boot: pages zswap compressed into its pool instead of writing them to the swap device (a page it rejected, pool full or incompressible, is written and counted in pswpout)",
+		.dir = METRIC_NEUTRAL, .min_effect = 0.05,
+	}, {
+		.key = "zswpin", .label = "zswap loads",
+		.unit = "pages", .vmstat = "zswpin", .lines = "6.1 6.12",
+		.how = "vmstat zswpin since boot: pages swapped in from zswap's pool (not from the device)",
+		.dir = METRIC_NEUTRAL, .min_effect = 0.05,
+	}, {
+		.key = "zswpwb", .label = "zswap wb (zswpwb)",
+		.unit = "pages", .vmstat = "zswpwb", .lines = "6.12",
+		.how = "vmstat zswpwb since boot (6.12; 6.1 has no such counter, its written-back pages are zswap_written_back_pages from debugfs): pages zswap wrote back from its pool to the swap device",
+		.dir = METRIC_NEUTRAL, .min_effect = 0.05,
+	}, {
 		.key = "zswap_pool_peak_kib", .label = "zswap pool peak KiB",
 		.unit = "KiB", .eval = zswap_pool_peak_kib_value,
 		.how = "the largest pool_total_size of /sys/kernel/debug/zswap read at the end of each phase (synthetic workload) or of the command runs (bytes / 1024); n/a without zswap enabled",
