@@ -374,10 +374,19 @@ static void test_shipped(void **state)
 		 * failed pages), and a fault changes swap traffic and time
 		 * by design; and the command workloads: how much a real
 		 * program swaps is not better or worse in itself, and a
-		 * time-bounded one (stress-ng) does more when it runs faster
+		 * time-bounded one (stress-ng) does more when it runs faster;
+		 * with zswap on, pages swapped out and in to the device are
+		 * what zswap's shrink worker (a workqueue) wrote back by then,
+		 * a matter of timing (6.12: 0.93x pswpin between two kernels
+		 * of one run on a loaded host), so those guard only the other
+		 * two
 		 */
 		for (j = 0; j < ARRAY_SIZE(must) && !scn.nfaults &&
 		     !scn.command; j++) {
+			if (scn.zswap_enabled == 1 &&
+			    (!strcmp(must[j], "pswpout") ||
+			     !strcmp(must[j], "pswpin")))
+				continue;
 			for (k = 0; k < scn.nnoreg; k++)
 				if (!strcmp(scn.no_regression[k], must[j]))
 					break;
