@@ -37,7 +37,7 @@ INCLUDES := $(SRC_DIRS:%=-Isrc/%) -I.
 OBJS := $(SRCS:src/%.c=build/%.o) $(HOST_GUEST:guest/%.c=build/guest-%.o)
 LIBOBJS := $(filter-out build/cmd/main.o,$(OBJS))
 
-GUEST_PROGS := init agent workload command usemem
+GUEST_PROGS := init agent workload command usemem redisrun
 GUEST_BINS := $(GUEST_PROGS:%=guest/build/%)
 GUEST_COMMON := $(filter-out $(GUEST_PROGS:%=guest/%.c),$(wildcard guest/*.c))
 # what the unit tests and fuzzers link beside LIBOBJS
@@ -63,7 +63,8 @@ DEB_PKGS := linux-source-6.1 linux-source-6.12 build-essential bc bison flex lib
 	qemu-system-x86 qemu-utils libvirt-dev libvirt-daemon \
 	libvirt-daemon-driver-qemu libvirt-clients libjansson-dev \
 	libncurses-dev libcmocka-dev e2fsprogs nfs-ganesha nfs-ganesha-vfs \
-	tmux man-db clang libclang-rt-14-dev patch tar python3-pytest stress-ng
+	tmux man-db clang libclang-rt-14-dev patch tar python3-pytest stress-ng \
+	redis-server redis-tools
 
 all: swapctl guest man
 

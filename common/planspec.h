@@ -151,8 +151,21 @@ enum plan_backend {
 	SWAP_ZRAM,		/* a zram device */
 	SWAP_EXT4FILE,		/* a swap file on ext4 on a virtio-blk disk */
 	SWAP_NFSFILE,		/* a swap file on NFS from the host */
+	SWAP_BRD,		/* a RAM disk, brd (CONFIG_BLK_DEV_RAM) */
 };
-#define PLAN_BACKENDS	(SWAP_NFSFILE + 1)	/* the last one + 1 */
+#define PLAN_BACKENDS	(SWAP_BRD + 1)	/* the last one + 1 */
+
+/*
+ * brd: its devices and their size are module parameters, read once when
+ * the driver starts (built in: the kernel command line), so a scenario
+ * may hold one brd backend; swapctl run boots the guest with
+ * "brd.rd_nr=1 brd.rd_size=<size_mb * 1024>" (KiB) and the plan names
+ * PLAN_BRD_DEV. brd keeps every page it stores in the guest's RAM,
+ * uncompressed: at most the guest's memory.
+ */
+#define PLAN_BRD_DEV		"/dev/ram0"
+#define PLAN_BRD_ARGS_FMT	"brd.rd_nr=1 brd.rd_size=%u"
+#define PLAN_BRD_ARGS_MAX	sizeof("brd.rd_nr=1 brd.rd_size=4294967295")
 
 /* Workload phases, in "phase NAME" and a scenario's "phases". */
 enum plan_phase {
@@ -170,6 +183,7 @@ static inline const char *plan_backend_name(enum plan_backend b)
 	static const char *const names[PLAN_BACKENDS] = {
 		[SWAP_BLK] = "blk", [SWAP_ZRAM] = "zram",
 		[SWAP_EXT4FILE] = "ext4file", [SWAP_NFSFILE] = "nfsfile",
+		[SWAP_BRD] = "brd",
 	};
 
 	return (unsigned int)b < PLAN_BACKENDS ? names[b] : "?";

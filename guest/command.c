@@ -46,6 +46,8 @@
 #include "gplan.h"
 #include "gstat.h"
 #include "gutil.h"
+#include "gvalue.h"
+#include "gzswap.h"
 #include "json.h"
 #include "sha256.h"
 
@@ -77,6 +79,8 @@ struct job {
 	struct outfile *files;
 	int nfiles;
 	char digest[65];		/* over "name hex\n" of every file */
+	struct gvalue values[GVALUE_MAX];	/* its swapctl-value lines */
+	int nvalues;
 };
 
 static struct gplan plan;
@@ -84,8 +88,20 @@ static bool host_ro;
 static unsigned int ncommands, nfailed, ncompared, ndiffer;
 
 /* the command runner's members of its result line (gu_result()) */
+/* zswap's debugfs counters after each limited run, when zswap is on */
+static struct gzswap zs;
+
+static void zswap_sample(void)
+{
+	if (gzswap_enabled(&plan) && gzswap_sample(&zs) && !zs.read)
+		fprintf(stderr, "swapctl-command: %s: %s\n", GZSWAP_DIR,
+			strerror(errno));
+}
+
 static void result_members(struct gj *j)
 {
+	zswap_sample();
+	gzswap_values(j, &zs);
 	gj_u64(j, "commands", ncommands);
 	gj_u64(j, "commands_failed", nfailed);
 	gj_u64(j, "outputs_compared", ncompared);
@@ -457,6 +473,43 @@ static void drop_root(struct job *jb)
 
 /* ---- running ---- */
 
+/* The "swapctl-value NAME N" lines of the run's output (gvalue.h). */
+static void collect_values(struct job *jb)
+{
+	char path[GPLAN_STR_LEN + 8], line[256];
+	struct gvalue v;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/log", jb->dir);
+	f = fopen(path, "re");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		int r = gvalue_parse_line(line, &v);
+
+		if (r > 0)
+			jb->nvalues = gvalue_add(jb->values, jb->nvalues,
+						 GVALUE_MAX, &v);
+		else if (r < 0)
+			gu_log(STDOUT_FILENO, "warn",
+			       "group %s: malformed value line: %.200s",
+			       jb->g->name, line);
+	}
+	fclose(f);
+}
+
+static void values_members(struct gj *j, const struct job *jb)
+{
+	int i;
+
+	if (!jb->nvalues)
+		return;
+	gj_obj_open(j, "values");
+	for (i = 0; i < jb->nvalues; i++)
+		gj_u64(j, jb->values[i].name, jb->values[i].v);
+	gj_obj_close(j);
+}
+
 static void command_line(const struct job *jb, const char *state)
 {
 	char line[GU_PIPE_LINE], path[GPLAN_STR_LEN + 16], stat[8192];
@@ -505,6 +558,7 @@ static void command_line(const struct job *jb, const char *state)
 		gj_u64(&j, "outputs", (uint64_t)jb->nfiles);
 		if (jb->nfiles)
 			gj_str(&j, "outputs_sha256", jb->digest);
+		values_members(&j, jb);
 	}
 	gj_obj_close(&j);
 	len = gj_finish(&j);
@@ -848,6 +902,8 @@ int main(int argc, char **argv)
 	for (i = 0; i < plan.ngroup; i++) {
 		if (WIFEXITED(lim[i].status) && !WEXITSTATUS(lim[i].status))
 			collect_outputs(&lim[i]);
+		collect_values(&lim[i]);
+		zswap_sample();
 		command_line(&lim[i], "end");
 		if (ref[i].g && !why[0]) {
 			unsigned int d = compare(&ref[i], &lim[i], first,

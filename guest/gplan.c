@@ -269,7 +269,8 @@ static int parse_swap(struct line_ctx *c, struct gplan *p, int nw, char **w)
 			s->size_mb = v;
 			have_size = true;
 		} else if (!strcmp(key, "dev") && (s->type == SWAP_BLK ||
-						   s->type == SWAP_EXT4FILE)) {
+						   s->type == SWAP_EXT4FILE ||
+						   s->type == SWAP_BRD)) {
 			if (!safe_path(val, "/dev/"))
 				return fail(c, "dev: '%s' is not a /dev path",
 					    val);
@@ -323,7 +324,8 @@ static int parse_swap(struct line_ctx *c, struct gplan *p, int nw, char **w)
 	}
 	if (!have_type)
 		return fail(c, "swap: missing type=");
-	if ((s->type == SWAP_BLK || s->type == SWAP_EXT4FILE) && !s->dev[0])
+	if ((s->type == SWAP_BLK || s->type == SWAP_EXT4FILE ||
+	     s->type == SWAP_BRD) && !s->dev[0])
 		return fail(c, "swap type=%s: missing dev=", plan_backend_name(s->type));
 	if (s->type != SWAP_BLK && !have_size)
 		return fail(c, "swap type=%s: missing size_mb=",
@@ -332,6 +334,9 @@ static int parse_swap(struct line_ctx *c, struct gplan *p, int nw, char **w)
 		return fail(c, "swap type=nfsfile: missing server=");
 	if (s->type == SWAP_NFSFILE && !have_port)
 		return fail(c, "swap type=nfsfile: missing port=");
+	for (i = 0; s->type == SWAP_BRD && i < p->nswap; i++)
+		if (p->swap[i].type == SWAP_BRD)
+			return fail(c, "swap type=brd: one per plan (brd.rd_size sizes every device)");
 	p->nswap++;
 	return 0;
 }

@@ -473,6 +473,45 @@ static int set_zram_mem_limit(const char *dev, uint64_t mb, char *reason)
 	return 0;
 }
 
+/*
+ * brd: the RAM disk the kernel made at boot (brd.rd_nr=1 brd.rd_size= on
+ * its command line, swapctl run adds them): it must be there and of
+ * size_mb, else the kernel lacks CONFIG_BLK_DEV_RAM or the boot its
+ * parameters.
+ */
+static int setup_brd(const struct gplan_swap *s, struct backend *b,
+		     char *reason)
+{
+	uint64_t size = 0;
+	int fd;
+
+	if (access("/sys/module/brd", F_OK)) {
+		reasonf(reason, "brd: /sys/module/brd missing (a kernel without CONFIG_BLK_DEV_RAM)");
+		return -1;
+	}
+	if (wait_dev(s->dev, reason))
+		return -1;
+	fd = open(s->dev, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || ioctl(fd, BLKGETSIZE64, &size)) {
+		reasonf(reason, "%s: BLKGETSIZE64: %s", s->dev,
+			strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	close(fd);
+	if (size != s->size_mb << 20) {
+		reasonf(reason, "%s: %" PRIu64 " KiB, not size_mb=%" PRIu64
+			" (brd.rd_size= of the kernel command line)", s->dev,
+			size >> 10, s->size_mb);
+		return -1;
+	}
+	snprintf(b->name, sizeof(b->name), "%s", s->dev);
+	if (do_mkswap(b->name, 0, reason))
+		return -1;
+	return do_swapon(b->name, s->prio, reason);
+}
+
 static int setup_zram(const struct gplan_swap *s, struct backend *b,
 		      int nth, char *reason)
 {
@@ -787,6 +826,9 @@ static int setup(char *reason)
 			break;
 		case SWAP_NFSFILE:
 			r = setup_nfsfile(s, &backends[i], nnfs++, reason);
+			break;
+		case SWAP_BRD:
+			r = setup_brd(s, &backends[i], reason);
 			break;
 		}
 	}

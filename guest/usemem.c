@@ -32,8 +32,21 @@
  * children of their own in a loop until the task is done: every fork and
  * exit takes the area's anon_vma lock for write, which reclaim takes for
  * read to unmap the task's pages, so reclaim may sleep there with a batch
- * of swap writes pending (the summary line says forks=). Prints one summary line
- * per task. Exit status: 0 every page intact, 1 corrupt pages, 2 error.
+ * of swap writes pending (the summary line says forks=). Prints one summary
+ * line per task. Exit status: 0 every page intact, 1 corrupt pages, 2 error.
+ *
+ * vm-scalability's usemem command lines map one to one (its options that
+ * matter to swap): -n/--nproc N is --tasks N, the size argument
+ * SIZE[k|m|g|t] (per task, bytes, a multiple of 4 KiB) is --mb, -r/--repeat
+ * N is --passes N, -R/--random is --order random, -O/--anonymous is what
+ * it does anyway, -y/--sync-rw starts the writes of all tasks together
+ * once each has mapped its area, -x/--sync-free frees the areas together
+ * once each task is done, and --init-time prints the time to here and
+ * leaves the setup out of the throughput. As vm-scalability's, each task
+ * prints "N bytes / N usecs = N KB/s" (its writes) and "N usecs to free
+ * memory" (its munmap, what swap slots cost to free); the sum of the
+ * throughputs and the slowest free are the command's values
+ * (swapctl-value usemem_kbps_sum, usemem_free_us_max).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -48,17 +61,86 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "gvalue.h"
 #include "pattern.h"
 
 #define MAX_TASKS	64
 #define SLOW_NS		50000000ULL	/* a sharer's check this long is slow */
 
 struct opts {
-	bool random;
+	bool random, sync_rw, sync_free, init_time;
 	unsigned int tasks, passes, uniq, readers, sharers, pause_us, forkers;
 	const char *sharer_cg;
 	uint64_t mb, seed;
+	uint64_t bytes;		/* per task: the size argument, else mb */
 };
+
+/*
+ * The tasks' barriers (-y, -x: every task ready, then all go: each
+ * writes a byte to ready and reads wake, which the parent closes once it
+ * has read one byte per task) and their figures, in shared memory.
+ */
+struct task_stats {
+	uint64_t kbps[MAX_TASKS], free_us[MAX_TASKS];
+};
+
+static int start_ready[2] = { -1, -1 }, start_wake[2] = { -1, -1 };
+static int free_ready[2] = { -1, -1 }, free_wake[2] = { -1, -1 };
+static struct task_stats *tstats;
+
+/* A task at a barrier: say ready, wait for the parent's go (EOF). */
+static void barrier_wait(int ready[2], int wake[2])
+{
+	char c = '*';
+
+	if (write(ready[1], &c, 1) != 1)
+		return;
+	while (read(wake[0], &c, 1) < 0 && errno == EINTR)
+		;
+}
+
+/* The parent: wait for @n tasks at the barrier, then let them all go. */
+static void barrier_release(int ready[2], int wake[2], unsigned int n)
+{
+	char c;
+
+	ssize_t r;
+
+	while (n) {
+		r = read(ready[0], &c, 1);
+		if (r == 1)
+			n--;
+		else if (r == 0 || errno != EINTR)
+			break;	/* every task gone */
+	}
+	close(wake[1]);
+	wake[1] = -1;
+}
+
+/* "1536M", "1g", "65536" (bytes) into *@out: a multiple of 4 KiB. */
+static bool parse_size(const char *s, uint64_t *out)
+{
+	unsigned long long v;
+	unsigned int shift = 0;
+	char *end;
+
+	if (*s < '0' || *s > '9')
+		return false;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (*end && strchr("kKmMgGtT", *end)) {
+		shift = 10 * (unsigned int)(strchr("kmgt",
+					    *end | 0x20) - "kmgt" + 1);
+		end++;
+	}
+	if (errno || *end || !v || v > (1ULL << 40) >> shift)
+		return false;
+	v <<= shift;
+	if (v % GPAT_PAGE)
+		return false;
+	*out = v;
+	return true;
+}
 
 /* What the sharers of a task found, in memory shared with it. */
 struct sharer_stats {
@@ -80,12 +162,17 @@ static void usage(FILE *f)
 		"usage: usemem [--order seq|random] [--tasks N] [--mb MIB] [--passes P]\n"
 		"              [--seed S] [--unique-words W] [--readers R]\n"
 		"              [--sharers N [--sharer-cgroup DIR] [--sharer-pause-us U]]\n"
-		"              [--forkers F]\n"
+		"              [--forkers F] [-n N] [-r N] [-R] [-O] [-y] [-x] [--init-time]\n"
+		"              [SIZE[k|m|g|t]]\n"
 		"Write MIB MiB of anonymous memory per task P times (seq or random page\n"
 		"order), then verify every page (first in R forked readers at once;\n"
 		"while N sharers, moved into cgroup DIR, check random pages and time\n"
 		"each check, U us apart), while F forkers fork and reap children in a\n"
-		"loop. Exit 0 intact, 1 corrupt, 2 error.\n");
+		"loop. Exit 0 intact, 1 corrupt, 2 error.\n"
+		"vm-scalability's usemem: -n/--nproc N = --tasks, SIZE per task = --mb,\n"
+		"-r/--repeat N = --passes, -R/--random = --order random, -O/--anonymous\n"
+		"(always), -y/--sync-rw start the writes together, -x/--sync-free free\n"
+		"together, --init-time print the set-up time, leave it out of KB/s.\n");
 }
 
 static double now_s(void)
@@ -314,6 +401,32 @@ static unsigned int stop_forkers(const struct opts *o,
 	return reap(pids, o->forkers, "forker", t);
 }
 
+/* vm-scalability's line for task @t's writes: bytes / usecs = KB/s */
+static void report_writes(const struct opts *o, unsigned int t, double t0,
+			  double t1)
+{
+	uint64_t bytes = o->bytes * o->passes;
+	uint64_t us = (uint64_t)((t1 - t0) * 1e6) + 1;
+
+	tstats->kbps[t] = (bytes >> 10) * 1000000ULL / us;
+	printf("%" PRIu64 " bytes / %" PRIu64 " usecs = %" PRIu64 " KB/s\n",
+	       bytes, us, tstats->kbps[t]);
+}
+
+/* Free task @t's area (with -x once every task is here), timed. */
+static void free_area(const struct opts *o, unsigned int t, char *area)
+{
+	double t0;
+
+	if (o->sync_free)
+		barrier_wait(free_ready, free_wake);
+	t0 = now_s();
+	munmap(area, o->bytes);
+	tstats->free_us[t] = (uint64_t)((now_s() - t0) * 1e6);
+	printf("%" PRIu64 " usecs to free memory\n", tstats->free_us[t]);
+	fflush(stdout);
+}
+
 static int task(const struct opts *o, unsigned int t)
 {
 	pid_t pids[MAX_TASKS], spids[MAX_TASKS], fpids[MAX_TASKS];
@@ -323,7 +436,7 @@ static int task(const struct opts *o, unsigned int t)
 	uint64_t forks = 0;
 	uint64_t checks = 0, slow = 0, max_ns = 0, scorrupt = 0;
 	int status;
-	size_t npages = (size_t)(o->mb << 20) / GPAT_PAGE, i, k;
+	size_t npages = (size_t)(o->bytes / GPAT_PAGE), i, k;
 	uint64_t seed = o->seed + (uint64_t)t * 1000003u, corrupt;
 	uint32_t *perm = NULL;
 	double t0 = now_s(), t1;
@@ -333,10 +446,14 @@ static int task(const struct opts *o, unsigned int t)
 	area = mmap(NULL, npages * GPAT_PAGE, PROT_READ | PROT_WRITE,
 		    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (area == MAP_FAILED) {
-		fprintf(stderr, "usemem[%u]: mmap %" PRIu64 " MiB: %s\n", t,
-			o->mb, strerror(errno));
+		fprintf(stderr, "usemem[%u]: mmap %" PRIu64 " bytes: %s\n", t,
+			o->bytes, strerror(errno));
 		return 2;
 	}
+	if (o->sync_rw)
+		barrier_wait(start_ready, start_wake);
+	if (o->sync_rw || o->init_time)
+		t0 = now_s();
 	if (o->random) {
 		perm = malloc(npages * sizeof(*perm));
 		if (!perm) {
@@ -359,6 +476,7 @@ static int task(const struct opts *o, unsigned int t)
 		}
 	}
 	t1 = now_s();
+	report_writes(o, t, t0, t1);
 	fflush(stdout);
 	for (r = 0; r < o->readers; r++) {
 		pids[r] = fork();
@@ -421,6 +539,7 @@ static int task(const struct opts *o, unsigned int t)
 		       o->forkers, forks, bad_forkers);
 	printf("\n");
 	fflush(stdout);
+	free_area(o, t, area);
 	return corrupt || bad_readers || scorrupt || bad_sharers ||
 	       bad_forkers ? 1 : 0;
 }
@@ -456,43 +575,92 @@ static bool set_num(const struct num_opt *nums, size_t n, int c,
 	return true;
 }
 
-int main(int argc, char **argv)
+/* A flag of vm-scalability's usemem (or --order's) into @o. */
+static bool set_flag(struct opts *o, int c, const char *arg)
+{
+	switch (c) {
+	case 'o':
+		if (strcmp(arg, "seq") && strcmp(arg, "random")) {
+			fprintf(stderr, "usemem: --order: '%s' is not seq or random\n",
+				arg);
+			return false;
+		}
+		o->random = !strcmp(arg, "random");
+		return true;
+	case 'C':
+		if (arg[0] != '/') {
+			fprintf(stderr, "usemem: --sharer-cgroup: '%s' is not an absolute path\n",
+				arg);
+			return false;
+		}
+		o->sharer_cg = arg;
+		return true;
+	case 'R':
+		o->random = true;
+		return true;
+	case 'O':	/* anonymous memory: ours always is */
+		return true;
+	case 'y':
+		o->sync_rw = true;
+		return true;
+	case 'x':
+		o->sync_free = true;
+		return true;
+	case 'i':
+		o->init_time = true;
+		return true;
+	}
+	usage(stderr);
+	return false;
+}
+
+/* The options into @o; 0, 1 (--help: done), or 2 (said). */
+static int parse_args(int argc, char **argv, struct opts *o)
 {
 	static const struct option lo[] = {
 		{ "order", required_argument, NULL, 'o' },
 		{ "tasks", required_argument, NULL, 't' },
+		{ "nproc", required_argument, NULL, 'n' },
 		{ "mb", required_argument, NULL, 'm' },
 		{ "passes", required_argument, NULL, 'p' },
+		{ "repeat", required_argument, NULL, 'r' },
 		{ "seed", required_argument, NULL, 's' },
 		{ "unique-words", required_argument, NULL, 'u' },
-		{ "readers", required_argument, NULL, 'r' },
+		{ "readers", required_argument, NULL, 'e' },
 		{ "sharers", required_argument, NULL, 'S' },
 		{ "sharer-cgroup", required_argument, NULL, 'C' },
 		{ "sharer-pause-us", required_argument, NULL, 'P' },
 		{ "forkers", required_argument, NULL, 'F' },
+		{ "random", no_argument, NULL, 'R' },
+		{ "anonymous", no_argument, NULL, 'O' },
+		{ "sync-rw", no_argument, NULL, 'y' },
+		{ "sync-free", no_argument, NULL, 'x' },
+		{ "init-time", no_argument, NULL, 'i' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct opts o = { .tasks = 1, .passes = 1, .uniq = 512, .mb = 64,
-			  .seed = 1 };
 	const struct num_opt nums[] = {
-		{ 't', 1, MAX_TASKS, NULL, &o.tasks },
-		{ 'm', 1, 1 << 20, &o.mb, NULL },
-		{ 'p', 1, 1000, NULL, &o.passes },
-		{ 's', 0, UINT32_MAX, &o.seed, NULL },
-		{ 'u', 1, 512, NULL, &o.uniq },
-		{ 'r', 0, MAX_TASKS, NULL, &o.readers },
-		{ 'S', 0, MAX_TASKS, NULL, &o.sharers },
-		{ 'P', 0, 10000000, NULL, &o.pause_us },
-		{ 'F', 0, MAX_TASKS, NULL, &o.forkers },
+		{ 't', 1, MAX_TASKS, NULL, &o->tasks },
+		{ 'n', 1, MAX_TASKS, NULL, &o->tasks },
+		{ 'm', 1, 1 << 20, &o->mb, NULL },
+		{ 'p', 1, 1000, NULL, &o->passes },
+		{ 'r', 1, 1000, NULL, &o->passes },
+		{ 's', 0, UINT32_MAX, &o->seed, NULL },
+		{ 'u', 1, 512, NULL, &o->uniq },
+		{ 'e', 0, MAX_TASKS, NULL, &o->readers },
+		{ 'S', 0, MAX_TASKS, NULL, &o->sharers },
+		{ 'P', 0, 10000000, NULL, &o->pause_us },
+		{ 'F', 0, MAX_TASKS, NULL, &o->forkers },
 	};
-	pid_t pids[MAX_TASKS];
-	int c, status, worst = 0;
-	unsigned int t;
 	bool known;
+	int c;
 	size_t k;
 
-	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "hn:r:ROyx", lo, NULL)) != -1) {
+		if (c == 'h') {
+			usage(stdout);
+			return 1;
+		}
 		if (!set_num(nums, sizeof(nums) / sizeof(nums[0]), c, optarg,
 			     &known)) {
 			for (k = 0; lo[k].val != c; k++)
@@ -501,50 +669,101 @@ int main(int argc, char **argv)
 				optarg, lo[k].name);
 			return 2;
 		}
-		if (known)
-			continue;
-		switch (c) {
-		case 'o':
-			if (strcmp(optarg, "seq") && strcmp(optarg, "random")) {
-				fprintf(stderr, "usemem: --order: '%s' is not seq or random\n",
-					optarg);
-				return 2;
-			}
-			o.random = !strcmp(optarg, "random");
-			break;
-		case 'C':
-			if (optarg[0] != '/') {
-				fprintf(stderr, "usemem: --sharer-cgroup: '%s' is not an absolute path\n",
-					optarg);
-				return 2;
-			}
-			o.sharer_cg = optarg;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			usage(stderr);
+		if (!known && !set_flag(o, c, optarg))
 			return 2;
-		}
+	}
+	o->bytes = o->mb << 20;
+	if (optind + 1 == argc && !parse_size(argv[optind++], &o->bytes)) {
+		fprintf(stderr, "usemem: size '%s': a number of bytes (k, m, g, t: KiB...), a multiple of 4 KiB, at most 1 TiB\n",
+			argv[argc - 1]);
+		return 2;
 	}
 	if (optind != argc) {
 		usage(stderr);
 		return 2;
 	}
-	if ((o.sharer_cg || o.pause_us) && !o.sharers) {
+	if ((o->sharer_cg || o->pause_us) && !o->sharers) {
 		fprintf(stderr, "usemem: --sharer-cgroup and --sharer-pause-us need --sharers\n");
 		return 2;
 	}
+	return 0;
+}
+
+/* The shared figures and the barriers' pipes; false (said) if not. */
+static bool setup_tasks(const struct opts *o, double t_start)
+{
+	tstats = mmap(NULL, sizeof(*tstats), PROT_READ | PROT_WRITE,
+		      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (tstats == MAP_FAILED || pipe(start_ready) || pipe(start_wake) ||
+	    pipe(free_ready) || pipe(free_wake)) {
+		fprintf(stderr, "usemem: set-up: %s\n", strerror(errno));
+		return false;
+	}
+	if (o->init_time) {
+		uint64_t us = (uint64_t)((now_s() - t_start) * 1e6);
+
+		printf("the initialization time is %" PRIu64 " secs %" PRIu64
+		       " usecs\n", us / 1000000, us % 1000000);
+		fflush(stdout);
+	}
+	return true;
+}
+
+/* A task's side of the pipes: it writes ready, reads wake. */
+static void task_pipes(void)
+{
+	close(start_ready[0]);
+	close(start_wake[1]);
+	close(free_ready[0]);
+	close(free_wake[1]);
+}
+
+/* The tasks' sum of KB/s and slowest free, as the command's values. */
+static void print_values(const struct opts *o)
+{
+	uint64_t kbps = 0, free_us = 0;
+	unsigned int t;
+
+	for (t = 0; t < o->tasks; t++) {
+		kbps += tstats->kbps[t];
+		if (tstats->free_us[t] > free_us)
+			free_us = tstats->free_us[t];
+	}
+	gvalue_print(stdout, "usemem_kbps_sum", kbps);
+	gvalue_print(stdout, "usemem_free_us_max", free_us);
+}
+
+int main(int argc, char **argv)
+{
+	struct opts o = { .tasks = 1, .passes = 1, .uniq = 512, .mb = 64,
+			  .seed = 1 };
+	double t_start = now_s();
+	pid_t pids[MAX_TASKS];
+	int status, worst = 0, r;
+	unsigned int t;
+
+	r = parse_args(argc, argv, &o);
+	if (r)
+		return r == 1 ? 0 : 2;
+	if (!setup_tasks(&o, t_start))
+		return 2;
 	for (t = 0; t < o.tasks; t++) {
 		pids[t] = fork();
 		if (pids[t] < 0) {
 			fprintf(stderr, "usemem: fork: %s\n", strerror(errno));
 			return 2;
 		}
-		if (!pids[t])
+		if (!pids[t]) {
+			task_pipes();
 			_exit(task(&o, t));
+		}
 	}
+	close(start_ready[1]);
+	close(free_ready[1]);
+	if (o.sync_rw)
+		barrier_release(start_ready, start_wake, o.tasks);
+	if (o.sync_free)
+		barrier_release(free_ready, free_wake, o.tasks);
 	for (t = 0; t < o.tasks; t++) {
 		if (waitpid(pids[t], &status, 0) < 0) {
 			fprintf(stderr, "usemem: waitpid: %s\n",
@@ -559,5 +778,7 @@ int main(int argc, char **argv)
 			worst = WEXITSTATUS(status);
 		}
 	}
+	if (!worst)
+		print_values(&o);
 	return worst;
 }

@@ -40,6 +40,7 @@
 #include "compiler.h"
 #include "faults.h"
 #include "ghist.h"
+#include "gzswap.h"
 #include "json.h"
 #include "pattern.h"
 #include "gplan.h"
@@ -85,6 +86,16 @@ static uint64_t expect_seed(size_t i)
 	return base + gen[i];
 }
 
+/* zswap's debugfs counters, read after each phase when zswap is on */
+static struct gzswap zs;
+
+static void zswap_sample(void)
+{
+	if (gzswap_enabled(&plan) && gzswap_sample(&zs) && !zs.read)
+		fprintf(stderr, "swapctl-workload: %s: %s\n", GZSWAP_DIR,
+			strerror(errno));
+}
+
 /* the workload's members of its result line (gu_result()) */
 static void result_members(struct gj *j)
 {
@@ -93,6 +104,8 @@ static void result_members(struct gj *j)
 	if (plan.has_verify_seed)
 		gj_u64(j, "verify_seed", plan.verify_seed);
 	ghist_members(j, &run_lat);
+	zswap_sample();
+	gzswap_values(j, &zs);
 }
 
 static struct gu_result result = {
@@ -550,6 +563,7 @@ static void run_phase(int idx, const struct gplan_phase *ph)
 	ghist_merge(&run_lat, &st.lat);
 	/* the residency checks of the swap-in timing are not the phase's */
 	phase_line(idx, ph, "end", &st, t1 - t0 - st.check_ns);
+	zswap_sample();
 }
 
 static void setup_area(void)

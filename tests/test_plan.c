@@ -129,6 +129,8 @@ static void test_guest_agrees(void **state)
 		"scenarios/fault-swapoff.json",
 		"scenarios/fault-swap-churn.json", "scenarios/fault-oom.json",
 		"scenarios/fault-slab-batch.json", "scenarios/mthp-swap.json",
+		"scenarios/zswap-swap.json", "scenarios/zswap-swap-6.12.json",
+		"scenarios/brd-swap.json",
 	};
 	struct gplan *gp = calloc(1, sizeof(*gp));
 	size_t f;
@@ -164,6 +166,13 @@ static void test_guest_agrees(void **state)
 			}
 			if (scn.swap[i].type == SWAP_NFSFILE)
 				assert_int_equal(gp->swap[i].port, 20490);
+			/* brd: the device the boot's brd.rd_nr=1 makes */
+			if (scn.swap[i].type == SWAP_BRD) {
+				assert_string_equal(gp->swap[i].dev,
+						    PLAN_BRD_DEV);
+				assert_int_equal(gp->swap[i].size_mb,
+						 scn.swap[i].size_mb);
+			}
 		}
 		assert_int_equal(gp->has_net, scn_has_nfs(&scn));
 		assert_true(gp->has_workload);
@@ -216,6 +225,39 @@ static void test_guest_agrees(void **state)
 		assert_int_equal(k, gp->nfault);
 		free(plan);
 	}
+	free(gp);
+}
+
+/* brd and zswap's accept_threshold_percent: the plan's words, exactly */
+static void test_brd_plan(void **state)
+{
+	static const char text[] =
+		"{\"name\": \"b\", \"guest\": {\"memory_mb\": 256},\n"
+		" \"zswap\": {\"enabled\": true, \"max_pool_percent\": 5,\n"
+		"   \"accept_threshold_percent\": 100},\n"
+		" \"swap\": [{\"type\": \"brd\", \"size_mb\": 96, \"prio\": 3}],\n"
+		" \"workload\": {\"size_mb\": 32, \"phases\": [\"fill\"]}}";
+	struct gplan *gp = calloc(1, sizeof(*gp));
+	char *plan;
+
+	(void)state;
+	assert_non_null(gp);
+	if (scenario_parse(&scn, text, strlen(text), "t.json", err,
+			   sizeof(err)))
+		fail_msg("%s", err);
+	plan = plan_text(&scn, 256, 20490);
+	assert_non_null(plan);
+	assert_non_null(strstr(plan, "\nzswap enabled=1 max_pool_percent=5 accept_threshold_percent=100\n"));
+	assert_non_null(strstr(plan, "\nswap type=brd dev=/dev/ram0 size_mb=96 prio=3\n"));
+	if (gplan_parse(plan, gp, err, sizeof(err)))
+		fail_msg("the guest rejects the plan: %s\n%s", err, plan);
+	assert_int_equal(gp->swap[0].type, SWAP_BRD);
+	assert_string_equal(gp->swap[0].dev, "/dev/ram0");
+	assert_int_equal(gp->swap[0].size_mb, 96);
+	assert_int_equal(gp->nzswap, 3);
+	assert_string_equal(gp->zswap[2].key, "accept_threshold_percent");
+	assert_string_equal(gp->zswap[2].val, "100");
+	free(plan);
 	free(gp);
 }
 
@@ -614,6 +656,7 @@ int main(void)
 		cmocka_unit_test(test_plan_check),
 		cmocka_unit_test(test_initrd),
 		cmocka_unit_test(test_escape),
+		cmocka_unit_test(test_brd_plan),
 		cmocka_unit_test(test_command_plan),
 		cmocka_unit_test(test_guest_agrees_command),
 	};

@@ -15,7 +15,7 @@
 
 /* guest/build/<prog>: init is /init, the others /bin/<prog> */
 static const char *const guest_progs[] = {
-	"init", "agent", "workload", "command", "usemem",
+	"init", "agent", "workload", "command", "usemem", "redisrun",
 };
 
 

@@ -597,7 +597,7 @@ static int check_setup(struct run *r, const char *append, char *err,
 {
 	const struct swapctl_config *cfg = r->cfg;
 	const char *from = cfg->source[0] ? cfg->source : "the default";
-	char slub[SCN_SLUB_DEBUG_MAX];
+	char slub[SCN_SLUB_DEBUG_MAX], brd[PLAN_BRD_ARGS_MAX];
 	const char *bad;
 
 	if (config_check_workdir(cfg, err, errlen))
@@ -629,10 +629,11 @@ static int check_setup(struct run *r, const char *append, char *err,
 	 * make check of 2026-12-07); the timer is QEMU's and works.
 	 */
 	/* page_owner=on: a debug kernel's Bad page report names the owner */
+	scn_brd_args(&r->scn, brd, sizeof(brd));	/* a brd backend */
 	snprintf(r->env.cmdline, sizeof(r->env.cmdline),
-		 "console=ttyS0 panic=-1 loglevel=5 no_timer_check%s%s%s%s%s%s%s",
+		 "console=ttyS0 panic=-1 loglevel=5 no_timer_check%s%s%s%s%s%s%s%s%s",
 		 r->env.debug ? " page_owner=on" : "",
-		 slub[0] ? " " : "", slub,
+		 slub[0] ? " " : "", slub, brd[0] ? " " : "", brd,
 		 cfg->append[0] ? " " : "", cfg->append,
 		 append && *append ? " " : "", append ? append : "");
 	return 0;

@@ -563,6 +563,37 @@ static struct stats_val deferred_share(const struct metric_in *in)
 			   stats_ok((double)(v[2] + v[3])));
 }
 
+/*
+ * A value the workload measured itself (track_value(): the result line's
+ * or a limited command run's "values"): n/a without it (another kind of
+ * workload, or the scenario does not use what measures it).
+ */
+static struct stats_val workload_value(const struct metric_in *in,
+				       const char *name)
+{
+	uint64_t v;
+
+	if (!track_value(in->t, name, &v))
+		return na();
+	return stats_ok((double)v);
+}
+
+#define WORKLOAD_VALUE(key)						\
+static struct stats_val key##_value(const struct metric_in *in)	\
+{									\
+	return workload_value(in, #key);				\
+}
+
+WORKLOAD_VALUE(zswap_written_back_pages)
+WORKLOAD_VALUE(zswap_pool_peak_kib)
+WORKLOAD_VALUE(zswap_pool_limit_hit)
+WORKLOAD_VALUE(redis_get_rps)
+WORKLOAD_VALUE(redis_get_p50_us)
+WORKLOAD_VALUE(redis_get_p99_us)
+WORKLOAD_VALUE(redis_keys)
+WORKLOAD_VALUE(usemem_kbps_sum)
+WORKLOAD_VALUE(usemem_free_us_max)
+
 PHASE_SECONDS(fill)
 PHASE_SECONDS(pageout)
 PHASE_SECONDS(pressure)
@@ -877,6 +908,66 @@ const struct metric_def metric_defs[] = {
 		.how = "\"injected\" of the slab_error fault's end line: how far failslab's times counted down while it was on (slab allocations it failed); n/a without a slab_error",
 		.dir = METRIC_NEUTRAL, .min_effect = 0,
 		.deterministic = true,
+	}, {
+		.key = "zswap_written_back_pages", .label = "zswap written back",
+		.unit = "pages", .eval = zswap_written_back_pages_value,
+		.how = "written_back_pages of /sys/kernel/debug/zswap at the workload's end (6.1 and 6.12; 6.12 also counts them as vmstat zswpwb): pages zswap wrote from its pool to the swap device (zswap_writeback_entry) when the pool was full; n/a without zswap enabled",
+		.dir = METRIC_NEUTRAL, .min_effect = 0.05,
+	}, {
+		.key = "zswpout", .label = "zswap stores",
+		.unit = "pages", .vmstat = "zswpout", .lines = "6.1 6.12",
+		.how = "vmstat zswpout since boot: pages zswap compressed into its pool instead of writing them to the swap device (a page it rejected, pool full or incompressible, is written and counted in pswpout)",
+		.dir = METRIC_NEUTRAL, .min_effect = 0.05,
+	}, {
+		.key = "zswpin", .label = "zswap loads",
+		.unit = "pages", .vmstat = "zswpin", .lines = "6.1 6.12",
+		.how = "vmstat zswpin since boot: pages swapped in from zswap's pool (not from the device)",
+		.dir = METRIC_NEUTRAL, .min_effect = 0.05,
+	}, {
+		.key = "zswpwb", .label = "zswap wb (zswpwb)",
+		.unit = "pages", .vmstat = "zswpwb", .lines = "6.12",
+		.how = "vmstat zswpwb since boot (6.12; 6.1 has no such counter, its written-back pages are zswap_written_back_pages from debugfs): pages zswap wrote back from its pool to the swap device",
+		.dir = METRIC_NEUTRAL, .min_effect = 0.05,
+	}, {
+		.key = "zswap_pool_peak_kib", .label = "zswap pool peak KiB",
+		.unit = "KiB", .eval = zswap_pool_peak_kib_value,
+		.how = "the largest pool_total_size of /sys/kernel/debug/zswap read at the end of each phase (synthetic workload) or of the command runs (bytes / 1024); n/a without zswap enabled",
+		.dir = METRIC_NEUTRAL, .min_effect = 0.05,
+	}, {
+		.key = "zswap_pool_limit_hit", .label = "zswap pool limit hit",
+		.unit = "times", .eval = zswap_pool_limit_hit_value,
+		.how = "pool_limit_hit of /sys/kernel/debug/zswap at the workload's end: stores that found the pool at max_pool_percent; n/a without zswap enabled",
+		.dir = METRIC_NEUTRAL, .min_effect = 0.05,
+	}, {
+		.key = "redis_get_rps", .label = "redis GET req/s",
+		.unit = "req/s", .eval = redis_get_rps_value,
+		.how = "rps of redis-benchmark --csv for GET over the random keyspace (-r), the limited run's (swapctl-redis, a command scenario)",
+		.dir = METRIC_HIGHER_BETTER, .min_effect = 0.01,
+	}, {
+		.key = "redis_get_p50_us", .label = "redis GET p50 us",
+		.unit = "us", .eval = redis_get_p50_us_value,
+		.how = "p50_latency_ms of redis-benchmark --csv for GET, in microseconds",
+		.dir = METRIC_LOWER_BETTER, .min_effect = 0.05,
+	}, {
+		.key = "redis_get_p99_us", .label = "redis GET p99 us",
+		.unit = "us", .eval = redis_get_p99_us_value,
+		.how = "p99_latency_ms of redis-benchmark --csv for GET, in microseconds",
+		.dir = METRIC_LOWER_BETTER, .min_effect = 0.05,
+	}, {
+		.key = "redis_keys", .label = "redis keys verified",
+		.unit = "keys", .eval = redis_keys_value,
+		.how = "keys of the data set whose DEBUG DIGEST after the reads matched the one after the load (swapctl-redis exits 1 on a mismatch, which fails the run)",
+		.dir = METRIC_NEUTRAL, .min_effect = 0, .deterministic = true,
+	}, {
+		.key = "usemem_kbps_sum", .label = "usemem KB/s (sum)",
+		.unit = "KB/s", .eval = usemem_kbps_sum_value,
+		.how = "the sum over usemem's tasks of vm-scalability's \"N bytes / N usecs = N KB/s\" (each task's writes, its passes included), the limited run's; a scenario with usemem in several groups: the last group to end",
+		.dir = METRIC_HIGHER_BETTER, .min_effect = 0.01,
+	}, {
+		.key = "usemem_free_us_max", .label = "usemem free us (max)",
+		.unit = "us", .eval = usemem_free_us_max_value,
+		.how = "the slowest of usemem's tasks' \"N usecs to free memory\" (munmap of its area: freeing its swap slots and swap cache), the limited run's",
+		.dir = METRIC_LOWER_BETTER, .min_effect = 0.05,
 	}, {
 		.key = "boot_seconds", .label = "boot s (to hello)",
 		.unit = "s", .eval = boot_seconds,

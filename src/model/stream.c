@@ -264,6 +264,36 @@ static int parse_mthp(struct stream_state *st, json_t *obj,
 	return 0;
 }
 
+/* "values": {"name": integer...} of a result or command end line */
+static int parse_values(struct stream_state *st, json_t *root,
+			struct stream_line *out)
+{
+	json_t *obj = get_typed(st, root, "", "values", false, JSON_OBJECT);
+	char name[STREAM_NAME_MAX];
+	const char *key;
+	size_t keylen;
+	json_t *val;
+
+	if (!obj)	/* absent, or not an object (failed) */
+		return json_object_get(root, "values") ? -1 : 0;
+	json_object_keylen_foreach(obj, key, keylen, val) {
+		uint64_t v;
+
+		if (check_key(st, "values.", key, keylen, name,
+			      sizeof(name)) < 0 ||
+		    val_u64(st, val, "values.", name, &v) < 0)
+			return -1;
+		if (out->nvalues >= STREAM_MAX_VALUES) {
+			out->dropped++;
+			continue;
+		}
+		strcpy(out->values[out->nvalues].name, name);
+		out->values[out->nvalues].value = v;
+		out->nvalues++;
+	}
+	return 0;
+}
+
 static int parse_blk(struct stream_state *st, json_t *obj, bool host,
 		     struct stream_line *out)
 {
@@ -886,7 +916,8 @@ static int parse_command(struct stream_state *st, json_t *root,
 		    &out->memory_peak_kb) < 0 ||
 	    get_u64(st, root, "", "oom_kill", false, &out->oom_kill) < 0)
 		return -1;
-	if (parse_command_stats(st, root, out) < 0)
+	if (parse_command_stats(st, root, out) < 0 ||
+	    parse_values(st, root, out) < 0)
 		return -1;
 	if (out->cmd_exit > 255 || out->cmd_signal > 64)
 		return fail(st, STREAM_E_ABSURD, "exit %lld / signal %llu",
@@ -1109,7 +1140,8 @@ static int parse_root(struct stream_state *st, json_t *root,
 	case STREAM_T_PHASE:
 		return parse_phase(st, root, out);
 	case STREAM_T_RESULT:
-		if (parse_result(st, root, out) < 0)
+		if (parse_result(st, root, out) < 0 ||
+		    parse_values(st, root, out) < 0)
 			return -1;
 		return parse_result_command(st, root, out) < 0 ? -1 : 0;
 	case STREAM_T_FAULT:

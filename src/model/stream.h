@@ -34,6 +34,8 @@
 #define STREAM_PATH_MAX		128	/* swap area name, with NUL */
 #define STREAM_MSG_MAX		256	/* log msg / result reason, with NUL */
 #define STREAM_VALUE_MAX	(1ULL << 53)	/* larger is absurd */
+/* "values" of a result or command end line: the workload's own figures */
+#define STREAM_MAX_VALUES	16
 
 enum stream_type {
 	STREAM_T_NONE = 0,
@@ -215,6 +217,14 @@ struct stream_line {
 	uint64_t cg_stat[STREAM_CG_NSTATS];
 	unsigned int cg_has;
 	char outputs_sha256[65];	/* "" when no outputs */
+
+	/*
+	 * result and command end: "values", what the workload measured
+	 * itself by name (zswap's debugfs, a command's swapctl-value lines:
+	 * redis-benchmark's requests/s...), integers
+	 */
+	struct stream_counter values[STREAM_MAX_VALUES];
+	unsigned int nvalues;
 
 	/* set by validation against the stream's previous lines */
 	uint64_t seq_missing;		/* lines lost just before this one */

@@ -399,6 +399,36 @@ static void feed_command(struct track *t, const struct stream_line *l)
 		}
 }
 
+bool track_value(const struct track *t, const char *name, uint64_t *v)
+{
+	unsigned int i;
+
+	for (i = 0; i < t->nvals; i++)
+		if (!strcmp(t->vals[i].name, name)) {
+			if (v)
+				*v = t->vals[i].value;
+			return true;
+		}
+	return false;
+}
+
+/* A line's "values" into t->vals: a name seen again takes the new value. */
+static void feed_values(struct track *t, const struct stream_line *l)
+{
+	unsigned int i, k;
+
+	for (i = 0; i < l->nvalues; i++) {
+		for (k = 0; k < t->nvals; k++)
+			if (!strcmp(t->vals[k].name, l->values[i].name))
+				break;
+		if (k == t->nvals && t->nvals >= STREAM_MAX_VALUES)
+			continue;
+		if (k == t->nvals)
+			t->nvals++;
+		t->vals[k] = l->values[i];
+	}
+}
+
 void track_feed(struct track *t, const struct stream_line *l)
 {
 	unsigned int i;
@@ -447,6 +477,7 @@ void track_feed(struct track *t, const struct stream_line *l)
 		t->swapin_p99_us = l->swapin_p99_us;
 		t->swapin_max_us = l->swapin_max_us;
 		snprintf(t->reason, sizeof(t->reason), "%s", l->msg);
+		feed_values(t, l);
 		break;
 	case STREAM_T_FAULT:
 		feed_fault(t, l);
@@ -456,6 +487,9 @@ void track_feed(struct track *t, const struct stream_line *l)
 		break;
 	case STREAM_T_COMMAND:
 		feed_command(t, l);
+		/* what the limited run measured; the reference is unlimited */
+		if (l->phase_state == STREAM_PHASE_END && !l->cmd_reference)
+			feed_values(t, l);
 		break;
 	case STREAM_T_NONE:
 		break;

@@ -165,6 +165,12 @@ struct track {
 	uint64_t cmd_ns, cmd_user_ns, cmd_sys_ns;
 	uint64_t cg_stat[STREAM_CG_NSTATS];
 	unsigned int cg_runs[STREAM_CG_NSTATS];
+	/*
+	 * "values" of the result line and of the limited command runs' end
+	 * lines (stream.h), by name: the last one of each name
+	 */
+	struct stream_counter vals[STREAM_MAX_VALUES];
+	unsigned int nvals;
 
 	/*
 	 * Not from the stream: the scan of the guest's console.log, set by
@@ -178,6 +184,8 @@ struct track {
 
 void track_init(struct track *t);
 void track_free(struct track *t);
+/* The workload's value @name (track.vals) into *@v; false when absent. */
+bool track_value(const struct track *t, const char *name, uint64_t *v);
 /* Account one parsed line (only call it for STREAM_OK lines). */
 void track_feed(struct track *t, const struct stream_line *l);
 /* The phase running now, or the last one ended, or NULL. */

@@ -31,8 +31,9 @@ struct guest_env {
 	bool kvm, keep_images;
 	bool debug;		/* debug kernels: page_owner=on */
 	char accel_why[320];	/* why KVM or TCG */
-	/* the guest kernel's command line: ours, slub_debug=, appends */
-	char cmdline[2 * CONFIG_APPEND_MAX + 128 + SCN_SLUB_DEBUG_MAX];
+	/* the guest kernel's command line: ours, slub_debug=, brd, appends */
+	char cmdline[2 * CONFIG_APPEND_MAX + 128 + SCN_SLUB_DEBUG_MAX +
+		     PLAN_BRD_ARGS_MAX];
 	double host_timeout_s;
 	bool icount;		/* TCG: -icount shift (domain.h) */
 	unsigned int icount_shift;

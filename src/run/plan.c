@@ -37,6 +37,10 @@ static void swap_line(FILE *f, const struct scn_swap *sw,
 	case SWAP_EXT4FILE:
 		fprintf(f, " dev=/dev/%s size_mb=%u", sw->dev, sw->size_mb);
 		break;
+	case SWAP_BRD:
+		/* its size is the boot's brd.rd_size (scn_brd_args) */
+		fprintf(f, " dev=" PLAN_BRD_DEV " size_mb=%u", sw->size_mb);
+		break;
 	case SWAP_NFSFILE:
 		fprintf(f, " server=10.0.2.2 port=%u export=/export vers=%s size_mb=%u file=" GANESHA_SWAPFILE_FMT,
 			nfs_port, sw->vers, sw->size_mb, nth_nfs);
@@ -266,7 +270,7 @@ char *plan_text(const struct scenario *s, unsigned int memory_mb,
 		fprintf(f, "mthp size_kb=%u enabled=%s\n", s->mthp[i].size_kb,
 			s->mthp[i].enabled);
 	if (s->zswap_enabled >= 0 || s->zswap_compressor[0] ||
-	    s->zswap_max_pool_percent) {
+	    s->zswap_max_pool_percent || s->zswap_accept_percent) {
 		fprintf(f, "zswap");
 		if (s->zswap_enabled >= 0)
 			fprintf(f, " enabled=%d", s->zswap_enabled);
@@ -275,6 +279,9 @@ char *plan_text(const struct scenario *s, unsigned int memory_mb,
 		if (s->zswap_max_pool_percent)
 			fprintf(f, " max_pool_percent=%u",
 				s->zswap_max_pool_percent);
+		if (s->zswap_accept_percent)
+			fprintf(f, " accept_threshold_percent=%u",
+				s->zswap_accept_percent);
 		fputc('\n', f);
 	}
 	for (i = 0, n = 0; i < s->nswap; i++)

@@ -177,6 +177,19 @@ int scn_slub_debug(const struct scenario *s, char *buf, size_t len)
 	return n;
 }
 
+int scn_brd_args(const struct scenario *s, char *buf, size_t len)
+{
+	int i;
+
+	if (len)
+		buf[0] = '\0';
+	for (i = 0; i < s->nswap; i++)
+		if (s->swap[i].type == SWAP_BRD)
+			return snprintf(buf, len, PLAN_BRD_ARGS_FMT,
+					s->swap[i].size_mb * 1024);
+	return 0;
+}
+
 /* ---- locating a key path in the (already valid) JSON text ---- */
 
 static const char *skip_ws(const char *p, const char *end)
@@ -770,7 +783,8 @@ static int parse_thp_zswap(struct pctx *c, struct scenario *s, json_t *root)
 	static const char *const thp_df[] = {
 		"always", "defer", "defer+madvise", "madvise", "never", NULL };
 	static const char *const zs_keys[] = {
-		"enabled", "compressor", "max_pool_percent", NULL };
+		"enabled", "compressor", "max_pool_percent",
+		"accept_threshold_percent", NULL };
 	json_t *obj;
 	bool b;
 
@@ -804,7 +818,9 @@ static int parse_thp_zswap(struct pctx *c, struct scenario *s, json_t *root)
 			       sizeof(s->zswap_compressor), false,
 			       NAME_CHARS) ||
 		    get_uint32(c, obj, "max_pool_percent", 1, 100, false,
-			       &s->zswap_max_pool_percent))
+			       &s->zswap_max_pool_percent) ||
+		    get_uint32(c, obj, "accept_threshold_percent", 1, 100,
+			       false, &s->zswap_accept_percent))
 			return -1;
 		if (json_object_get(obj, "enabled"))
 			s->zswap_enabled = b;
@@ -813,8 +829,52 @@ static int parse_thp_zswap(struct pctx *c, struct scenario *s, json_t *root)
 	return 0;
 }
 
+/* The keys of a swap backend that only one type takes. */
+static int swap_only_for(struct pctx *c, json_t *o, enum plan_backend type)
+{
+	static const struct {
+		const char *key;
+		enum plan_backend type;
+		const char *msg;
+	} only[] = {
+		{ "comp", SWAP_ZRAM, "only zram has a compressor" },
+		{ "mem_limit_mb", SWAP_ZRAM, "only zram has a mem_limit" },
+		{ "vers", SWAP_NFSFILE, "only nfsfile has an NFS version" },
+		{ "nonrot", SWAP_BLK,
+		  "only blk disks can be marked non-rotational" },
+		{ "disk_mb", SWAP_EXT4FILE,
+		  "only ext4file has a disk_mb (blk disks are size_mb)" },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(only); i++) {
+		if (type == only[i].type || !json_object_get(o, only[i].key))
+			continue;
+		push_key(c, only[i].key);
+		return fail(c, "%s", only[i].msg);
+	}
+	return 0;
+}
+
+/* The kinds of which a scenario may hold one: zram, nfsfile and brd. */
+static int only_one(struct pctx *c, const struct scn_swap *sw,
+		    unsigned int *seen)
+{
+	if (sw->type != SWAP_ZRAM && sw->type != SWAP_NFSFILE &&
+	    sw->type != SWAP_BRD)
+		return 0;
+	if (*seen & (1u << sw->type))
+		return fail(c, "only one %s backend per scenario%s",
+			    plan_backend_name(sw->type),
+			    sw->type == SWAP_BRD ?
+			    " (brd's size is a boot parameter of all its devices)" :
+			    "");
+	*seen |= 1u << sw->type;
+	return 0;
+}
+
 static int parse_swap_one(struct pctx *c, struct scenario *s, json_t *o,
-			  bool *seen_zram, bool *seen_nfs)
+			  unsigned int *seen)
 {
 	static const char *const keys[] = {
 		"type", "size_mb", "prio", "comp", "vers", "disk_mb", "nonrot",
@@ -850,31 +910,11 @@ static int parse_swap_one(struct pctx *c, struct scenario *s, json_t *o,
 		sw->prio = json_integer_value(prio);
 		pop(c);
 	}
-	if (json_object_get(o, "comp") && sw->type != SWAP_ZRAM) {
-		push_key(c, "comp");
-		return fail(c, "only zram has a compressor");
-	}
-	if (json_object_get(o, "mem_limit_mb") && sw->type != SWAP_ZRAM) {
-		push_key(c, "mem_limit_mb");
-		return fail(c, "only zram has a mem_limit");
-	}
-	if (get_uint32(c, o, "mem_limit_mb", 1, PLAN_MB_MAX, false,
-		       &sw->mem_limit_mb))
+	if (swap_only_for(c, o, sw->type) ||
+	    get_uint32(c, o, "mem_limit_mb", 1, PLAN_MB_MAX, false,
+		       &sw->mem_limit_mb) ||
+	    get_bool(c, o, "nonrot", &sw->nonrot))
 		return -1;
-	if (json_object_get(o, "vers") && sw->type != SWAP_NFSFILE) {
-		push_key(c, "vers");
-		return fail(c, "only nfsfile has an NFS version");
-	}
-	if (json_object_get(o, "nonrot") && sw->type != SWAP_BLK) {
-		push_key(c, "nonrot");
-		return fail(c, "only blk disks can be marked non-rotational");
-	}
-	if (get_bool(c, o, "nonrot", &sw->nonrot))
-		return -1;
-	if (json_object_get(o, "disk_mb") && sw->type != SWAP_EXT4FILE) {
-		push_key(c, "disk_mb");
-		return fail(c, "only ext4file has a disk_mb (blk disks are size_mb)");
-	}
 	if (get_string(c, o, "comp", sw->comp, sizeof(sw->comp), false,
 		       NAME_CHARS))
 		return -1;
@@ -893,16 +933,8 @@ static int parse_swap_one(struct pctx *c, struct scenario *s, json_t *o,
 		return fail(c, "%u MiB is too small for an ext4 file system holding a %u MiB file",
 			    sw->disk_mb, sw->size_mb);
 	}
-	if (sw->type == SWAP_ZRAM) {
-		if (*seen_zram)
-			return fail(c, "only one zram backend per scenario");
-		*seen_zram = true;
-	}
-	if (sw->type == SWAP_NFSFILE) {
-		if (*seen_nfs)
-			return fail(c, "only one nfsfile backend per scenario");
-		*seen_nfs = true;
-	}
+	if (only_one(c, sw, seen))
+		return -1;
 	if (sw->type == SWAP_BLK || sw->type == SWAP_EXT4FILE) {
 		snprintf(sw->dev, sizeof(sw->dev), "vd%c", 'a' + s->ndisks);
 		s->ndisks++;
@@ -912,7 +944,7 @@ static int parse_swap_one(struct pctx *c, struct scenario *s, json_t *o,
 
 static int parse_swap(struct pctx *c, struct scenario *s, json_t *root)
 {
-	bool seen_zram = false, seen_nfs = false;
+	unsigned int seen = 0;
 	json_t *arr, *v;
 	size_t i;
 
@@ -923,7 +955,7 @@ static int parse_swap(struct pctx *c, struct scenario *s, json_t *root)
 	push_key(c, "swap");
 	json_array_foreach(arr, i, v) {
 		push_idx(c, i);
-		if (parse_swap_one(c, s, v, &seen_zram, &seen_nfs))
+		if (parse_swap_one(c, s, v, &seen))
 			return -1;
 		s->nswap++;
 		pop(c);
@@ -1998,6 +2030,7 @@ static int fit_problem(const struct scenario *s, unsigned int memory_mb,
 		       int *swap_idx, char *msg, size_t len)
 {
 	unsigned long long disk_mb = 0, zram_mb = 0, all_mb = 0, zram_eff;
+	unsigned long long brd_mb = 0, brd_eff;
 	unsigned int size = scenario_size_mb(s, memory_mb), press = 0;
 	int i, big = 0;
 
@@ -2010,6 +2043,16 @@ static int fit_problem(const struct scenario *s, unsigned int memory_mb,
 		all_mb += s->swap[i].size_mb;
 		if (s->swap[i].size_mb > s->swap[big].size_mb)
 			big = i;
+		if (s->swap[i].type == SWAP_BRD) {
+			brd_mb += s->swap[i].size_mb;
+			if (s->swap[i].size_mb <= memory_mb)
+				continue;
+			*swap_idx = i;
+			snprintf(msg, len,
+				 "a %u MiB brd device is more than the guest's %u MiB of RAM (brd keeps every page in it, uncompressed)",
+				 s->swap[i].size_mb, memory_mb);
+			return 1;
+		}
 		if (s->swap[i].type != SWAP_ZRAM) {
 			disk_mb += s->swap[i].size_mb;
 			continue;
@@ -2031,13 +2074,21 @@ static int fit_problem(const struct scenario *s, unsigned int memory_mb,
 		return 1;
 	}
 	*swap_idx = -1;
-	zram_eff = (unsigned long long)(memory_mb / 4 / zram_cost(s));
+	/* brd and zram share the second quarter: brd a page per page */
+	brd_eff = brd_mb < memory_mb / 4 ? brd_mb : memory_mb / 4;
+	zram_eff = (unsigned long long)((memory_mb / 4 - brd_eff) /
+					zram_cost(s));
 	if (zram_eff > zram_mb)
 		zram_eff = zram_mb;
 	if ((unsigned long long)size + s->shmem_mb + press <=
-	    disk_mb + zram_eff + memory_mb / 4)
+	    disk_mb + zram_eff + brd_eff + memory_mb / 4)
 		return 0;
-	if (!zram_mb)
+	if (brd_mb)
+		snprintf(msg, len,
+			 "%u MiB (+%u shmem, +%u pressure) cannot fit in %llu MiB of disk swap, %llu of zram, %llu of brd (of its %llu: in RAM, uncompressed) and 1/4 of the guest's %u MiB",
+			 size, s->shmem_mb, press, disk_mb, zram_eff, brd_eff,
+			 brd_mb, memory_mb);
+	else if (!zram_mb)
 		snprintf(msg, len,
 			 "%u MiB (+%u MiB shmem, +%u MiB pressure) cannot fit in %llu MiB of swap plus 1/4 of the guest's %u MiB of RAM",
 			 size, s->shmem_mb, press, disk_mb, memory_mb);

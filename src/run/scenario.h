@@ -150,6 +150,7 @@ struct scenario {
 	int zswap_enabled;	/* -1 = leave */
 	char zswap_compressor[32];
 	unsigned int zswap_max_pool_percent;	/* 0 = leave */
+	unsigned int zswap_accept_percent;	/* accept_threshold, 0 = leave */
 
 	struct scn_swap swap[SCN_MAX_SWAP];
 	int nswap;
@@ -220,6 +221,12 @@ int scn_slub_debug(const struct scenario *s, char *buf, size_t len);
 /* its longest, with NUL */
 #define SCN_SLUB_DEBUG_MAX \
 	(sizeof("slub_debug=A") + PLAN_SLAB_MAX_CACHES * (PLAN_SLAB_CACHE_LEN + 1))
+/*
+ * What a brd backend needs on the guest kernel's command line: its
+ * device count and size (PLAN_BRD_ARGS_FMT, KiB), or "" without one.
+ * Returns the length (snprintf's); at most PLAN_BRD_ARGS_MAX with NUL.
+ */
+int scn_brd_args(const struct scenario *s, char *buf, size_t len);
 
 /*
  * Parse a scenario from @text (@len bytes); @file names it in messages.
