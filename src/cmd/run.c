@@ -1468,13 +1468,20 @@ static int load_scenario(struct run *r, struct popt_cmd *cmd,
 static int prepare_kbuild(struct run *r)
 {
 	struct swapctl_config *cfg = r->cfg;
-	char log[4200], err[4400];
+	char log[4200], err[4400], tarball[PATH_MAX];
 
 	if (!r->scn.kbuild[0])
 		return 0;
 	snprintf(log, sizeof(log), "%s/logs/kbuild-%s.log", cfg->workdir,
 		 r->scn.kbuild);
-	if (kbuild_prepare(cfg->workdir, r->scn.kbuild, log, r->dry_run,
+	/* the source of the run's line, as `swapctl build` extracted it */
+	if (config_tarball(cfg, r->line, tarball, sizeof(tarball))) {
+		fprintf(stderr, "swapctl run: %s: path too long\n",
+			cfg->workdir);
+		return EXIT_CONFIG;
+	}
+	if (kbuild_prepare(cfg->workdir, tarball, r->scn.kbuild, log,
+			   r->dry_run,
 			   r->scn.kbuild_src, sizeof(r->scn.kbuild_src),
 			   r->scn.kbuild_out, sizeof(r->scn.kbuild_out), err,
 			   sizeof(err))) {
