@@ -14,145 +14,11 @@
 
 #include "jfile.h"
 #include "build.h"
+#include "manifest.h"
 #include "parse-options.h"
 
 
 /* ---- kernels/<variant>/ ---- */
-
-static char *utc_now(char *buf, size_t len)
-{
-	time_t now = time(NULL);
-	struct tm tm;
-
-	gmtime_r(&now, &tm);
-	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
-	return buf;
-}
-
-static json_t *patch_list(const struct series *s)
-{
-	json_t *pl = json_array();
-	size_t i;
-
-	for (i = 0; i < s->n; i++)
-		json_array_append_new(pl, json_pack("{s:s,s:s,s:s,s:i}",
-			"name", s->patches[i].name,
-			"path", s->patches[i].path,
-			"sha256", s->patches[i].sha256,
-			"strip", s->patches[i].strip));
-	return pl;
-}
-
-/* Where @v's source came from: the tarball + series, or a git tree. */
-static json_t *source_of(struct build_ctx *c, const struct variant *v,
-			 const struct series *s)
-{
-	const struct git_src *g = v->git;
-
-	if (!g)
-		return json_pack("{s:s,s:s,s:s,s:s}", "kind", "tarball",
-				 "tarball", c->tarball,
-				 "tarball_sha256", c->tarball_sha,
-				 "series", s->n ? s->file : "");
-	return json_pack("{s:s,s:s,s:s,s:s,s:s}", "kind", "git",
-			 "tree", g->top, "ref", g->ref, "commit", g->commit,
-			 "apply", g->apply ? g->apply->file : "");
-}
-
-/* kernels/<v>/manifest.json, written atomically; 0 or EXIT_BUILD. */
-static int write_manifest(struct build_ctx *c, const struct variant *v,
-			  json_t *m)
-{
-	char mpath[PATH_MAX], *text;
-
-	util_path(mpath, sizeof(mpath), "%s/kernels/%s/manifest.json",
-		  c->cfg->workdir, v->name);
-	text = json_dumps(m, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-	if (!text || util_write_file_atomic(mpath, text, strlen(text), 0644)) {
-		build_fail("%s: %s", mpath, strerror(errno));
-		free(text);
-		return EXIT_BUILD;
-	}
-	free(text);
-	return 0;
-}
-
-/*
- * The kernel line of @v: the tarball's, or for a git tree's kernel
- * MAJOR.MINOR of its release (null when it does not say).
- */
-static json_t *line_json(struct build_ctx *c, const struct variant *v,
-			 const char *release)
-{
-	char line[KLINE_MAX];
-
-	if (!v->git)
-		return json_string(c->line);
-	if (kline_of_release(release, line, sizeof(line)))
-		return json_null();
-	return json_string(line);
-}
-
-static int install_kernel(struct build_ctx *c, const struct variant *v,
-			  const struct series *s, const char *tree,
-			  double secs, json_t **manifest)
-{
-	char dir[PATH_MAX], src[PATH_MAX], dst[PATH_MAX], mpath[PATH_MAX];
-	char rel[PATH_MAX], cfgpath[PATH_MAX], ksha[65], csha[65], when[32];
-	char *release;
-	json_t *m;
-
-	util_path(dir, sizeof(dir), "%s/kernels/%s", c->cfg->workdir, v->name);
-	util_path(src, sizeof(src), "%s/out/arch/x86/boot/bzImage", tree);
-	util_path(dst, sizeof(dst), "%s/bzImage", dir);
-	util_path(mpath, sizeof(mpath), "%s/manifest.json", dir);
-	util_path(rel, sizeof(rel), "%s/out/include/config/kernel.release",
-		  tree);
-	util_path(cfgpath, sizeof(cfgpath), "%s/out/.config", tree);
-	if (util_mkdir_p(dir, 0755) || util_sha256_file(src, ksha) ||
-	    util_sha256_file(cfgpath, csha) ||
-	    util_copy_file(src, dst, 0644)) {
-		build_fail("%s: %s", dst, strerror(errno));
-		return EXIT_BUILD;
-	}
-	release = util_read_file(rel, NULL);
-	m = json_pack("{s:s,s:s,s:b,s:s,s:s,s:o,s:s,s:s,s:s,s:s,s:s,s:s,s:f}",
-		      "variant", v->name,
-		      "kernel", dst,
-		      "debug", v->debug,
-		      "kernel_version",
-		      release ? build_trim_nl(release) : "unknown",
-		      "series", s->n ? s->file : "",
-		      "patches", patch_list(s),
-		      "bzimage_sha256", ksha,
-		      "config_sha256", csha,
-		      "fragment_sha256", c->fragment_sha,
-		      "tarball", v->git ? "" : c->tarball,
-		      "tarball_sha256", v->git ? "" : c->tarball_sha,
-		      "built_at", utc_now(when, sizeof(when)),
-		      "build_seconds", secs);
-	if (m)
-		json_object_set_new(m, "kernel_line", line_json(c, v, release));
-	free(release);
-	if (m)
-		json_object_set_new(m, "source", source_of(c, v, s));
-	if (m && v->debug)
-		json_object_set_new(m, "debug_fragment_sha256",
-				    json_string(c->debug_fragment_sha));
-	if (m && c->set && c->set->n)
-		json_object_set_new(m, "config_set",
-				    json_string(c->set->frag));
-	if (!m) {
-		build_fail("%s: cannot make the manifest", mpath);
-		return EXIT_FAILURE_GENERIC;
-	}
-	if (write_manifest(c, v, m)) {
-		json_decref(m);
-		return EXIT_BUILD;
-	}
-	*manifest = m;
-	return 0;
-}
 
 /*
  * The key of a finished build: config inputs + tree stamp. When it matches
@@ -186,9 +52,7 @@ static bool up_to_date(struct build_ctx *c, const struct variant *v,
 	util_path(p, sizeof(p), "%s/out/.swapctl-built", tree);
 	if (!key || !build_file_equals(p, key))
 		goto out;
-	util_path(p, sizeof(p), "%s/kernels/%s/manifest.json",
-		  c->cfg->workdir, v->name);
-	m = jfile_load(p, 0, &jerr);
+	m = manifest_load(c->cfg->workdir, v->name, &jerr);
 	if (!m)
 		goto out;
 	want = json_string_value(json_object_get(m, "bzimage_sha256"));
@@ -341,9 +205,7 @@ static json_t *step_current(struct build_ctx *c, const struct variant *sv,
 	const char *want;
 	json_t *m;
 
-	util_path(p, sizeof(p), "%s/kernels/%s/manifest.json",
-		  c->cfg->workdir, sv->name);
-	m = jfile_load(p, 0, &jerr);
+	m = manifest_load(c->cfg->workdir, sv->name, &jerr);
 	want = json_string_value(json_object_get(m, "bzimage_sha256"));
 	util_path(p, sizeof(p), "%s/kernels/%s/bzImage", c->cfg->workdir,
 		  sv->name);
@@ -375,14 +237,14 @@ static int install_step(struct build_ctx *c, const struct variant *v,
 		return EXIT_FAILURE_GENERIC;
 	}
 	part.n = k;
-	ret = install_kernel(c, &sv, &part, tree, secs, &m);
+	ret = manifest_install(c, &sv, &part, tree, secs, &m);
 	if (!ret) {
 		json_object_set_new(m, "step_key", json_string(key));
 		json_object_set_new(m, "step", json_pack("{s:s,s:I,s:I,s:s}",
 			"of", v->name, "patch", (json_int_t)k,
 			"patches", (json_int_t)s->n,
 			"name", s->patches[k - 1].name));
-		ret = write_manifest(c, &sv, m);
+		ret = manifest_write(c, &sv, m);
 	}
 	if (!ret)
 		build_info("%s: the kernel after patch %zu/%zu %s", sv.name, k,
@@ -461,7 +323,7 @@ static int build_step(struct build_ctx *c, const struct variant *v,
 	if (keep)
 		ret = install_step(c, v, s, k, tree, secs);
 	if (!ret && k == s->n)
-		ret = install_kernel(c, v, s, tree, secs, manifest);
+		ret = manifest_install(c, v, s, tree, secs, manifest);
 	return ret;
 }
 
@@ -1042,9 +904,7 @@ static bool other_source(struct build_ctx *c, const struct variant *v,
 		snprintf(was, len, "a git tree");
 		return true;
 	}
-	util_path(p, sizeof(p), "%s/kernels/%s/manifest.json", c->cfg->workdir,
-		  v->name);
-	m = jfile_load(p, 0, &jerr);
+	m = manifest_load(c->cfg->workdir, v->name, &jerr);
 	if (!m)
 		return false;
 	src = json_object_get(m, "source");
@@ -1228,12 +1088,12 @@ static json_t *dry_variant(struct build_ctx *c, const struct variant *v,
 		      "variant", v->name, "series", s->n ? s->file : "",
 		      "debug", v->debug, "tree", tree,
 		      "tree_current", st.tree_current,
-		      "patches", patch_list(s), "fragments", frags,
+		      "patches", manifest_patches(s), "fragments", frags,
 		      "config_current", st.config_current, "make", make,
 		      "each", each && s->n, "build_current", st.manifest != NULL,
 		      "kernel", kernel);
 	if (o)
-		json_object_set_new(o, "source", source_of(c, v, s));
+		json_object_set_new(o, "source", manifest_source(c, v, s));
 	if (o && c->set)
 		json_object_set_new(o, "config_set",
 				    json_string(c->set->frag));

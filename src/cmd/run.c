@@ -26,6 +26,7 @@
 #include "guest.h"
 #include "kline.h"
 #include "kbuild.h"
+#include "manifest.h"
 #include "parse-options.h"
 #include "plan.h"
 #include "results.h"
@@ -967,24 +968,6 @@ static int opt_pk(const struct popt *opt, const char *arg, char *err,
 			    err, errlen);
 }
 
-/* The kernel line a manifest records ("kernel_line"), "" when none. */
-static void manifest_line(const char *workdir, const char *variant,
-			  char *line, size_t len)
-{
-	char p[4200];
-	json_error_t jerr;
-	json_t *m;
-
-	line[0] = '\0';
-	if (util_path(p, sizeof(p), "%s/kernels/%s/manifest.json", workdir,
-		      variant))
-		return;
-	m = jfile_load(p, 0, &jerr);
-	snprintf(line, len, "%s", json_string_value(json_object_get(m,
-		 "kernel_line")) ?: "");
-	json_decref(m);
-}
-
 /*
  * The variant of kernel @name on r->line: <name>[-debug] on 6.1,
  * <name>[-debug]@<line> on another line; a kernel of a git tree keeps
@@ -995,6 +978,8 @@ static int line_variant(struct run *r, const char *name, char *variant,
 			size_t len)
 {
 	char plain[80], p[4200], line[KLINE_MAX];
+	json_error_t jerr;
+	json_t *m;
 
 	snprintf(plain, sizeof(plain), "%s%s",
 		 !strcmp(name, SCN_PATCHED) ? r->cfg->series : name,
@@ -1005,7 +990,9 @@ static int line_variant(struct run *r, const char *name, char *variant,
 	    util_path(p, sizeof(p), "%s/kernels/%s/bzImage", r->cfg->workdir,
 		      variant) || util_exists(p))
 		return 0;
-	manifest_line(r->cfg->workdir, plain, line, sizeof(line));
+	m = manifest_load(r->cfg->workdir, plain, &jerr);
+	manifest_line(m, line, sizeof(line));
+	json_decref(m);
 	if (!strcmp(line, r->line))
 		snprintf(variant, len, "%s", plain);
 	return 0;
