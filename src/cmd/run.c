@@ -33,42 +33,23 @@
 #include "hostrec.h"
 #include "rundir.h"
 #include "scenario.h"
+#include "schedule.h"
 #include "waves.h"
 #include "swapctl.h"
 #include "util.h"
 
-#define MAX_REPEAT	100
+#define MAX_REPEAT	SCHED_MAX_REPEAT
 #define AUTO_MIN_REPEAT	3	/* --repeat auto: spreads from 3 runs on */
 #define AUTO_LIMIT	10	/* --repeat auto's default --repeat-limit */
 #define AUTO_EFFECT	0.05	/* --repeat auto's default --effect */
 #define POWER_LIMIT	1000	/* the most repeats a "needs N" figure says */
 #define BOOT_MARGIN_S	60	/* host limit = timeout_s + this */
 
-/* A repeat: not started, running on a host, done, or to be re-run. */
-enum { REP_TODO, REP_RUNNING, REP_DONE, REP_QUEUED };
-
-struct run;
-
-/* A host of the run and the batch of whole repeats it runs. */
-struct run_host {
-	struct guest_host h;
-	struct run *r;
-	unsigned int idx;	/* in r->host[] and r->hw[] */
-	unsigned int slot0;	/* its slots r->slot[slot0 .. + capacity) */
-	unsigned int reps[MAX_REPEAT], nreps;	/* its batch, 0-based */
-	pthread_t t;
-	bool finished;		/* its batch thread ended, not joined yet */
-	unsigned int guests;	/* guests it ran */
-	char why[600];		/* why it is not used, or was lost */
-};
-
 struct run {
 	struct swapctl_config *cfg;
 	struct scenario scn;
 	struct guest_env env;
-	unsigned int repeat;
 	unsigned int parallel;	/* at most this many guests at once */
-	unsigned int width;	/* the most a wave of this run holds */
 	/*
 	 * --repeat auto: repeat until every power target's minimum
 	 * detectable effect is at most pw.effect, or repeat_limit repeats.
@@ -95,20 +76,7 @@ struct run {
 	char *plan;
 	/* slot i's plan: its NFS server listens on nfs_port + i */
 	char *plans[WAVES_MAX_PARALLEL];
-	struct guest_slot slot[WAVES_MAX_PARALLEL];
-	unsigned int nslots;	/* plans and slots over every host */
-	/* the hosts (`hosts`; one, the local driver, by default) */
-	struct run_host host[CONFIG_HOSTS_MAX];
-	struct waves_host hw[CONFIG_HOSTS_MAX];
-	unsigned int nhosts;
-	pthread_mutex_t mu;	/* host[].finished, between the threads */
-	pthread_cond_t cv;
-	unsigned char rep_state[MAX_REPEAT];	/* REP_* */
-	unsigned int queue[MAX_REPEAT], nqueue;	/* repeats to re-run */
-	json_t *wave_log;	/* the waves as they started */
-	struct guest *g;
-	int ng;
-	double wall_s;		/* first boot to last guest's end */
+	struct sched s;		/* the hosts, their slots and the guests */
 	struct results res;
 };
 
@@ -171,7 +139,7 @@ static int write_run_files(struct run *r, char *err, size_t errlen)
 static json_t *waves_json(const struct run *r)
 {
 	unsigned int nk = (unsigned int)r->scn.nkernels;
-	unsigned int total = r->repeat * nk, first = 0, n, i;
+	unsigned int total = r->s.repeat * nk, first = 0, n, i;
 	json_t *a = json_array(), *w;
 	char name[SCN_KERNEL_MAX + 16];
 
@@ -197,13 +165,13 @@ static json_t *hosts_json(const struct run *r)
 	json_t *a = json_array();
 	unsigned int i;
 
-	for (i = 0; i < r->nhosts; i++) {
-		const struct run_host *h = &r->host[i];
+	for (i = 0; i < r->s.nhosts; i++) {
+		const struct sched_host *h = &r->s.host[i];
 
 		json_array_append_new(a, json_pack("{sssbsisisbso}",
 			"uri", h->h.uri, "remote", h->h.remote,
-			"capacity", (int)r->hw[i].capacity,
-			"guests", (int)h->guests, "lost", r->hw[i].lost,
+			"capacity", (int)r->s.hw[i].capacity,
+			"guests", (int)h->guests, "lost", r->s.hw[i].lost,
 			"why", h->why[0] ? json_string(h->why) :
 			json_null()));
 	}
@@ -320,7 +288,7 @@ static json_t *power_json(const struct run *r)
 	}
 	json_object_set_new(o, "repeat_auto", json_pack("{sIsIsbsoss}",
 		"limit", (json_int_t)r->repeat_limit,
-		"repeats", (json_int_t)r->repeat,
+		"repeats", (json_int_t)r->s.repeat,
 		"reached", r->power_reached,
 		"worst_mde", isfinite(r->power_worst) ?
 			json_real(r->power_worst) : json_null(),
@@ -336,7 +304,7 @@ static json_t *summary_json(struct run *r, const struct res_expect *xr,
 	int i, k;
 
 	o = json_pack("{sssssssi}", "scenario", r->scn.name, "run_id", r->id,
-		      "dir", r->dir, "repeat", (int)r->repeat);
+		      "dir", r->dir, "repeat", (int)r->s.repeat);
 	json_object_set_new(o, "accel", json_string(r->env.kvm ? "kvm" :
 						    "tcg"));
 	json_object_set_new(o, "icount_shift", r->env.icount ?
@@ -344,9 +312,9 @@ static json_t *summary_json(struct run *r, const struct res_expect *xr,
 	json_object_set_new(o, "guest", json_pack("{sisi}", "memory_mb",
 		(int)r->env.memory_mb, "cpus", (int)r->env.cpus));
 	json_object_set_new(o, "debug", json_boolean(r->env.debug));
-	json_object_set_new(o, "parallel", json_integer(r->width));
-	json_object_set_new(o, "waves", json_incref(r->wave_log));
-	json_object_set_new(o, "wall_seconds", json_real(r->wall_s));
+	json_object_set_new(o, "parallel", json_integer(r->s.width));
+	json_object_set_new(o, "waves", json_incref(r->s.wave_log));
+	json_object_set_new(o, "wall_seconds", json_real(r->s.wall_s));
 	json_object_set_new(o, "hosts", hosts_json(r));
 	json_object_set_new(o, "kernel_line", json_string(r->line));
 	ks = json_array();
@@ -356,8 +324,8 @@ static json_t *summary_json(struct run *r, const struct res_expect *xr,
 			"bzImage", r->kernel_path[k], "reference", k == 0));
 	json_object_set_new(o, "kernel_images", ks);
 	arr = json_array();
-	for (i = 0; i < r->ng; i++)
-		json_array_append_new(arr, guest_json(r, &r->g[i],
+	for (i = 0; i < r->s.ng; i++)
+		json_array_append_new(arr, guest_json(r, &r->s.g[i],
 			i < (int)r->res.ng ? &r->res.g[i] : NULL));
 	json_object_set_new(o, "results", arr);
 	json_object_set_new(o, "kernels", results_kernels_json(&r->res));
@@ -389,14 +357,14 @@ static void print_hosts(const struct run *r)
 {
 	unsigned int i;
 
-	for (i = 0; r->nhosts > 1 && i < r->nhosts; i++) {
-		const struct run_host *h = &r->host[i];
+	for (i = 0; r->s.nhosts > 1 && i < r->s.nhosts; i++) {
+		const struct sched_host *h = &r->s.host[i];
 
 		printf("host %s: %u guest%s%s%s%s\n", h->h.uri, h->guests,
 		       h->guests == 1 ? "" : "s",
-		       r->hw[i].lost ? ", LOST mid-run (its unfinished repeats re-ran on the others)" :
-		       "", h->why[0] && !r->hw[i].lost ? ", not used: " : "",
-		       h->why[0] && !r->hw[i].lost ? h->why : "");
+		       r->s.hw[i].lost ? ", LOST mid-run (its unfinished repeats re-ran on the others)" :
+		       "", h->why[0] && !r->s.hw[i].lost ? ", not used: " : "",
+		       h->why[0] && !r->s.hw[i].lost ? h->why : "");
 	}
 }
 
@@ -415,20 +383,20 @@ static void print_table(struct run *r, const struct res_expect *xr,
 	char at_once[32] = "one guest at a time";
 	int i;
 
-	if (r->width > 1)
+	if (r->s.width > 1)
 		snprintf(at_once, sizeof(at_once), "%u guests at once",
-			 r->width);
+			 r->s.width);
 	printf("\nscenario %s: line %s, %s, %u MiB, %u CPUs, %u run%s per kernel, %s, reference %s\n",
 	       r->scn.name, r->line, r->env.kvm ? "KVM" : "TCG",
 	       r->env.memory_mb,
-	       r->env.cpus, r->repeat, r->repeat > 1 ? "s" : "", at_once,
+	       r->env.cpus, r->s.repeat, r->s.repeat > 1 ? "s" : "", at_once,
 	       r->scn.kernels[0]);
 	results_print_table(stdout, &r->res);
 	print_host_lines(&r->res);
 	results_print_mde(stdout, &r->res, r->targets, r->ntargets);
 	if (r->repeat_auto)
 		printf("repeat auto: %u runs per kernel, %s %.3g%% (largest mde %.1f%%, %s)\n",
-		       r->repeat, r->power_reached ?
+		       r->s.repeat, r->power_reached ?
 		       "every target's mde within" :
 		       "the limit reached before every mde was within",
 		       r->pw.effect * 100,
@@ -436,8 +404,8 @@ static void print_table(struct run *r, const struct res_expect *xr,
 		       r->power_worst_mi >= 0 ?
 		       metric_defs[r->power_worst_mi].key : "-");
 	print_hosts(r);
-	for (i = 0; i < r->ng; i++) {
-		const struct guest *g = &r->g[i];
+	for (i = 0; i < r->s.ng; i++) {
+		const struct guest *g = &r->s.g[i];
 
 		printf("%s-%u: %s%s%s%s%s\n", g->kernel, g->rep,
 		       g->pass ? "pass" : "FAIL", g->why[0] ? ": " : "",
@@ -487,10 +455,10 @@ static int guests_results(const struct run *r, struct results *res)
 
 	for (k = 0; k < r->scn.nkernels; k++)
 		results_kernel(res, r->scn.kernels[k]);
-	for (i = 0; i < r->ng; i++)
-		if (results_add_on(res, r->g[i].kernel, r->g[i].rep,
-				   r->g[i].host[0] ? r->g[i].host : r->uri,
-				   r->g[i].rerun_why, &r->g[i].track))
+	for (i = 0; i < r->s.ng; i++)
+		if (results_add_on(res, r->s.g[i].kernel, r->s.g[i].rep,
+				   r->s.g[i].host[0] ? r->s.g[i].host : r->uri,
+				   r->s.g[i].rerun_why, &r->s.g[i].track))
 			bad = -1;
 	return bad;
 }
@@ -506,8 +474,8 @@ static int finish(struct run *r)
 	r->res.effect_limit = POWER_LIMIT;
 	if (guests_results(r, &r->res))
 		code = EXIT_FAILURE_GENERIC;
-	for (i = 0; i < r->ng; i++)
-		code = results_exit_worst(code, r->g[i].exit_class);
+	for (i = 0; i < r->s.ng; i++)
+		code = results_exit_worst(code, r->s.g[i].exit_class);
 	for (i = 0; i < r->scn.nexpect; i++) {
 		results_expect(&r->res, &r->scn.expect[i], &xr[i]);
 		if (!xr[i].pass && !xr[i].skipped)
@@ -519,7 +487,7 @@ static int finish(struct run *r)
 		code = results_exit_worst(code, EXIT_REGRESSION);
 		guest_msg("REGRESSION: %s", regressions);
 	}
-	if (!r->ng)
+	if (!r->s.ng)
 		code = results_exit_worst(code, EXIT_SETUP);
 	if (guest_interrupted)
 		code = EXIT_INTERRUPTED;
@@ -541,36 +509,6 @@ static int finish(struct run *r)
 }
 
 /* ---- options and setup ---- */
-
-/*
- * A guest of a killed swapctl was destroyed: its run is over, so mark it
- * done for `swapctl top` (the socket is runs/<id>/<guest>/agent.sock).
- */
-static void leftover(const char *sock, void *arg)
-{
-	char dir[4096], *p, c;
-
-	(void)arg;
-	snprintf(dir, sizeof(dir), "%s", sock);
-	p = strrchr(dir, '/');
-	if (p)
-		*p = '\0';
-	p = strrchr(dir, '/');
-	if (!p || strcmp(sock + strlen(sock) - 11, "/agent.sock"))
-		return;
-	strcpy(p, "/state");
-	if (util_exists(dir))
-		util_write_file_atomic(dir, "done\n", 5, 0644);
-	/* and its big files: the NFS export and the disk images */
-	snprintf(dir, sizeof(dir), "%s", sock);
-	p = strrchr(dir, '/');
-	snprintf(p, dir + sizeof(dir) - p, "/nfs/export");
-	util_rm_rf(dir);
-	for (c = 'a'; c < 'a' + DOMAIN_MAX_DISKS; c++) {
-		snprintf(p, dir + sizeof(dir) - p, "/disk-vd%c.img", c);
-		unlink(dir);
-	}
-}
 
 static bool read_cpuinfo_kvm(struct run *r)
 {
@@ -691,7 +629,7 @@ static json_t *dry_json(struct run *r, struct guest *g)
 	}
 	json_object_set_new(o, "kernel_line", json_string(r->line));
 	json_object_set_new(o, "disks", dry_disks(r));
-	json_object_set_new(o, "parallel", json_integer(r->width));
+	json_object_set_new(o, "parallel", json_integer(r->s.width));
 	json_object_set_new(o, "waves", waves_json(r));
 	json_object_set_new(o, "hosts", dry_hosts(r));
 	json_object_set_new(o, "plan", json_string(r->plan));
@@ -731,7 +669,7 @@ static json_t *dry_json(struct run *r, struct guest *g)
 	snprintf(rec, sizeof(rec), "%s/ganesha.conf", nfs);
 	json_object_set_new(o, "nfs", json_pack("{sisissssssss}",
 		"port", (int)r->cfg->nfs_port,
-		"last_port", (int)(r->cfg->nfs_port + r->nslots - 1),
+		"last_port", (int)(r->cfg->nfs_port + r->s.nslots - 1),
 		"export", "/export", "dir", exp, "ganesha_conf", conf,
 		"conf_path", rec));
 	free(conf);
@@ -759,7 +697,7 @@ static void dry_waves(const struct run *r, json_t *waves)
 	size_t i, j;
 
 	printf("# schedule: %u guest%s at once (--parallel %u), %zu wave%s; a wave starts when the one before has ended\n",
-	       r->width, r->width > 1 ? "s" : "", r->parallel,
+	       r->s.width, r->s.width > 1 ? "s" : "", r->parallel,
 	       json_array_size(waves), json_array_size(waves) > 1 ? "s" : "");
 	json_array_foreach(waves, i, w) {
 		printf("#   wave %zu:", i + 1);
@@ -810,7 +748,7 @@ static int dry_run(struct run *r)
 		       AUTO_MIN_REPEAT, r->repeat_limit, r->pw.effect * 100);
 	else
 		printf("# repeats: %u run%s per kernel, interleaved\n",
-		       r->repeat, r->repeat == 1 ? "" : "s");
+		       r->s.repeat, r->s.repeat == 1 ? "" : "s");
 	printf("# guest: %u MiB, %u vCPU%s; kernel command line: %s\n",
 	       r->env.memory_mb, r->env.cpus, r->env.cpus == 1 ? "" : "s",
 	       r->env.cmdline);
@@ -832,9 +770,9 @@ static int dry_run(struct run *r)
 		       ", not built yet",
 		       json_string_value(json_object_get(d, "xml")));
 	nfs = json_object_get(o, "nfs");
-	if (json_is_object(nfs) && r->nslots > 1)
+	if (json_is_object(nfs) && r->s.nslots > 1)
 		printf("\n# NFS: one ganesha.nfsd per guest of a wave, the i-th on 127.0.0.1:%u + i (up to %u), each guest's plan naming its port\n",
-		       r->cfg->nfs_port, r->cfg->nfs_port + r->nslots - 1);
+		       r->cfg->nfs_port, r->cfg->nfs_port + r->s.nslots - 1);
 	if (json_is_object(nfs))
 		printf("\n# NFS: ganesha.nfsd on 127.0.0.1:%u, export /export; %s:\n%s",
 		       r->cfg->nfs_port,
@@ -938,7 +876,7 @@ static int setup_power(struct run *r, const struct repeat_opt *ro,
 			guest_msg("repeat auto: %s changes below %.3g%% are noise by its definition (swapctl metrics): its goal is %.3g%%",
 			    m->key, m->min_effect * 100, m->min_effect * 100);
 	}
-	r->repeat = r->repeat_limit;
+	r->s.repeat = r->repeat_limit;
 	return 0;
 }
 
@@ -1042,286 +980,15 @@ static int resolve_kernels(struct run *r, const struct overrides *ovs)
 }
 
 /*
- * Guest @i of the serial order (A1 B1 A2 B2 ...): its kernel and repeat,
- * its bzImage on host @h.
- */
-static void name_guest(const struct run *r, unsigned int i, struct guest *g,
-		       const struct run_host *h)
-{
-	unsigned int k = i % (unsigned int)r->scn.nkernels;
-
-	snprintf(g->kernel, sizeof(g->kernel), "%s", r->scn.kernels[k]);
-	snprintf(g->kernel_path, sizeof(g->kernel_path), "%s",
-		 h->h.kernel[k]);
-	g->rep = i / (unsigned int)r->scn.nkernels + 1;
-}
-
-struct wave_job {
-	const struct guest_env *env;
-	struct guest_slot *slot;
-	struct guest *g;
-};
-
-static void *wave_thread(void *arg)
-{
-	struct wave_job *j = arg;
-
-	guest_run(j->env, j->slot, j->g);
-	return NULL;
-}
-
-/*
- * The guests @gs[0 .. @n - 1] at once on host @h, the i-th in its slot
- * i, each in a thread of its own (one: in this thread). True when a
- * guest's setup failed or the host was lost (the batch stops).
- */
-static bool run_wave(struct run *r, struct run_host *h, struct guest **gs,
-		     unsigned int n)
-{
-	struct wave_job job[WAVES_MAX_PARALLEL];
-	pthread_t t[WAVES_MAX_PARALLEL];
-	bool threaded[WAVES_MAX_PARALLEL] = { false };
-	bool failed = false;
-	unsigned int i;
-
-	for (i = 0; i < n; i++)
-		job[i] = (struct wave_job){ &r->env, &r->slot[h->slot0 + i],
-					    gs[i] };
-	for (i = 0; n > 1 && i < n; i++)
-		threaded[i] = !pthread_create(&t[i], NULL, wave_thread,
-					      &job[i]);
-	for (i = 0; i < n; i++)
-		if (!threaded[i])
-			guest_run(job[i].env, job[i].slot, job[i].g);
-	for (i = 0; i < n; i++) {
-		if (threaded[i])
-			pthread_join(t[i], NULL);
-		failed |= gs[i]->setup_failed || gs[i]->host_lost;
-	}
-	return failed;
-}
-
-/* summary.json's waves: the names of each wave's guests as it started */
-static void log_wave(struct run *r, struct guest **gs, unsigned int n)
-{
-	json_t *w = json_array();
-	char name[SCN_KERNEL_MAX + 16];
-	unsigned int i;
-
-	for (i = 0; i < n; i++) {
-		snprintf(name, sizeof(name), "%s-%u", gs[i]->kernel,
-			 gs[i]->rep);
-		json_array_append_new(w, json_string(name));
-	}
-	pthread_mutex_lock(&r->mu);
-	json_array_append_new(r->wave_log, w);
-	pthread_mutex_unlock(&r->mu);
-}
-
-/*
- * Host @h's batch of whole repeats, in waves of at most its capacity
- * (waves_size() over the batch's guests, so A and B of a repeat start
- * together). Stops at a setup failure or when the host is lost.
- */
-static void run_batch(struct run *r, struct run_host *h)
-{
-	unsigned int nk = (unsigned int)r->scn.nkernels;
-	unsigned int n = h->nreps * nk, first, w, i, gi;
-	struct guest *gs[WAVES_MAX_PARALLEL];
-
-	for (first = 0; first < n && !guest_interrupted; first += w) {
-		w = waves_size(nk, n, r->hw[h->idx].capacity, first);
-		for (i = 0; i < w; i++) {
-			gi = h->reps[(first + i) / nk] * nk + (first + i) % nk;
-			gs[i] = &r->g[gi];
-			name_guest(r, gi, gs[i], h);
-		}
-		log_wave(r, gs, w);
-		h->guests += w;
-		if (run_wave(r, h, gs, w))
-			break;
-	}
-}
-
-static void *host_thread(void *arg)
-{
-	struct run_host *h = arg;
-
-	run_batch(h->r, h);
-	pthread_mutex_lock(&h->r->mu);
-	h->finished = true;
-	pthread_cond_signal(&h->r->cv);
-	pthread_mutex_unlock(&h->r->mu);
-	return NULL;
-}
-
-/*
- * Give free hosts their next batch, the most capacity first: repeats to
- * re-run before new ones, and no new ones once the run is to @stop.
- */
-static void dispatch(struct run *r, unsigned int *next, bool stop)
-{
-	unsigned int nk = (unsigned int)r->scn.nkernels, max, i;
-	struct run_host *h;
-	int hi;
-
-	while (!guest_interrupted &&
-	       (hi = waves_pick_host(r->hw, r->nhosts)) >= 0) {
-		h = &r->host[hi];
-		max = waves_batch(nk, r->hw[hi].capacity, MAX_REPEAT);
-		h->nreps = 0;
-		while (h->nreps < max && r->nqueue) {
-			h->reps[h->nreps++] = r->queue[0];
-			memmove(r->queue, r->queue + 1,
-				--r->nqueue * sizeof(r->queue[0]));
-		}
-		while (!stop && h->nreps < max && *next < r->repeat)
-			h->reps[h->nreps++] = (*next)++;
-		if (!h->nreps)
-			return;
-		for (i = 0; i < h->nreps; i++) {
-			r->rep_state[h->reps[i]] = REP_RUNNING;
-			if ((h->reps[i] + 1) * nk > (unsigned int)r->ng)
-				r->ng = (int)((h->reps[i] + 1) * nk);
-		}
-		r->hw[hi].busy = true;
-		h->finished = false;
-		if (pthread_create(&h->t, NULL, host_thread, h)) {
-			run_batch(r, h);
-			h->finished = true;
-		}
-	}
-}
-
-/* Wait for a host's batch to end; NULL when no host is busy. */
-static struct run_host *wait_host(struct run *r)
-{
-	struct run_host *h = NULL;
-	unsigned int i;
-	bool busy = false;
-
-	for (i = 0; i < r->nhosts; i++)
-		busy |= r->hw[i].busy;
-	if (!busy)
-		return NULL;
-	pthread_mutex_lock(&r->mu);
-	while (!h) {
-		for (i = 0; i < r->nhosts && !h; i++)
-			if (r->hw[i].busy && r->host[i].finished)
-				h = &r->host[i];
-		if (!h)
-			pthread_cond_wait(&r->cv, &r->mu);
-	}
-	h->finished = false;
-	pthread_mutex_unlock(&r->mu);
-	pthread_join(h->t, NULL);
-	r->hw[h->idx].busy = false;
-	return h;
-}
-
-/* Repeat @rep again on another host: its guests start afresh. */
-static void requeue(struct run *r, struct run_host *h, unsigned int rep)
-{
-	unsigned int nk = (unsigned int)r->scn.nkernels, k;
-
-	for (k = 0; k < nk; k++) {
-		struct guest *g = &r->g[rep * nk + k];
-
-		guest_free(g);
-		memset(g, 0, sizeof(*g));
-		snprintf(g->rerun_why, sizeof(g->rerun_why),
-			 "re-run: host %s lost", h->h.uri);
-	}
-	r->rep_state[rep] = REP_QUEUED;
-	r->queue[r->nqueue++] = rep;
-}
-
-/* Whether repeat @rep ran to its end on a host that stayed up. */
-static bool rep_ran(const struct run *r, unsigned int rep)
-{
-	unsigned int nk = (unsigned int)r->scn.nkernels, k;
-
-	for (k = 0; k < nk; k++) {
-		const struct guest *g = &r->g[rep * nk + k];
-
-		if (!g->kernel[0] || g->host_lost)
-			return false;
-	}
-	return true;
-}
-
-/*
- * Host @h's batch ended: a lost host's unfinished repeats go back to the
- * queue, whole (pairs stay on one host). True when a guest's setup
- * failed (the run stops starting repeats).
- */
-static bool collect(struct run *r, struct run_host *h)
-{
-	unsigned int nk = (unsigned int)r->scn.nkernels, i, k, rep;
-	bool failed = false, lost = false;
-
-	for (i = 0; i < h->nreps; i++)
-		for (k = 0; k < nk; k++) {
-			const struct guest *g = &r->g[h->reps[i] * nk + k];
-
-			if (g->host_lost && !lost) {
-				lost = true;
-				snprintf(h->why, sizeof(h->why), "%s", g->why);
-			}
-			failed |= g->setup_failed && !g->host_lost;
-		}
-	r->hw[h->idx].lost |= lost;
-	for (i = 0; i < h->nreps; i++) {
-		rep = h->reps[i];
-		if (lost && !guest_interrupted && !rep_ran(r, rep)) {
-			guest_msg("host %s lost: repeat %u re-runs on another host",
-				  h->h.uri, rep + 1);
-			requeue(r, h, rep);
-		} else {
-			r->rep_state[rep] = REP_DONE;
-		}
-	}
-	return failed;
-}
-
-/* Repeats done from the first on, without a gap. */
-static unsigned int done_prefix(const struct run *r)
-{
-	unsigned int n = 0;
-
-	while (n < r->repeat && r->rep_state[n] == REP_DONE)
-		n++;
-	return n;
-}
-
-/* Repeats no host was left to re-run: their guests fail, named. */
-static void orphans(struct run *r)
-{
-	unsigned int nk = (unsigned int)r->scn.nkernels, i, k, gi;
-
-	for (i = 0; i < r->nqueue; i++)
-		for (k = 0; k < nk; k++) {
-			struct guest *g;
-
-			gi = r->queue[i] * nk + k;
-			g = &r->g[gi];
-			name_guest(r, gi, g, &r->host[0]);
-			g->setup_failed = true;
-			g->exit_class = EXIT_SETUP;
-			snprintf(g->why, sizeof(g->why),
-				 "no host left to re-run it (%.*s)",
-				 (int)sizeof(g->why) - 40, g->rerun_why);
-		}
-}
-
-/*
  * --repeat auto, after a repeat: are the power targets' minimum
  * detectable effects within the effect asked for? Says so either way.
  */
-static bool enough_repeats(struct run *r, unsigned int done)
+static bool enough_repeats(struct sched *s, unsigned int done, void *arg)
 {
+	struct run *r = arg;
 	struct results res;
 
+	(void)s;
 	if (!r->repeat_auto)
 		return false;
 	if (done < AUTO_MIN_REPEAT)
@@ -1341,44 +1008,6 @@ static bool enough_repeats(struct run *r, unsigned int done)
 	    r->power_worst_mi >= 0 ? metric_defs[r->power_worst_mi].key : "-",
 	    r->power_reached ? " <= " : " > ", r->pw.effect * 100);
 	return r->power_reached;
-}
-
-/*
- * Batch by batch over the hosts (one host: wave after wave, A1 B1 A2 B2
- * with --parallel 1). After a batch, which ends on whole repeats, is
- * where --repeat auto may stop: its check reads only the repeats done
- * without a gap, never a guest that still runs.
- */
-static void run_all(struct run *r)
-{
-	unsigned int next = 0, done = 0, nk = (unsigned int)r->scn.nkernels;
-	struct run_host *h;
-	bool stop = false;
-	double t0 = util_now();
-	int ng;
-
-	for (;;) {
-		dispatch(r, &next, stop || guest_interrupted);
-		h = wait_host(r);
-		if (!h)
-			break;
-		stop |= collect(r, h);
-		if (guest_interrupted || stop)
-			continue;
-		if (done_prefix(r) == done)
-			continue;
-		done = done_prefix(r);
-		ng = r->ng;
-		r->ng = (int)(done * nk);
-		stop = enough_repeats(r, done);
-		r->ng = ng;
-	}
-	orphans(r);
-	if (r->repeat_auto) {
-		done = done_prefix(r);
-		r->repeat = done ? done : 1;
-	}
-	r->wall_s = util_now() - t0;
 }
 
 #define STR_(x) #x
@@ -1488,7 +1117,7 @@ static int make_plans(struct run *r)
 	char err[8192];
 	unsigned int i;
 
-	for (i = 0; i < r->nslots; i++) {
+	for (i = 0; i < r->s.nslots; i++) {
 		if (i && !nfs) {
 			r->plans[i] = r->plans[0];
 			continue;
@@ -1560,25 +1189,25 @@ static int plan_parallel(struct run *r, int parallel)
 	else
 		snprintf(what, sizeof(what), "parallel = %u (%s)", r->parallel,
 			 cfg->source);
-	total = r->repeat * (unsigned int)r->scn.nkernels;
-	r->width = waves_width((unsigned int)r->scn.nkernels, total,
+	total = r->s.repeat * (unsigned int)r->scn.nkernels;
+	r->s.width = waves_width((unsigned int)r->scn.nkernels, total,
 			       r->parallel);
 	/* every host may run that many: a slot (and NFS port) each */
-	r->nslots = r->width * (cfg->nhosts ? cfg->nhosts : 1);
-	if (r->nslots > WAVES_MAX_PARALLEL)
-		r->nslots = WAVES_MAX_PARALLEL;
-	if (scn_has_nfs(&r->scn) && cfg->nfs_port + r->nslots - 1 > 65535) {
+	r->s.nslots = r->s.width * (cfg->nhosts ? cfg->nhosts : 1);
+	if (r->s.nslots > WAVES_MAX_PARALLEL)
+		r->s.nslots = WAVES_MAX_PARALLEL;
+	if (scn_has_nfs(&r->scn) && cfg->nfs_port + r->s.nslots - 1 > 65535) {
 		fprintf(stderr, "swapctl run: %s: nfs_port %u: the NFS servers need ports %u to %u, past 65535\n",
 			what, cfg->nfs_port, cfg->nfs_port,
-			cfg->nfs_port + r->nslots - 1);
+			cfg->nfs_port + r->s.nslots - 1);
 		return EXIT_USAGE;
 	}
-	if (r->width <= 1 || !local_host(cfg))
+	if (r->s.width <= 1 || !local_host(cfg))
 		return 0;
 	ram = images_in_ram_mb(r);
 	guest_mb = waves_guest_host_mb(r->env.memory_mb,
 				       scn_has_nfs(&r->scn)) + ram;
-	if (waves_check_memory(r->width, guest_mb, waves_mem_available_mb(),
+	if (waves_check_memory(r->s.width, guest_mb, waves_mem_available_mb(),
 			       why, sizeof(why))) {
 		fprintf(stderr, "swapctl run: %s: %s (MemAvailable; a guest is %u MiB of RAM + %u MiB for QEMU%s%s)\n",
 			what, why, r->env.memory_mb, WAVES_QEMU_OVERHEAD_MB,
@@ -1586,7 +1215,7 @@ static int plan_parallel(struct run *r, int parallel)
 			ram ? " + its images on the tmpfs work dir" : "");
 		return EXIT_USAGE;
 	}
-	if (waves_check_cpus(r->width, r->env.cpus,
+	if (waves_check_cpus(r->s.width, r->env.cpus,
 			     ncpu > 0 ? (unsigned int)ncpu : 0, why,
 			     sizeof(why)))
 		fprintf(stderr, "swapctl run: warning: %s: %s: the guests share the CPUs and each runs slower\n",
@@ -1603,7 +1232,7 @@ static int prepare(struct run *r, struct popt_cmd *cmd,
 	char names[SCN_MAX_KERNELS * (SCN_KERNEL_MAX + 1) + 1] = "";
 	int code, k;
 
-	r->repeat = repeat ? (unsigned int)repeat : r->scn.repeat;
+	r->s.repeat = repeat ? (unsigned int)repeat : r->scn.repeat;
 	r->env.host_timeout_s = timeout ? (double)timeout :
 		(double)(r->scn.timeout_s + BOOT_MARGIN_S);
 	r->env.kvm = read_cpuinfo_kvm(r);
@@ -1766,176 +1395,6 @@ static int check_given(struct run *r)
 	return 0;
 }
 
-/* The guest host MiB a host needs per guest (waves.h). */
-static unsigned int guest_host_mb(const struct run *r)
-{
-	return waves_guest_host_mb(r->env.memory_mb, scn_has_nfs(&r->scn));
-}
-
-/*
- * A remote host gets each kernel's bzImage as a volume, once per run;
- * the local driver boots them where they are. -1 with @err set.
- */
-static int host_kernels(struct run *r, struct run_host *h, char *err,
-			size_t errlen)
-{
-	char name[256];
-	int k;
-
-	for (k = 0; k < r->scn.nkernels; k++) {
-		if (!h->h.remote) {
-			/* memcpy: gcc -O1 with ASan saw snprintf overlap @r */
-			size_t n = strnlen(r->kernel_path[k],
-					   sizeof(h->h.kernel[k]) - 1);
-
-			memcpy(h->h.kernel[k], r->kernel_path[k], n);
-			h->h.kernel[k][n] = '\0';
-			continue;
-		}
-		snprintf(name, sizeof(name), DOMAIN_NAME_PREFIX "%s-%s.bzImage",
-			 r->id, r->scn.kernels[k]);
-		if (vm_vol_upload(h->h.vm, r->kernel_path[k], name,
-				  h->h.kernel[k], sizeof(h->h.kernel[k]), err,
-				  errlen))
-			return -1;
-	}
-	return 0;
-}
-
-/*
- * Connect to host @i and size it: how many guests fit its free memory
- * (this machine's MemAvailable for the local driver, virNodeGetFreeMemory
- * for a remote one), at most the run's width. A host that cannot be
- * used says why and gets capacity 0. -1 only when interrupted.
- */
-static int open_host(struct run *r, unsigned int i, const char *uri,
-		     bool remote)
-{
-	struct run_host *h = &r->host[i];
-	unsigned long long free_mb;
-	char err[8192];
-
-	h->r = r;
-	h->idx = i;
-	snprintf(h->h.uri, sizeof(h->h.uri), "%.*s",
-		 (int)sizeof(h->h.uri) - 1, uri);
-	h->h.remote = remote;
-	guest_msg("run %s: connecting to %s", r->id, uri);
-	h->h.vm = vm_open(uri, leftover, r, err, sizeof(err));
-	/*
-	 * Opening the embedded driver resets SIGTERM to its default (a
-	 * SIGTERM during a run killed swapctl with the guest and ganesha
-	 * still running): take the signals back.
-	 */
-	guest_catch_signals();
-	if (guest_interrupted)
-		return -1;
-	if (!h->h.vm || host_kernels(r, h, err, sizeof(err))) {
-		snprintf(h->why, sizeof(h->why), "%.*s",
-			 (int)sizeof(h->why) - 1, err);
-		return 0;
-	}
-	/* the local driver's width was checked by plan_parallel() */
-	free_mb = h->h.remote ? vm_free_mb(h->h.vm) : 0;
-	r->hw[i].capacity = waves_capacity(free_mb ? free_mb : ~0ULL,
-					   guest_host_mb(r), r->width);
-	if (!r->hw[i].capacity)
-		snprintf(h->why, sizeof(h->why),
-			 "%llu MiB free, a guest needs %u MiB", free_mb,
-			 guest_host_mb(r));
-	return 0;
-}
-
-/*
- * The slots of host @h's guests that run at once: one libvirt handle
- * each on the host's connection (with one slot, the connection's own),
- * the NFS port nfs_port + its number over all hosts, and its plan.
- */
-static int open_slots(struct run *r, struct run_host *h, unsigned int *n)
-{
-	unsigned int cap = r->hw[h->idx].capacity, i;
-
-	if (*n + cap > r->nslots)
-		cap = r->hw[h->idx].capacity = r->nslots - *n;
-	h->slot0 = *n;
-	for (i = 0; i < cap; i++) {
-		struct guest_slot *s = &r->slot[*n + i];
-
-		s->host = &h->h;
-		s->vm = cap > 1 ? vm_share(h->h.vm) : h->h.vm;
-		s->nfs_port = r->cfg->nfs_port + *n + i;
-		s->plan = r->plans[*n + i];
-		if (!s->vm)
-			return -1;
-	}
-	*n += cap;
-	return 0;
-}
-
-/*
- * Every host of `hosts` (one: the local driver) connected, sized and
- * given its slots; 0, or an exit code when no host can run a guest.
- */
-static int open_hosts(struct run *r)
-{
-	unsigned int i, n = 0, usable = 0;
-	const char *uri;
-
-	r->nhosts = r->cfg->nhosts ? r->cfg->nhosts : 1;
-	for (i = 0; i < r->nhosts; i++) {
-		uri = r->cfg->nhosts ? r->cfg->hosts[i] : "local";
-		if (open_host(r, i, strcmp(uri, "local") ? uri : r->uri,
-			      strcmp(uri, "local") != 0))
-			return EXIT_INTERRUPTED;
-		if (!r->hw[i].capacity && r->nhosts == 1) {
-			fprintf(stderr, "swapctl run: %s\n", r->host[i].why);
-			return EXIT_SETUP;
-		}
-		if (!r->hw[i].capacity) {
-			guest_msg("host %s: not used: %s", r->host[i].h.uri,
-				  r->host[i].why);
-			continue;
-		}
-		if (open_slots(r, &r->host[i], &n))
-			return EXIT_FAILURE_GENERIC;
-		usable += r->hw[i].capacity > 0;
-		if (r->nhosts > 1)
-			guest_msg("host %s: up to %u guest%s at once",
-				  r->host[i].h.uri, r->hw[i].capacity,
-				  r->hw[i].capacity > 1 ? "s" : "");
-	}
-	return usable ? 0 : EXIT_SETUP;
-}
-
-static void close_hosts(struct run *r)
-{
-	char name[256];
-	unsigned int i;
-	int k;
-
-	for (i = 0; i < r->nslots; i++) {
-		struct guest_slot *s = &r->slot[i];
-
-		guest_cleanup(s);
-		if (s->vm && s->host && s->vm != s->host->vm)
-			vm_close(s->vm);
-		s->vm = NULL;
-	}
-	for (i = 0; i < r->nhosts; i++) {
-		struct run_host *h = &r->host[i];
-
-		for (k = 0; h->h.remote && h->h.vm && k < r->scn.nkernels;
-		     k++) {
-			snprintf(name, sizeof(name),
-				 DOMAIN_NAME_PREFIX "%s-%s.bzImage", r->id,
-				 r->scn.kernels[k]);
-			vm_vol_delete(h->h.vm, name);
-		}
-		vm_close(h->h.vm);
-		h->h.vm = NULL;
-	}
-}
-
 /* Connect to the hosts, run every guest and judge them; the exit code. */
 static int run_connected(struct run *r)
 {
@@ -1943,29 +1402,29 @@ static int run_connected(struct run *r)
 	int code;
 
 	config_libvirt_uri(r->cfg, r->uri, sizeof(r->uri));
-	r->g = calloc(r->repeat * r->scn.nkernels, sizeof(*r->g));
-	r->wave_log = json_array();
-	code = r->g && r->wave_log ? open_hosts(r) : EXIT_FAILURE_GENERIC;
+	r->s.enough = r->repeat_auto ? enough_repeats : NULL;
+	r->s.arg = r;
+	code = sched_alloc(&r->s) ? EXIT_FAILURE_GENERIC : hosts_open(&r->s);
 	if (code) {
-		if (code == EXIT_SETUP && r->nhosts > 1)
+		if (code == EXIT_SETUP && r->s.nhosts > 1)
 			fprintf(stderr, "swapctl run: none of the %u hosts can run a guest\n",
-				r->nhosts);
+				r->s.nhosts);
 		write_state(r, "done");
-		close_hosts(r);
+		hosts_close(&r->s);
 		return guest_interrupted ? EXIT_INTERRUPTED : code;
 	}
 	hostrec_run_start(r->dir, &hr);
-	run_all(r);
-	hostrec_run_end(r->dir, &hr, (int)(r->env.cpus * r->nslots));
+	sched_run(&r->s);
+	hostrec_run_end(r->dir, &hr, (int)(r->env.cpus * r->s.nslots));
 	code = finish(r);
 	if (guest_interrupted) {
 		guest_msg("interrupted by signal %d: %s destroyed, NFS server%s stopped",
 			  (int)guest_interrupted,
-			  r->nslots > 1 ? "guests" : "guest",
-			  r->nslots > 1 ? "s" : "");
+			  r->s.nslots > 1 ? "guests" : "guest",
+			  r->s.nslots > 1 ? "s" : "");
 		code = EXIT_INTERRUPTED;
 	}
-	close_hosts(r);
+	hosts_close(&r->s);
 	return code;
 }
 
@@ -2014,13 +1473,8 @@ static void free_run(struct run *r)
 {
 	int k;
 
-	for (k = 0; r->g && k < r->ng; k++)
-		guest_free(&r->g[k]);
-	free(r->g);
+	sched_free(&r->s);
 	results_free(&r->res);
-	json_decref(r->wave_log);
-	pthread_mutex_destroy(&r->mu);
-	pthread_cond_destroy(&r->cv);
 	for (k = 0; k < WAVES_MAX_PARALLEL; k++)
 		if (r->plans[k] && (!k || r->plans[k] != r->plans[0]))
 			free(r->plans[k]);
@@ -2116,8 +1570,14 @@ static struct run *new_run(struct swapctl_config *cfg,
 		return NULL;
 	r->pw = o->pw;
 	r->cfg = cfg;
-	pthread_mutex_init(&r->mu, NULL);
-	pthread_cond_init(&r->cv, NULL);
+	sched_init(&r->s);
+	r->s.cfg = cfg;
+	r->s.scn = &r->scn;
+	r->s.env = &r->env;
+	r->s.id = r->id;
+	r->s.uri = r->uri;
+	r->s.kernel_path = (const char (*)[4096])r->kernel_path;
+	r->s.plans = r->plans;
 	results_init(&r->res);
 	r->json = o->json;
 	r->dry_run = o->dry;
