@@ -26,6 +26,7 @@
 #include "guest.h"
 #include "kline.h"
 #include "kbuild.h"
+#include "kernels.h"
 #include "manifest.h"
 #include "parse-options.h"
 #include "plan.h"
@@ -62,14 +63,7 @@ struct run {
 	int targets[RES_MAX_METRICS];	/* pw.mi, or results_mde_targets */
 	unsigned int ntargets;
 	bool json, dry_run;
-	/* the kernel line run (kline.h), and where it was named */
-	char line[KLINE_MAX];
-	char line_from[PATH_MAX + 32];
-	/* per kernel of scn.kernels: the variant and its bzImage */
-	char variant[SCN_MAX_KERNELS][80];
-	char kernel_path[SCN_MAX_KERNELS][4096];
-	char initramfs[4096];
-	bool initramfs_given;	/* --initramfs: used as it is */
+	struct run_kernels k;	/* the line, the kernels, the initramfs */
 	char uri[4200];
 	char id[SCN_NAME_MAX + 32];
 	char dir[4096];
@@ -316,12 +310,12 @@ static json_t *summary_json(struct run *r, const struct res_expect *xr,
 	json_object_set_new(o, "waves", json_incref(r->s.wave_log));
 	json_object_set_new(o, "wall_seconds", json_real(r->s.wall_s));
 	json_object_set_new(o, "hosts", hosts_json(r));
-	json_object_set_new(o, "kernel_line", json_string(r->line));
+	json_object_set_new(o, "kernel_line", json_string(r->k.line));
 	ks = json_array();
 	for (k = 0; k < r->scn.nkernels; k++)
 		json_array_append_new(ks, json_pack("{sssssb}",
-			"name", r->scn.kernels[k], "variant", r->variant[k],
-			"bzImage", r->kernel_path[k], "reference", k == 0));
+			"name", r->scn.kernels[k], "variant", r->k.variant[k],
+			"bzImage", r->k.kernel_path[k], "reference", k == 0));
 	json_object_set_new(o, "kernel_images", ks);
 	arr = json_array();
 	for (i = 0; i < r->s.ng; i++)
@@ -387,7 +381,7 @@ static void print_table(struct run *r, const struct res_expect *xr,
 		snprintf(at_once, sizeof(at_once), "%u guests at once",
 			 r->s.width);
 	printf("\nscenario %s: line %s, %s, %u MiB, %u CPUs, %u run%s per kernel, %s, reference %s\n",
-	       r->scn.name, r->line, r->env.kvm ? "KVM" : "TCG",
+	       r->scn.name, r->k.line, r->env.kvm ? "KVM" : "TCG",
 	       r->env.memory_mb,
 	       r->env.cpus, r->s.repeat, r->s.repeat > 1 ? "s" : "", at_once,
 	       r->scn.kernels[0]);
@@ -627,7 +621,7 @@ static json_t *dry_json(struct run *r, struct guest *g)
 		json_decref(doms);
 		return NULL;
 	}
-	json_object_set_new(o, "kernel_line", json_string(r->line));
+	json_object_set_new(o, "kernel_line", json_string(r->k.line));
 	json_object_set_new(o, "disks", dry_disks(r));
 	json_object_set_new(o, "parallel", json_integer(r->s.width));
 	json_object_set_new(o, "waves", waves_json(r));
@@ -638,7 +632,7 @@ static json_t *dry_json(struct run *r, struct guest *g)
 		snprintf(g->kernel, sizeof(g->kernel), "%s",
 			 r->scn.kernels[k]);
 		snprintf(g->kernel_path, sizeof(g->kernel_path), "%s",
-			 r->kernel_path[k]);
+			 r->k.kernel_path[k]);
 		g->rep = 1;
 		util_path(g->dir, sizeof(g->dir), "%s/%s-1", r->dir,
 			  r->scn.kernels[k]);
@@ -649,9 +643,9 @@ static json_t *dry_json(struct run *r, struct guest *g)
 		}
 		json_array_append_new(doms, json_pack("{ss+sssssssbss}",
 			"guest", r->scn.kernels[k], "-1",
-			"kernel", r->scn.kernels[k], "variant", r->variant[k],
-			"bzImage", r->kernel_path[k],
-			"built", !access(r->kernel_path[k], R_OK), "xml", xml));
+			"kernel", r->scn.kernels[k], "variant", r->k.variant[k],
+			"bzImage", r->k.kernel_path[k],
+			"built", !access(r->k.kernel_path[k], R_OK), "xml", xml));
 		free(xml);
 	}
 	if (!scn_has_nfs(&r->scn)) {
@@ -742,7 +736,7 @@ static int dry_run(struct run *r)
 	printf("# accelerator: %s (%s)\n", r->env.kvm ? "KVM" : "TCG",
 	       r->env.accel_why);
 	printf("# libvirt URI: %s\n", r->uri);
-	printf("# kernel line: %s (%s)\n", r->line, r->line_from);
+	printf("# kernel line: %s (%s)\n", r->k.line, r->k.line_from);
 	if (r->repeat_auto)
 		printf("# repeats: auto, %u to %u runs per kernel, until every power target's mde <= %.3g%%\n",
 		       AUTO_MIN_REPEAT, r->repeat_limit, r->pw.effect * 100);
@@ -780,36 +774,6 @@ static int dry_run(struct run *r)
 		       json_string_value(json_object_get(nfs, "ganesha_conf")));
 	json_decref(o);
 	return EXIT_OK;
-}
-
-#define MAX_OVERRIDES	SCN_MAX_KERNELS
-
-struct override {
-	char name[SCN_KERNEL_MAX];
-	const char *file;
-};
-
-struct overrides {
-	struct override o[MAX_OVERRIDES];
-	int n;
-};
-
-static int add_override(struct overrides *ov, const char *name,
-			size_t namelen, const char *file, char *err,
-			size_t errlen)
-{
-	if (ov->n >= MAX_OVERRIDES) {
-		snprintf(err, errlen, "at most %d kernels", MAX_OVERRIDES);
-		return -1;
-	}
-	if (!namelen || namelen >= SCN_KERNEL_MAX || !*file) {
-		snprintf(err, errlen, "give NAME=FILE");
-		return -1;
-	}
-	snprintf(ov->o[ov->n].name, sizeof(ov->o[0].name), "%.*s",
-		 (int)namelen, name);
-	ov->o[ov->n++].file = file;
-	return 0;
 }
 
 /* --repeat N or auto */
@@ -889,94 +853,21 @@ static int opt_kernel(const struct popt *opt, const char *arg, char *err,
 		snprintf(err, errlen, "'%s': give NAME=FILE", arg);
 		return -1;
 	}
-	return add_override(opt->value, arg, (size_t)(eq - arg), eq + 1, err,
+	return kernels_add_override(opt->value, arg, (size_t)(eq - arg), eq + 1, err,
 			    errlen);
 }
 
 static int opt_bk(const struct popt *opt, const char *arg, char *err,
 		  size_t errlen)
 {
-	return add_override(opt->value, "baseline", 8, arg, err, errlen);
+	return kernels_add_override(opt->value, "baseline", 8, arg, err, errlen);
 }
 
 static int opt_pk(const struct popt *opt, const char *arg, char *err,
 		  size_t errlen)
 {
-	return add_override(opt->value, SCN_PATCHED, strlen(SCN_PATCHED), arg,
+	return kernels_add_override(opt->value, SCN_PATCHED, strlen(SCN_PATCHED), arg,
 			    err, errlen);
-}
-
-/*
- * The variant of kernel @name on r->line: <name>[-debug] on 6.1,
- * <name>[-debug]@<line> on another line; a kernel of a git tree keeps
- * the name it was built under (swapctl build --tree --names): used when
- * only that exists and its manifest says it is of r->line.
- */
-static int line_variant(struct run *r, const char *name, char *variant,
-			size_t len)
-{
-	char plain[80], p[4200], line[KLINE_MAX];
-	json_error_t jerr;
-	json_t *m;
-
-	snprintf(plain, sizeof(plain), "%s%s",
-		 !strcmp(name, SCN_PATCHED) ? r->cfg->series : name,
-		 r->env.debug ? "-debug" : "");
-	if (kline_kernel_name(variant, len, plain, r->line))
-		return -1;
-	if (kline_is_first(r->line) ||
-	    util_path(p, sizeof(p), "%s/kernels/%s/bzImage", r->cfg->workdir,
-		      variant) || util_exists(p))
-		return 0;
-	m = manifest_load(r->cfg->workdir, plain, &jerr);
-	manifest_line(m, line, sizeof(line));
-	json_decref(m);
-	if (!strcmp(line, r->line))
-		snprintf(variant, len, "%s", plain);
-	return 0;
-}
-
-/*
- * The variant and bzImage of every kernel; -1 when a path is too long,
- * -2 - i when override i names no kernel of the run (a typo would boot
- * the built kernel in its place).
- */
-static int resolve_kernels(struct run *r, const struct overrides *ovs)
-{
-	const struct override *ov = ovs->o;
-	int nov = ovs->n;
-	int k, i;
-
-	for (i = 0; i < nov; i++) {
-		for (k = 0; k < r->scn.nkernels; k++)
-			if (!strcmp(ov[i].name, r->scn.kernels[k]))
-				break;
-		if (k == r->scn.nkernels)
-			return -2 - i;
-	}
-
-	for (k = 0; k < r->scn.nkernels; k++) {
-		const char *name = r->scn.kernels[k];
-		const char *file = NULL;
-
-		if (line_variant(r, name, r->variant[k], sizeof(r->variant[k])))
-			return -1;
-		for (i = 0; i < nov; i++)
-			if (!strcmp(ov[i].name, name))
-				file = ov[i].file;
-		if (file) {
-			snprintf(r->kernel_path[k], sizeof(r->kernel_path[k]),
-				 "%s", file);
-			snprintf(r->variant[k], sizeof(r->variant[k]), "%s",
-				 "(given)");
-		} else if (util_path(r->kernel_path[k],
-				     sizeof(r->kernel_path[k]),
-				     "%s/kernels/%s/bzImage", r->cfg->workdir,
-				     r->variant[k])) {
-			return -1;
-		}
-	}
-	return 0;
 }
 
 /*
@@ -1014,34 +905,6 @@ static bool enough_repeats(struct sched *s, unsigned int done, void *arg)
 #define STR(x) STR_(x)
 
 /* Load and check the scenario and the guest's size; 0 or an exit code. */
-/*
- * The kernel line to run: --line, else the scenario's kernel_line, else
- * kernel_line of swapctl.conf. A scenario that sets per-size mTHP needs
- * a line that has it (6.8 and later): 0, or EXIT_CONFIG after one line.
- */
-static int pick_line(struct run *r, const char *line_opt)
-{
-	char err[PATH_MAX + 512];
-
-	if (line_opt) {
-		snprintf(r->line, sizeof(r->line), "%s", line_opt);
-		snprintf(r->line_from, sizeof(r->line_from), "--line");
-	} else if (r->scn.kernel_line[0]) {
-		snprintf(r->line, sizeof(r->line), "%s", r->scn.kernel_line);
-		snprintf(r->line_from, sizeof(r->line_from),
-			 "kernel_line of the scenario");
-	} else {
-		snprintf(r->line, sizeof(r->line), "%s", r->cfg->kernel_line);
-		snprintf(r->line_from, sizeof(r->line_from),
-			 "kernel_line, from %s", r->cfg->source);
-	}
-	if (scn_check_line(&r->scn, r->line, r->line_from, err,
-			   sizeof(err))) {
-		fprintf(stderr, "swapctl run: %s\n", err);
-		return -1;
-	}
-	return 0;
-}
 
 static int load_scenario(struct run *r, struct popt_cmd *cmd,
 			 const char *arg, const char *kernels_opt,
@@ -1062,7 +925,7 @@ static int load_scenario(struct run *r, struct popt_cmd *cmd,
 		fprintf(stderr, "swapctl run: %s\n", err);
 		return kernels_opt ? EXIT_USAGE : EXIT_CONFIG;
 	}
-	if (pick_line(r, line_opt))
+	if (kernels_pick_line(&r->k, line_opt))
 		return EXIT_CONFIG;
 	r->env.cfg = cfg;
 	r->env.scn = &r->scn;
@@ -1091,7 +954,7 @@ static int prepare_kbuild(struct run *r)
 	snprintf(log, sizeof(log), "%s/logs/kbuild-%s.log", cfg->workdir,
 		 r->scn.kbuild);
 	/* the source of the run's line, as `swapctl build` extracted it */
-	if (config_tarball(cfg, r->line, tarball, sizeof(tarball))) {
+	if (config_tarball(cfg, r->k.line, tarball, sizeof(tarball))) {
 		fprintf(stderr, "swapctl run: %s: path too long\n",
 			cfg->workdir);
 		return EXIT_CONFIG;
@@ -1225,7 +1088,7 @@ static int plan_parallel(struct run *r, int parallel)
 
 /* Kernels, initramfs and kbuild tree; 0 or an exit code. */
 static int prepare(struct run *r, struct popt_cmd *cmd,
-		   const struct overrides *ov, const char *ird, int repeat,
+		   const struct kernel_overrides *ov, const char *ird, int repeat,
 		   int timeout)
 {
 	struct swapctl_config *cfg = r->cfg;
@@ -1236,7 +1099,7 @@ static int prepare(struct run *r, struct popt_cmd *cmd,
 	r->env.host_timeout_s = timeout ? (double)timeout :
 		(double)(r->scn.timeout_s + BOOT_MARGIN_S);
 	r->env.kvm = read_cpuinfo_kvm(r);
-	code = resolve_kernels(r, ov);
+	code = kernels_resolve(&r->k, ov);
 	if (code <= -2) {
 		for (k = 0; k < r->scn.nkernels; k++)
 			snprintf(names + strlen(names),
@@ -1248,151 +1111,22 @@ static int prepare(struct run *r, struct popt_cmd *cmd,
 	}
 	if (code)
 		goto toolong;
-	r->initramfs_given = ird;
+	r->k.initramfs_given = ird;
 	if (ird)
-		snprintf(r->initramfs, sizeof(r->initramfs), "%s", ird);
-	else if (util_path(r->initramfs, sizeof(r->initramfs),
+		snprintf(r->k.initramfs, sizeof(r->k.initramfs), "%s", ird);
+	else if (util_path(r->k.initramfs, sizeof(r->k.initramfs),
 			   "%s/kernels/initramfs.cpio", cfg->workdir))
 		goto toolong;
 	code = prepare_kbuild(r);
 	if (code)
 		return code;
-	r->env.initramfs = r->initramfs;
+	r->env.initramfs = r->k.initramfs;
 	r->env.run_id = r->id;
 	r->env.run_dir = r->dir;
 	return 0;
 toolong:
 	fprintf(stderr, "swapctl run: %s: path too long\n", cfg->workdir);
 	return EXIT_CONFIG;
-}
-
-/*
- * The build of kernel @k: "--baseline", "--series S" (patched: the
- * configured series), "--series S --keep-each" for the kernel after
- * patch KK of S (S.KK).
- */
-static void build_args(const struct run *r, int k, char *buf, size_t len)
-{
-	const char *name = r->scn.kernels[k], *dot = strrchr(name, '.');
-	size_t n = dot ? strspn(dot + 1, "0123456789") : 0;
-
-	if (!strcmp(name, "baseline"))
-		snprintf(buf, len, "--baseline");
-	else if (!strcmp(name, SCN_PATCHED))
-		snprintf(buf, len, "--series %s", r->cfg->series);
-	else if (n >= 2 && !dot[1 + n])
-		snprintf(buf, len, "--series %.*s --keep-each",
-			 (int)(dot - name), name);
-	else
-		snprintf(buf, len, "--series %s", name);
-}
-
-/*
- * The work dir's initramfs holds the guest programs next to this
- * swapctl: the other end of the host/guest contract it speaks. Remade
- * (only when its bytes differ) before every run, so that a swapctl
- * updated since the last build never boots an older guest that
- * refuses what the new host sends (a plan key it does not know).
- */
-static int refresh_initramfs(struct run *r)
-{
-	struct build_ctx bc = { .cfg = r->cfg, .logfd = -1 };
-	char path[PATH_MAX];
-
-	bc.datadir = util_data_dir();
-	if (!bc.datadir)
-		return 0;	/* check_inputs() says what is missing */
-	if (initramfs_write(&bc, path, sizeof(path))) {
-		fprintf(stderr, "swapctl run: cannot remake %s from the guest programs next to swapctl (above); 'make' builds them\n",
-			r->initramfs);
-		return -1;
-	}
-	return 0;
-}
-
-/*
- * Every kernel and the initramfs can be read; 0, EXIT_NO_KERNEL (a
- * kernel of the line not built, with the build that makes it) or
- * EXIT_SETUP.
- */
-static int check_inputs(struct run *r)
-{
-	char args[128];
-	int k;
-
-	for (k = 0; k < r->scn.nkernels; k++) {
-		if (!access(r->kernel_path[k], R_OK))
-			continue;
-		if (errno != ENOENT || !strcmp(r->variant[k], "(given)")) {
-			fprintf(stderr, "swapctl run: kernel %s: %s: %s\n",
-				r->scn.kernels[k], r->kernel_path[k],
-				strerror(errno));
-			return EXIT_SETUP;
-		}
-		build_args(r, k, args, sizeof(args));
-		fprintf(stderr, "swapctl run: kernel %s of line %s (%s) is not built: %s does not exist; run 'swapctl build --line %s %s%s' first\n",
-			r->scn.kernels[k], r->line, r->line_from,
-			r->kernel_path[k], r->line, args,
-			r->env.debug ? " --debug" : "");
-		return EXIT_NO_KERNEL;
-	}
-	return 0;
-}
-
-/*
- * The initramfs, remade under run.lock: a run of another checkout
- * waiting for the lock must not replace it while this run boots it.
- */
-static int initramfs_ready(struct run *r)
-{
-	if (!r->initramfs_given && refresh_initramfs(r))
-		return EXIT_SETUP;
-	if (access(r->initramfs, R_OK)) {
-		fprintf(stderr, "swapctl run: %s: %s (run 'swapctl build' first)\n",
-			r->initramfs, strerror(errno));
-		return EXIT_SETUP;
-	}
-	return 0;
-}
-
-/* Why a file given on the command line cannot be booted, or NULL. */
-static const char *given_problem(const char *path)
-{
-	struct stat sb;
-
-	if (stat(path, &sb) || access(path, R_OK))
-		return strerror(errno);
-	if (!S_ISREG(sb.st_mode))
-		return "not a regular file";
-	return NULL;
-}
-
-/*
- * --dry-run: the files given on the command line (--kernel NAME=FILE,
- * --baseline-kernel, --patched-kernel, --initramfs) are what run would
- * boot: refused as run refuses them (check_inputs()); 0 or EXIT_SETUP.
- */
-static int check_given(struct run *r)
-{
-	const char *why;
-	int k;
-
-	for (k = 0; k < r->scn.nkernels; k++) {
-		if (strcmp(r->variant[k], "(given)"))
-			continue;
-		why = given_problem(r->kernel_path[k]);
-		if (why) {
-			fprintf(stderr, "swapctl run: kernel %s: %s: %s\n",
-				r->scn.kernels[k], r->kernel_path[k], why);
-			return EXIT_SETUP;
-		}
-	}
-	why = r->initramfs_given ? given_problem(r->initramfs) : NULL;
-	if (why) {
-		fprintf(stderr, "swapctl run: %s: %s\n", r->initramfs, why);
-		return EXIT_SETUP;
-	}
-	return 0;
 }
 
 /* Connect to the hosts, run every guest and judge them; the exit code. */
@@ -1455,7 +1189,8 @@ static int run_locked(struct run *r)
 			strerror(errno));
 		return EXIT_SETUP;
 	}
-	code = guest_interrupted ? EXIT_INTERRUPTED : initramfs_ready(r);
+	code = guest_interrupted ? EXIT_INTERRUPTED :
+		kernels_initramfs_ready(&r->k);
 	if (code) {
 		/* said */
 	} else if (make_run_dir(r, err, sizeof(err)) ||
@@ -1483,7 +1218,7 @@ static void free_run(struct run *r)
 
 /* The options of swapctl run, as parsed. */
 struct run_opts {
-	struct overrides ov;		/* --kernel, --baseline/patched-kernel */
+	struct kernel_overrides ov;		/* --kernel, --baseline/patched-kernel */
 	struct res_mde_opts pw;		/* --effect, --metric */
 	struct repeat_opt ro;		/* --repeat */
 	const char *kernels, *initramfs, *append, *line;
@@ -1570,13 +1305,16 @@ static struct run *new_run(struct swapctl_config *cfg,
 		return NULL;
 	r->pw = o->pw;
 	r->cfg = cfg;
+	r->k.cfg = cfg;
+	r->k.scn = &r->scn;
+	r->k.debug = o->debug;
 	sched_init(&r->s);
 	r->s.cfg = cfg;
 	r->s.scn = &r->scn;
 	r->s.env = &r->env;
 	r->s.id = r->id;
 	r->s.uri = r->uri;
-	r->s.kernel_path = (const char (*)[4096])r->kernel_path;
+	r->s.kernel_path = (const char (*)[4096])r->k.kernel_path;
 	r->s.plans = r->plans;
 	results_init(&r->res);
 	r->json = o->json;
@@ -1627,9 +1365,9 @@ static int run_with(struct popt_cmd *cmd, const char *arg,
 		return EXIT_FAILURE_GENERIC;
 	code = setup_run(r, cmd, arg, o);
 	if (!code && r->dry_run)
-		code = check_given(r);
+		code = kernels_check_given(&r->k);
 	if (!code)
-		code = r->dry_run ? dry_run(r) : check_inputs(r);
+		code = r->dry_run ? dry_run(r) : kernels_check(&r->k);
 	if (!code && !r->dry_run)
 		code = run_locked(r);
 	free_run(r);
