@@ -32,6 +32,7 @@
 #include "plan.h"
 #include "results.h"
 #include "hostrec.h"
+#include "summary.h"
 #include "rundir.h"
 #include "scenario.h"
 #include "schedule.h"
@@ -51,17 +52,7 @@ struct run {
 	struct scenario scn;
 	struct guest_env env;
 	unsigned int parallel;	/* at most this many guests at once */
-	/*
-	 * --repeat auto: repeat until every power target's minimum
-	 * detectable effect is at most pw.effect, or repeat_limit repeats.
-	 */
-	bool repeat_auto, power_reached;
-	unsigned int repeat_limit;
-	double power_worst;		/* the largest target mde at the end */
-	int power_worst_mi;
-	struct res_mde_opts pw;		/* --effect, --metric */
-	int targets[RES_MAX_METRICS];	/* pw.mi, or results_mde_targets */
-	unsigned int ntargets;
+	struct run_power pow;	/* the power targets, --repeat auto */
 	bool json, dry_run;
 	struct run_kernels k;	/* the line, the kernels, the initramfs */
 	char uri[4200];
@@ -150,354 +141,26 @@ static json_t *waves_json(const struct run *r)
 	return a;
 }
 
-/*
- * The hosts: [{"uri", "remote", "capacity", "guests", "lost", "why"}],
- * "why" saying why a host was not used or was lost (null: neither).
- */
-static json_t *hosts_json(const struct run *r)
+/* @r as its summary reads it */
+static void summary_of(struct run *r, struct run_summary *rs)
 {
-	json_t *a = json_array();
-	unsigned int i;
-
-	for (i = 0; i < r->s.nhosts; i++) {
-		const struct sched_host *h = &r->s.host[i];
-
-		json_array_append_new(a, json_pack("{sssbsisisbso}",
-			"uri", h->h.uri, "remote", h->h.remote,
-			"capacity", (int)r->s.hw[i].capacity,
-			"guests", (int)h->guests, "lost", r->s.hw[i].lost,
-			"why", h->why[0] ? json_string(h->why) :
-			json_null()));
-	}
-	return a;
+	*rs = (struct run_summary){
+		.scn = &r->scn, .env = &r->env, .k = &r->k, .s = &r->s,
+		.pow = &r->pow, .id = r->id, .dir = r->dir, .uri = r->uri,
+		.res = &r->res,
+	};
 }
 
-static json_t *guest_json(const struct run *r, const struct guest *g,
-			  const struct res_guest *rg)
-{
-	const struct track *t = &g->track;
-	json_t *o, *ph, *all, *stj;
-	unsigned int i;
-
-	o = json_pack("{sssiss}", "kernel", g->kernel, "rep", (int)g->rep,
-		      "status", g->pass ? "pass" : "fail");
-	json_object_set_new(o, "reason", json_string(g->why));
-	json_object_set_new(o, "host", json_string(g->host[0] ? g->host :
-						   r->uri));
-	json_object_set_new(o, "rerun", g->rerun_why[0] ?
-			    json_string(g->rerun_why) : json_null());
-	json_object_set_new(o, "release", json_string(t->kernel));
-	json_object_set_new(o, "metrics", rg ? results_guest_json(rg) :
-			    json_object());
-	all = json_object();
-	for (i = 0; i < g->nlast_ctr; i++)
-		json_object_set_new(all, g->last_ctr[i].name,
-				    json_integer((json_int_t)
-						 g->last_ctr[i].value));
-	json_object_set_new(o, "vmstat_all", all);
-	json_object_set_new(o, "pages_written", t->have_result ?
-			    json_integer((json_int_t)t->pages_written) :
-			    json_null());
-	json_object_set_new(o, "host_boot_seconds", t->hello ?
-			    json_real(g->boot_s) : json_null());
-	json_object_set_new(o, "run_seconds", json_real(g->run_s));
-	json_object_set_new(o, "agent_cpu_seconds", g->has_agent_cpu ?
-			    json_real(g->agent_cpu_ns / 1e9) : json_null());
-	ph = json_array();
-	for (i = 0; i < t->nphases; i++) {
-		const struct track_phase *p = &t->phases[i];
-
-		if (!p->ended)
-			continue;
-		json_array_append_new(ph, json_pack("{sssfsIsI}",
-			"name", p->name,
-			"seconds", p->has_stats ? p->ns / 1e9 :
-				   (p->end_ns - p->start_ns) / 1e9,
-			"pages", (json_int_t)p->pages,
-			"corrupt", (json_int_t)p->corrupt));
-	}
-	json_object_set_new(o, "phases", ph);
-	json_object_set_new(o, "console_problems",
-			    json_integer(g->console_problems));
-	json_object_set_new(o, "console_first_problem",
-			    g->console_problems ?
-			    json_string(g->console_first) : json_null());
-	json_object_set_new(o, "console_splats",
-			    console_scan_json(&g->console));
-	json_object_set_new(o, "debug", json_boolean(r->env.debug));
-	json_object_set_new(o, "oom_kills", json_integer(g->oom_kills));
-	json_object_set_new(o, "timeout", json_boolean(g->timeout));
-	stj = json_pack("{sIsIsIsIsIsIsIsIss}",
-		"lines", (json_int_t)g->st.lines,
-		"ok", (json_int_t)g->st.ok,
-		"malformed", (json_int_t)g->st.malformed,
-		"too_long", (json_int_t)g->st.too_long,
-		"absurd", (json_int_t)g->st.absurd,
-		"seq_gaps", (json_int_t)g->st.seq_gaps,
-		"seq_missing", (json_int_t)g->st.seq_missing,
-		"seq_dups", (json_int_t)g->st.seq_dups,
-		"last_error", g->st.last_error);
-	json_object_set_new(o, "stream", stj);
-	json_object_set_new(o, "dir", json_string(g->dir));
-	return o;
-}
-
-static json_t *expect_json(const struct scn_expect *e,
-			   const struct res_expect *x)
-{
-	json_t *j = json_pack("{sssssbsb}", "metric", e->metric,
-			      "kernel", e->kernel[0] ? e->kernel : "each",
-			      "pass", x->pass, "skipped", x->skipped);
-
-	json_object_set_new(j, "vs", e->vs[0] ? json_string(e->vs) :
-			    json_null());
-	json_object_set_new(j, e->vs[0] ? "min_ratio" : "min", e->has_min ?
-			    json_real(e->min) : json_null());
-	json_object_set_new(j, e->vs[0] ? "max_ratio" : "max", e->has_max ?
-			    json_real(e->max) : json_null());
-	json_object_set_new(j, "value", x->measured ? json_real(x->value) :
-			    json_null());
-	json_object_set_new(j, "detail", json_string(x->what));
-	return j;
-}
-
-/*
- * {"effect", "targets": [keys], "repeat_auto": {"limit", "repeats",
- * "reached", "worst_mde", "worst_metric"} or null}
- */
-static json_t *power_json(const struct run *r)
-{
-	json_t *o = json_object(), *t = json_array();
-	unsigned int i;
-
-	json_object_set_new(o, "effect", r->pw.effect > 0 ?
-			    json_real(r->pw.effect) : json_null());
-	for (i = 0; i < r->ntargets; i++)
-		json_array_append_new(t,
-			json_string(metric_defs[r->targets[i]].key));
-	json_object_set_new(o, "targets", t);
-	if (!r->repeat_auto) {
-		json_object_set_new(o, "repeat_auto", json_null());
-		return o;
-	}
-	json_object_set_new(o, "repeat_auto", json_pack("{sIsIsbsoss}",
-		"limit", (json_int_t)r->repeat_limit,
-		"repeats", (json_int_t)r->s.repeat,
-		"reached", r->power_reached,
-		"worst_mde", isfinite(r->power_worst) ?
-			json_real(r->power_worst) : json_null(),
-		"worst_metric", r->power_worst_mi >= 0 ?
-			metric_defs[r->power_worst_mi].key : ""));
-	return o;
-}
-
-static json_t *summary_json(struct run *r, const struct res_expect *xr,
-			    const char *regressions, int code)
-{
-	json_t *o, *arr, *ex, *ks, *nr;
-	int i, k;
-
-	o = json_pack("{sssssssi}", "scenario", r->scn.name, "run_id", r->id,
-		      "dir", r->dir, "repeat", (int)r->s.repeat);
-	json_object_set_new(o, "accel", json_string(r->env.kvm ? "kvm" :
-						    "tcg"));
-	json_object_set_new(o, "icount_shift", r->env.icount ?
-			    json_integer(r->env.icount_shift) : json_null());
-	json_object_set_new(o, "guest", json_pack("{sisi}", "memory_mb",
-		(int)r->env.memory_mb, "cpus", (int)r->env.cpus));
-	json_object_set_new(o, "debug", json_boolean(r->env.debug));
-	json_object_set_new(o, "parallel", json_integer(r->s.width));
-	json_object_set_new(o, "waves", json_incref(r->s.wave_log));
-	json_object_set_new(o, "wall_seconds", json_real(r->s.wall_s));
-	json_object_set_new(o, "hosts", hosts_json(r));
-	json_object_set_new(o, "kernel_line", json_string(r->k.line));
-	ks = json_array();
-	for (k = 0; k < r->scn.nkernels; k++)
-		json_array_append_new(ks, json_pack("{sssssb}",
-			"name", r->scn.kernels[k], "variant", r->k.variant[k],
-			"bzImage", r->k.kernel_path[k], "reference", k == 0));
-	json_object_set_new(o, "kernel_images", ks);
-	arr = json_array();
-	for (i = 0; i < r->s.ng; i++)
-		json_array_append_new(arr, guest_json(r, &r->s.g[i],
-			i < (int)r->res.ng ? &r->res.g[i] : NULL));
-	json_object_set_new(o, "results", arr);
-	json_object_set_new(o, "kernels", results_kernels_json(&r->res));
-	json_object_set_new(o, "comparisons",
-			    results_comparisons_json(&r->res));
-	json_object_set_new(o, "phases", results_phases_json(&r->res));
-	json_object_set_new(o, "power", power_json(r));
-	ex = json_array();
-	for (i = 0; i < r->scn.nexpect; i++)
-		json_array_append_new(ex, expect_json(&r->scn.expect[i],
-						      &xr[i]));
-	json_object_set_new(o, "expectations", ex);
-	nr = json_array();
-	for (i = 0; i < r->scn.nnoreg; i++)
-		json_array_append_new(nr, json_string(r->scn.no_regression[i]));
-	json_object_set_new(o, "no_regression", nr);
-	json_object_set_new(o, "regressions", regressions[0] ?
-			    json_string(regressions) : json_null());
-	json_object_set_new(o, "status", json_string(
-		code == EXIT_INTERRUPTED ? "interrupted" :
-		code == EXIT_REGRESSION ? "regression" :
-		code ? "fail" : "pass"));
-	json_object_set_new(o, "exit_code", json_integer(code));
-	return o;
-}
-
-/* With several hosts: each host's guests, and which was lost or unused. */
-static void print_hosts(const struct run *r)
-{
-	unsigned int i;
-
-	for (i = 0; r->s.nhosts > 1 && i < r->s.nhosts; i++) {
-		const struct sched_host *h = &r->s.host[i];
-
-		printf("host %s: %u guest%s%s%s%s\n", h->h.uri, h->guests,
-		       h->guests == 1 ? "" : "s",
-		       r->s.hw[i].lost ? ", LOST mid-run (its unfinished repeats re-ran on the others)" :
-		       "", h->why[0] && !r->s.hw[i].lost ? ", not used: " : "",
-		       h->why[0] && !r->s.hw[i].lost ? h->why : "");
-	}
-}
-
-/* Under the table: the host of each repeat, and the re-runs. */
-static void print_host_lines(const struct results *res)
-{
-	char buf[RES_MAX_HOSTS * 2 * CONFIG_URI_MAX + 512];
-
-	if (results_host_lines(res, buf, sizeof(buf)))
-		fputs(buf, stdout);
-}
-
-static void print_table(struct run *r, const struct res_expect *xr,
-			const char *regressions, int code)
-{
-	char at_once[32] = "one guest at a time";
-	int i;
-
-	if (r->s.width > 1)
-		snprintf(at_once, sizeof(at_once), "%u guests at once",
-			 r->s.width);
-	printf("\nscenario %s: line %s, %s, %u MiB, %u CPUs, %u run%s per kernel, %s, reference %s\n",
-	       r->scn.name, r->k.line, r->env.kvm ? "KVM" : "TCG",
-	       r->env.memory_mb,
-	       r->env.cpus, r->s.repeat, r->s.repeat > 1 ? "s" : "", at_once,
-	       r->scn.kernels[0]);
-	results_print_table(stdout, &r->res);
-	print_host_lines(&r->res);
-	results_print_mde(stdout, &r->res, r->targets, r->ntargets);
-	if (r->repeat_auto)
-		printf("repeat auto: %u runs per kernel, %s %.3g%% (largest mde %.1f%%, %s)\n",
-		       r->s.repeat, r->power_reached ?
-		       "every target's mde within" :
-		       "the limit reached before every mde was within",
-		       r->pw.effect * 100,
-		       isfinite(r->power_worst) ? r->power_worst * 100 : 100,
-		       r->power_worst_mi >= 0 ?
-		       metric_defs[r->power_worst_mi].key : "-");
-	print_hosts(r);
-	for (i = 0; i < r->s.ng; i++) {
-		const struct guest *g = &r->s.g[i];
-
-		printf("%s-%u: %s%s%s%s%s\n", g->kernel, g->rep,
-		       g->pass ? "pass" : "FAIL", g->why[0] ? ": " : "",
-		       g->why, g->rerun_why[0] ? "; " : "", g->rerun_why);
-		console_scan_print(stdout, &g->console, "  ");
-		if (g->st.malformed || g->st.seq_gaps || g->st.absurd ||
-		    g->st.too_long)
-			printf("  stream: %llu malformed, %llu too long, %llu absurd, %llu seq gaps (%llu lines lost)\n",
-			       (unsigned long long)g->st.malformed,
-			       (unsigned long long)g->st.too_long,
-			       (unsigned long long)g->st.absurd,
-			       (unsigned long long)g->st.seq_gaps,
-			       (unsigned long long)g->st.seq_missing);
-	}
-	for (i = 0; i < r->scn.nexpect; i++) {
-		const struct scn_expect *e = &r->scn.expect[i];
-
-		printf("expect %s %s", e->kernel[0] ? e->kernel : "each",
-		       e->metric);
-		if (e->vs[0])
-			printf(" / %s", e->vs);
-		if (e->has_min)
-			printf(" >= %g", e->min);
-		if (e->has_max)
-			printf(" <= %g", e->max);
-		printf(": %s%s%s\n", xr[i].skipped ? "skipped" :
-		       xr[i].pass ? "ok" : "FAILED",
-		       xr[i].what[0] ? ", " : "", xr[i].what);
-	}
-	if (r->scn.nnoreg)
-		printf("no regression in");
-	for (i = 0; i < r->scn.nnoreg; i++)
-		printf(" %s", r->scn.no_regression[i]);
-	if (r->scn.nnoreg)
-		printf(": %s%s\n", regressions[0] ? "REGRESSION: " : "ok",
-		       regressions);
-	printf("%s (exit %d); recorded in %s\n",
-	       code == EXIT_INTERRUPTED ? "INTERRUPTED" :
-	       code == EXIT_REGRESSION ? "REGRESSION" : code ? "FAIL" :
-	       "PASS", code, r->dir);
-}
-
-/* The results of the guests run so far (@res initialised); -1: no memory */
-static int guests_results(const struct run *r, struct results *res)
-{
-	int i, k, bad = 0;
-
-	for (k = 0; k < r->scn.nkernels; k++)
-		results_kernel(res, r->scn.kernels[k]);
-	for (i = 0; i < r->s.ng; i++)
-		if (results_add_on(res, r->s.g[i].kernel, r->s.g[i].rep,
-				   r->s.g[i].host[0] ? r->s.g[i].host : r->uri,
-				   r->s.g[i].rerun_why, &r->s.g[i].track))
-			bad = -1;
-	return bad;
-}
-
+/* Judge the guests, write summary.json, print; the exit code. */
 static int finish(struct run *r)
 {
-	struct res_expect xr[SCN_MAX_EXPECT];
-	char path[4200], *text, regressions[2048];
-	int code = EXIT_OK, i;
-	json_t *sum;
+	struct run_summary rs;
+	int code;
 
-	r->res.effect = r->pw.effect;
+	r->res.effect = r->pow.pw.effect;
 	r->res.effect_limit = POWER_LIMIT;
-	if (guests_results(r, &r->res))
-		code = EXIT_FAILURE_GENERIC;
-	for (i = 0; i < r->s.ng; i++)
-		code = results_exit_worst(code, r->s.g[i].exit_class);
-	for (i = 0; i < r->scn.nexpect; i++) {
-		results_expect(&r->res, &r->scn.expect[i], &xr[i]);
-		if (!xr[i].pass && !xr[i].skipped)
-			code = results_exit_worst(code, EXIT_EXPECT);
-	}
-	results_gate(&r->res, &r->scn);
-	if (results_regressions(&r->res, &r->scn, regressions,
-				sizeof(regressions))) {
-		code = results_exit_worst(code, EXIT_REGRESSION);
-		guest_msg("REGRESSION: %s", regressions);
-	}
-	if (!r->s.ng)
-		code = results_exit_worst(code, EXIT_SETUP);
-	if (guest_interrupted)
-		code = EXIT_INTERRUPTED;
-	sum = summary_json(r, xr, regressions, code);
-	text = json_dumps(sum, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
-			  JSON_REAL_PRECISION(6));
-	snprintf(path, sizeof(path), "%s/summary.json", r->dir);
-	if (!text || util_write_file_atomic(path, text, strlen(text), 0644))
-		guest_msg("%s: %s", path, strerror(errno));
-	if (r->json && text)
-		printf("%s\n", text);
-	else
-		print_table(r, xr, regressions, code);
-	fflush(stdout);
-	free(text);
-	json_decref(sum);
+	summary_of(r, &rs);
+	code = summary_finish(&rs, r->json);
 	write_state(r, "done");
 	return code;
 }
@@ -737,9 +400,9 @@ static int dry_run(struct run *r)
 	       r->env.accel_why);
 	printf("# libvirt URI: %s\n", r->uri);
 	printf("# kernel line: %s (%s)\n", r->k.line, r->k.line_from);
-	if (r->repeat_auto)
+	if (r->pow.repeat_auto)
 		printf("# repeats: auto, %u to %u runs per kernel, until every power target's mde <= %.3g%%\n",
-		       AUTO_MIN_REPEAT, r->repeat_limit, r->pw.effect * 100);
+		       AUTO_MIN_REPEAT, r->pow.limit, r->pow.pw.effect * 100);
 	else
 		printf("# repeats: %u run%s per kernel, interleaved\n",
 		       r->s.repeat, r->s.repeat == 1 ? "" : "s");
@@ -815,32 +478,32 @@ static int setup_power(struct run *r, const struct repeat_opt *ro,
 {
 	unsigned int i;
 
-	if (r->pw.n) {
-		memcpy(r->targets, r->pw.mi, r->pw.n * sizeof(r->targets[0]));
-		r->ntargets = r->pw.n;
+	if (r->pow.pw.n) {
+		memcpy(r->pow.targets, r->pow.pw.mi, r->pow.pw.n * sizeof(r->pow.targets[0]));
+		r->pow.ntargets = r->pow.pw.n;
 	} else {
-		r->ntargets = results_mde_targets(&r->scn, r->targets,
+		r->pow.ntargets = results_mde_targets(&r->scn, r->pow.targets,
 						  RES_MAX_METRICS);
 	}
-	r->power_worst_mi = -1;
+	r->pow.worst_mi = -1;
 	if (limit && !ro->autom) {
 		fprintf(stderr, "swapctl run: option '--repeat-limit' is for '--repeat auto'\n");
 		return EXIT_USAGE;
 	}
 	if (!ro->autom)
 		return 0;
-	r->repeat_auto = true;
-	r->repeat_limit = limit ? (unsigned int)limit : AUTO_LIMIT;
-	if (!(r->pw.effect > 0))
-		r->pw.effect = AUTO_EFFECT;
-	for (i = 0; i < r->ntargets; i++) {
-		const struct metric_def *m = &metric_defs[r->targets[i]];
+	r->pow.repeat_auto = true;
+	r->pow.limit = limit ? (unsigned int)limit : AUTO_LIMIT;
+	if (!(r->pow.pw.effect > 0))
+		r->pow.pw.effect = AUTO_EFFECT;
+	for (i = 0; i < r->pow.ntargets; i++) {
+		const struct metric_def *m = &metric_defs[r->pow.targets[i]];
 
-		if (r->pw.effect < m->min_effect)
+		if (r->pow.pw.effect < m->min_effect)
 			guest_msg("repeat auto: %s changes below %.3g%% are noise by its definition (swapctl metrics): its goal is %.3g%%",
 			    m->key, m->min_effect * 100, m->min_effect * 100);
 	}
-	r->s.repeat = r->repeat_limit;
+	r->s.repeat = r->pow.limit;
 	return 0;
 }
 
@@ -877,28 +540,30 @@ static int opt_pk(const struct popt *opt, const char *arg, char *err,
 static bool enough_repeats(struct sched *s, unsigned int done, void *arg)
 {
 	struct run *r = arg;
+	struct run_summary rs;
 	struct results res;
 
 	(void)s;
-	if (!r->repeat_auto)
+	if (!r->pow.repeat_auto)
 		return false;
 	if (done < AUTO_MIN_REPEAT)
 		return false;
 	results_init(&res);
-	if (guests_results(r, &res)) {
+	summary_of(r, &rs);
+	if (summary_results(&rs, &res)) {
 		results_free(&res);
 		return false;
 	}
-	r->power_reached = results_mde_reached(&res, r->targets,
-					       r->ntargets, r->pw.effect,
-					       &r->power_worst,
-					       &r->power_worst_mi);
+	r->pow.reached = results_mde_reached(&res, r->pow.targets,
+					       r->pow.ntargets, r->pow.pw.effect,
+					       &r->pow.worst,
+					       &r->pow.worst_mi);
 	results_free(&res);
 	guest_msg("repeat auto: after %u runs a kernel the largest mde is %.1f%% (%s)%s%.3g%%",
-	    done, isfinite(r->power_worst) ? r->power_worst * 100 : 100,
-	    r->power_worst_mi >= 0 ? metric_defs[r->power_worst_mi].key : "-",
-	    r->power_reached ? " <= " : " > ", r->pw.effect * 100);
-	return r->power_reached;
+	    done, isfinite(r->pow.worst) ? r->pow.worst * 100 : 100,
+	    r->pow.worst_mi >= 0 ? metric_defs[r->pow.worst_mi].key : "-",
+	    r->pow.reached ? " <= " : " > ", r->pow.pw.effect * 100);
+	return r->pow.reached;
 }
 
 #define STR_(x) #x
@@ -1136,7 +801,7 @@ static int run_connected(struct run *r)
 	int code;
 
 	config_libvirt_uri(r->cfg, r->uri, sizeof(r->uri));
-	r->s.enough = r->repeat_auto ? enough_repeats : NULL;
+	r->s.enough = r->pow.repeat_auto ? enough_repeats : NULL;
 	r->s.arg = r;
 	code = sched_alloc(&r->s) ? EXIT_FAILURE_GENERIC : hosts_open(&r->s);
 	if (code) {
@@ -1303,7 +968,7 @@ static struct run *new_run(struct swapctl_config *cfg,
 
 	if (!r)
 		return NULL;
-	r->pw = o->pw;
+	r->pow.pw = o->pw;
 	r->cfg = cfg;
 	r->k.cfg = cfg;
 	r->k.scn = &r->scn;
