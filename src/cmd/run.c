@@ -23,6 +23,7 @@
 
 #include "jfile.h"
 #include "build.h"
+#include "dryrun.h"
 #include "guest.h"
 #include "kline.h"
 #include "kbuild.h"
@@ -117,30 +118,6 @@ static int write_run_files(struct run *r, char *err, size_t errlen)
 
 /* ---- results ---- */
 
-/*
- * The waves of the run (--parallel), each the names of the guests that
- * start together: [["baseline-1", "patched-1"], ...].
- */
-static json_t *waves_json(const struct run *r)
-{
-	unsigned int nk = (unsigned int)r->scn.nkernels;
-	unsigned int total = r->s.repeat * nk, first = 0, n, i;
-	json_t *a = json_array(), *w;
-	char name[SCN_KERNEL_MAX + 16];
-
-	while ((n = waves_size(nk, total, r->parallel, first))) {
-		w = json_array();
-		for (i = first; i < first + n; i++) {
-			snprintf(name, sizeof(name), "%s-%u",
-				 r->scn.kernels[i % nk], i / nk + 1);
-			json_array_append_new(w, json_string(name));
-		}
-		json_array_append_new(a, w);
-		first += n;
-	}
-	return a;
-}
-
 /* @r as its summary reads it */
 static void summary_of(struct run *r, struct run_summary *rs)
 {
@@ -163,6 +140,24 @@ static int finish(struct run *r)
 	code = summary_finish(&rs, r->json);
 	write_state(r, "done");
 	return code;
+}
+
+/* --dry-run (dryrun.h) */
+static int dry_run(struct run *r)
+{
+	struct run_dry d = {
+		.cfg = r->cfg, .scn = &r->scn, .env = &r->env, .k = &r->k,
+		.plan = r->plan, .repeat = r->s.repeat,
+		.parallel = r->parallel, .width = r->s.width,
+		.nslots = r->s.nslots, .repeat_auto = r->pow.repeat_auto,
+		.auto_min = AUTO_MIN_REPEAT, .auto_limit = r->pow.limit,
+		.effect = r->pow.pw.effect, .json = r->json,
+		.id = r->id, .idlen = sizeof(r->id), .dir = r->dir,
+		.dirlen = sizeof(r->dir), .uri = r->uri,
+		.urilen = sizeof(r->uri),
+	};
+
+	return run_dry(&d);
 }
 
 /* ---- options and setup ---- */
@@ -232,211 +227,6 @@ static int check_setup(struct run *r, const char *append, char *err,
 		 cfg->append[0] ? " " : "", cfg->append,
 		 append && *append ? " " : "", append ? append : "");
 	return 0;
-}
-
-/* The disks of a guest, as guest.c's make_disks() creates them. */
-static json_t *dry_disks(const struct run *r)
-{
-	json_t *a = json_array();
-	int i;
-
-	for (i = 0; a && i < r->scn.nswap; i++) {
-		const struct scn_swap *sw = &r->scn.swap[i];
-
-		if (!sw->dev[0])
-			continue;
-		json_array_append_new(a, json_pack("{sssisssI}",
-			"dev", sw->dev, "swap_index", i,
-			"backend", plan_backend_name(sw->type),
-			"size_mb", (json_int_t)(sw->type == SWAP_EXT4FILE ?
-						 sw->disk_mb : sw->size_mb)));
-	}
-	return a;
-}
-
-/* `hosts` as configured: [] without it (the one local driver). */
-static json_t *dry_hosts(const struct run *r)
-{
-	json_t *a = json_array();
-	unsigned int i;
-
-	for (i = 0; i < r->cfg->nhosts; i++)
-		json_array_append_new(a, json_string(r->cfg->hosts[i]));
-	return a;
-}
-
-/* The --dry-run object: see dry_run(). */
-static json_t *dry_json(struct run *r, struct guest *g)
-{
-	char nfs[4200], exp[4300], rec[4300], *xml, *conf;
-	json_t *o, *doms;
-	int k;
-
-	o = json_pack("{sbsssssssssisiss}", "dry_run", 1,
-		      "scenario", r->scn.name,
-		      "accel", r->env.kvm ? "kvm" : "tcg",
-		      "accel_why", r->env.accel_why, "uri", r->uri,
-		      "memory_mb", (int)r->env.memory_mb,
-		      "cpus", (int)r->env.cpus, "cmdline", r->env.cmdline);
-	doms = json_array();
-	if (!o || !doms) {
-		json_decref(o);
-		json_decref(doms);
-		return NULL;
-	}
-	json_object_set_new(o, "kernel_line", json_string(r->k.line));
-	json_object_set_new(o, "disks", dry_disks(r));
-	json_object_set_new(o, "parallel", json_integer(r->s.width));
-	json_object_set_new(o, "waves", waves_json(r));
-	json_object_set_new(o, "hosts", dry_hosts(r));
-	json_object_set_new(o, "plan", json_string(r->plan));
-	json_object_set_new(o, "domains", doms);
-	for (k = 0; k < r->scn.nkernels; k++) {
-		snprintf(g->kernel, sizeof(g->kernel), "%s",
-			 r->scn.kernels[k]);
-		snprintf(g->kernel_path, sizeof(g->kernel_path), "%s",
-			 r->k.kernel_path[k]);
-		g->rep = 1;
-		util_path(g->dir, sizeof(g->dir), "%s/%s-1", r->dir,
-			  r->scn.kernels[k]);
-		xml = guest_domain_xml(&r->env, g);
-		if (!xml) {
-			json_decref(o);
-			return NULL;
-		}
-		json_array_append_new(doms, json_pack("{ss+sssssssbss}",
-			"guest", r->scn.kernels[k], "-1",
-			"kernel", r->scn.kernels[k], "variant", r->k.variant[k],
-			"bzImage", r->k.kernel_path[k],
-			"built", !access(r->k.kernel_path[k], R_OK), "xml", xml));
-		free(xml);
-	}
-	if (!scn_has_nfs(&r->scn)) {
-		json_object_set_new(o, "nfs", json_null());
-		return o;
-	}
-	snprintf(nfs, sizeof(nfs), "%s/%s-1/nfs", r->dir, r->scn.kernels[0]);
-	snprintf(exp, sizeof(exp), "%s/export", nfs);
-	snprintf(rec, sizeof(rec), "%s/recovery", nfs);
-	conf = ganesha_config(exp, rec, r->cfg->nfs_port);
-	if (!conf) {
-		json_decref(o);
-		return NULL;
-	}
-	snprintf(rec, sizeof(rec), "%s/ganesha.conf", nfs);
-	json_object_set_new(o, "nfs", json_pack("{sisissssssss}",
-		"port", (int)r->cfg->nfs_port,
-		"last_port", (int)(r->cfg->nfs_port + r->s.nslots - 1),
-		"export", "/export", "dir", exp, "ganesha_conf", conf,
-		"conf_path", rec));
-	free(conf);
-	return o;
-}
-
-/* "# hosts: local, qemu+ssh://box/session (remote: ...)" */
-static void dry_print_hosts(const struct run *r)
-{
-	unsigned int i;
-
-	if (!r->cfg->nhosts)
-		return;
-	printf("# hosts:");
-	for (i = 0; i < r->cfg->nhosts; i++)
-		printf("%s %s", i ? "," : "", r->cfg->hosts[i]);
-	printf(" (remote: volumes in its pool '%s'); a free host, the most capacity first, takes the next whole repeats and runs them in the waves below\n",
-	       VM_POOL);
-}
-
-/* The schedule: "# wave 1 (together): baseline-1 patched-1". */
-static void dry_waves(const struct run *r, json_t *waves)
-{
-	json_t *w, *name;
-	size_t i, j;
-
-	printf("# schedule: %u guest%s at once (--parallel %u), %zu wave%s; a wave starts when the one before has ended\n",
-	       r->s.width, r->s.width > 1 ? "s" : "", r->parallel,
-	       json_array_size(waves), json_array_size(waves) > 1 ? "s" : "");
-	json_array_foreach(waves, i, w) {
-		printf("#   wave %zu:", i + 1);
-		json_array_foreach(w, j, name)
-			printf(" %s", json_string_value(name));
-		putchar('\n');
-	}
-}
-
-/*
- * --dry-run: everything run would start, without starting it: the
- * accelerator and why, the libvirt URI, the guest's size, command line
- * and disks, the plan, each domain's XML and the NFS server's
- * configuration. --json: the same as one object.
- */
-static int dry_run(struct run *r)
-{
-	struct guest *g = calloc(1, sizeof(*g));
-	json_t *o, *d, *nfs;
-	int ret = EXIT_OK;
-	size_t i;
-
-	if (!g)
-		return EXIT_FAILURE_GENERIC;
-	snprintf(r->id, sizeof(r->id), "YYYYmmdd-HHMMSS-%s", r->scn.name);
-	util_path(r->dir, sizeof(r->dir), "%s/runs/%s", r->cfg->workdir,
-		  r->id);
-	config_libvirt_uri(r->cfg, r->uri, sizeof(r->uri));
-	o = dry_json(r, g);
-	free(g);
-	if (!o) {
-		fprintf(stderr, "swapctl run: --dry-run: %s\n",
-			strerror(errno));
-		return EXIT_FAILURE_GENERIC;
-	}
-	if (r->json) {
-		if (json_dumpf(o, stdout, JSON_INDENT(2)) || puts("") == EOF)
-			ret = EXIT_OUTPUT;
-		json_decref(o);
-		return ret;
-	}
-	printf("# accelerator: %s (%s)\n", r->env.kvm ? "KVM" : "TCG",
-	       r->env.accel_why);
-	printf("# libvirt URI: %s\n", r->uri);
-	printf("# kernel line: %s (%s)\n", r->k.line, r->k.line_from);
-	if (r->pow.repeat_auto)
-		printf("# repeats: auto, %u to %u runs per kernel, until every power target's mde <= %.3g%%\n",
-		       AUTO_MIN_REPEAT, r->pow.limit, r->pow.pw.effect * 100);
-	else
-		printf("# repeats: %u run%s per kernel, interleaved\n",
-		       r->s.repeat, r->s.repeat == 1 ? "" : "s");
-	printf("# guest: %u MiB, %u vCPU%s; kernel command line: %s\n",
-	       r->env.memory_mb, r->env.cpus, r->env.cpus == 1 ? "" : "s",
-	       r->env.cmdline);
-	dry_print_hosts(r);
-	dry_waves(r, json_object_get(o, "waves"));
-	json_array_foreach(json_object_get(o, "disks"), i, d)
-		printf("# disk %s: %lld MiB sparse image for swap[%lld] (%s)\n",
-		       json_string_value(json_object_get(d, "dev")),
-		       (long long)json_integer_value(json_object_get(d, "size_mb")),
-		       (long long)json_integer_value(json_object_get(d, "swap_index")),
-		       json_string_value(json_object_get(d, "backend")));
-	printf("\n# plan (%s/plan.txt and /swapctl/plan in each initrd)\n%s",
-	       r->dir, r->plan);
-	json_array_foreach(json_object_get(o, "domains"), i, d)
-		printf("\n# domain XML of %s (variant %s%s)\n%s",
-		       json_string_value(json_object_get(d, "guest")),
-		       json_string_value(json_object_get(d, "variant")),
-		       json_is_true(json_object_get(d, "built")) ? "" :
-		       ", not built yet",
-		       json_string_value(json_object_get(d, "xml")));
-	nfs = json_object_get(o, "nfs");
-	if (json_is_object(nfs) && r->s.nslots > 1)
-		printf("\n# NFS: one ganesha.nfsd per guest of a wave, the i-th on 127.0.0.1:%u + i (up to %u), each guest's plan naming its port\n",
-		       r->cfg->nfs_port, r->cfg->nfs_port + r->s.nslots - 1);
-	if (json_is_object(nfs))
-		printf("\n# NFS: ganesha.nfsd on 127.0.0.1:%u, export /export; %s:\n%s",
-		       r->cfg->nfs_port,
-		       json_string_value(json_object_get(nfs, "conf_path")),
-		       json_string_value(json_object_get(nfs, "ganesha_conf")));
-	json_decref(o);
-	return EXIT_OK;
 }
 
 /* --repeat N or auto */
