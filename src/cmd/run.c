@@ -24,6 +24,7 @@
 #include "jfile.h"
 #include "build.h"
 #include "dryrun.h"
+#include "fit.h"
 #include "guest.h"
 #include "kline.h"
 #include "kbuild.h"
@@ -161,73 +162,6 @@ static int dry_run(struct run *r)
 }
 
 /* ---- options and setup ---- */
-
-static bool read_cpuinfo_kvm(struct run *r)
-{
-	char *cpuinfo = util_read_file("/proc/cpuinfo", NULL);
-	bool warn, kvm;
-
-	kvm = domain_pick_accel(r->cfg->accel, cpuinfo, "/dev/kvm",
-				r->env.accel_why, sizeof(r->env.accel_why),
-				&warn);
-	free(cpuinfo);
-	if (warn)
-		fprintf(stderr, "swapctl run: warning: %s (%s)\n",
-			r->env.accel_why,
-			r->cfg->source[0] ? r->cfg->source : "the default");
-	return kvm;
-}
-
-/*
- * What run checks beyond the scenario, before anything starts: the work
- * dir (not inside the repository; quotable in ganesha.conf when an NFS
- * backend needs it); and the kernel command line (append + --append).
- */
-static int check_setup(struct run *r, const char *append, char *err,
-		       size_t errlen)
-{
-	const struct swapctl_config *cfg = r->cfg;
-	const char *from = cfg->source[0] ? cfg->source : "the default";
-	char slub[SCN_SLUB_DEBUG_MAX];
-	const char *bad;
-
-	if (config_check_workdir(cfg, err, errlen))
-		return -1;
-	bad = ganesha_bad_char(cfg->workdir);
-	if (scn_has_nfs(&r->scn) && bad) {
-		snprintf(err, errlen,
-			 "%.1024s: workdir %.1024s (from %.1024s) has a '%c', which ganesha.conf cannot quote: the nfsfile backend needs a work dir without '\"', '\\' or control bytes",
-			 r->scn.file, cfg->workdir, from,
-			 *bad >= ' ' ? *bad : '?');
-		return -1;
-	}
-	/* a slab_error's caches: slub_debug=A,<cache>,... */
-	scn_slub_debug(&r->scn, slub, sizeof(slub));
-	if (slub[0] && (strstr(cfg->append, "slub_debug") ||
-			(append && strstr(append, "slub_debug")))) {
-		snprintf(err, errlen,
-			 "%.1024s: faults: a slab_error with \"caches\" sets the guest's slub_debug= (%s), and %s sets one too: leave it out there",
-			 r->scn.file, slub,
-			 append && strstr(append, "slub_debug") ? "--append" :
-			 "append in swapctl.conf");
-		return -1;
-	}
-	/* loglevel=5: warnings and worse reach the console log */
-	/*
-	 * no_timer_check: under TCG a guest starved of host CPU (four at
-	 * once on two cores) failed the boot-time check that the timer
-	 * interrupt ticks and panicked ("IO-APIC + timer doesn't work!",
-	 * make check of 2026-12-07); the timer is QEMU's and works.
-	 */
-	/* page_owner=on: a debug kernel's Bad page report names the owner */
-	snprintf(r->env.cmdline, sizeof(r->env.cmdline),
-		 "console=ttyS0 panic=-1 loglevel=5 no_timer_check%s%s%s%s%s%s%s",
-		 r->env.debug ? " page_owner=on" : "",
-		 slub[0] ? " " : "", slub,
-		 cfg->append[0] ? " " : "", cfg->append,
-		 append && *append ? " " : "", append ? append : "");
-	return 0;
-}
 
 /* --repeat N or auto */
 struct repeat_opt {
@@ -391,153 +325,10 @@ static int load_scenario(struct run *r, struct popt_cmd *cmd,
 	if (scenario_check_fit(&r->scn, r->env.memory_mb, err, sizeof(err)) ||
 	    scenario_check_host(&r->scn, r->env.memory_mb, r->env.cpus,
 				cfg->source, err, sizeof(err)) ||
-	    check_setup(r, append, err, sizeof(err))) {
+	    fit_cmdline(&r->env, &r->scn, r->cfg, append, err, sizeof(err))) {
 		fprintf(stderr, "swapctl run: %s\n", err);
 		return EXIT_CONFIG;
 	}
-	return 0;
-}
-
-/* The host-side kernel-build tree of a kernel-build scenario. */
-static int prepare_kbuild(struct run *r)
-{
-	struct swapctl_config *cfg = r->cfg;
-	char log[4200], err[4400], tarball[PATH_MAX];
-
-	if (!r->scn.kbuild[0])
-		return 0;
-	snprintf(log, sizeof(log), "%s/logs/kbuild-%s.log", cfg->workdir,
-		 r->scn.kbuild);
-	/* the source of the run's line, as `swapctl build` extracted it */
-	if (config_tarball(cfg, r->k.line, tarball, sizeof(tarball))) {
-		fprintf(stderr, "swapctl run: %s: path too long\n",
-			cfg->workdir);
-		return EXIT_CONFIG;
-	}
-	if (kbuild_prepare(cfg->workdir, tarball, r->scn.kbuild, log,
-			   r->dry_run,
-			   r->scn.kbuild_src, sizeof(r->scn.kbuild_src),
-			   r->scn.kbuild_out, sizeof(r->scn.kbuild_out), err,
-			   sizeof(err))) {
-		fprintf(stderr, "swapctl run: %s: %s\n", r->scn.file, err);
-		return EXIT_SETUP;
-	}
-	return 0;
-}
-
-/*
- * The plan of each slot: the same text but for the NFS port of its
- * server (nfs_port + slot), so one plan for all when there is no NFS.
- */
-static int make_plans(struct run *r)
-{
-	bool nfs = scn_has_nfs(&r->scn);
-	char err[8192];
-	unsigned int i;
-
-	for (i = 0; i < r->s.nslots; i++) {
-		if (i && !nfs) {
-			r->plans[i] = r->plans[0];
-			continue;
-		}
-		r->plans[i] = plan_text(&r->scn, r->env.memory_mb,
-					r->cfg->nfs_port + i);
-		if (!r->plans[i])
-			return EXIT_FAILURE_GENERIC;
-		if (plan_check(r->scn.file, r->plans[i], err, sizeof(err))) {
-			fprintf(stderr, "swapctl run: %s\n", err);
-			return EXIT_CONFIG;
-		}
-	}
-	r->plan = r->plans[0];
-	r->env.plan = r->plan;
-	return 0;
-}
-
-/*
- * The MiB a guest's swap images and NFS swap files take in the host's
- * RAM: all of them when the work dir is on a tmpfs, else none.
- */
-static unsigned int images_in_ram_mb(const struct run *r)
-{
-	struct statfs sf;
-	unsigned int mb = 0;
-	int i;
-
-	if (statfs(r->cfg->workdir, &sf) || sf.f_type != TMPFS_MAGIC)
-		return 0;
-	for (i = 0; i < r->scn.nswap; i++) {
-		const struct scn_swap *sw = &r->scn.swap[i];
-
-		if (sw->type == SWAP_EXT4FILE)
-			mb += sw->disk_mb;
-		else if (sw->dev[0] || sw->type == SWAP_NFSFILE)
-			mb += sw->size_mb;
-	}
-	return mb;
-}
-
-/* Whether the run uses this machine's own libvirt (no hosts, or local). */
-static bool local_host(const struct swapctl_config *cfg)
-{
-	unsigned int i;
-
-	for (i = 0; i < cfg->nhosts; i++)
-		if (!strcmp(cfg->hosts[i], "local"))
-			return true;
-	return !cfg->nhosts;
-}
-
-/*
- * --parallel N (or parallel in swapctl.conf): the waves of this run,
- * and whether they fit the host: refused (EXIT_USAGE) when the widest
- * wave's guests need more memory than MemAvailable, a warning when their
- * vCPUs outnumber the host's CPUs. 0 or an exit code.
- */
-static int plan_parallel(struct run *r, int parallel)
-{
-	const struct swapctl_config *cfg = r->cfg;
-	unsigned int total, guest_mb, ram;
-	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	char what[4200], why[256];
-
-	r->parallel = parallel ? (unsigned int)parallel : cfg->parallel;
-	if (parallel)
-		snprintf(what, sizeof(what), "--parallel %u", r->parallel);
-	else
-		snprintf(what, sizeof(what), "parallel = %u (%s)", r->parallel,
-			 cfg->source);
-	total = r->s.repeat * (unsigned int)r->scn.nkernels;
-	r->s.width = waves_width((unsigned int)r->scn.nkernels, total,
-			       r->parallel);
-	/* every host may run that many: a slot (and NFS port) each */
-	r->s.nslots = r->s.width * (cfg->nhosts ? cfg->nhosts : 1);
-	if (r->s.nslots > WAVES_MAX_PARALLEL)
-		r->s.nslots = WAVES_MAX_PARALLEL;
-	if (scn_has_nfs(&r->scn) && cfg->nfs_port + r->s.nslots - 1 > 65535) {
-		fprintf(stderr, "swapctl run: %s: nfs_port %u: the NFS servers need ports %u to %u, past 65535\n",
-			what, cfg->nfs_port, cfg->nfs_port,
-			cfg->nfs_port + r->s.nslots - 1);
-		return EXIT_USAGE;
-	}
-	if (r->s.width <= 1 || !local_host(cfg))
-		return 0;
-	ram = images_in_ram_mb(r);
-	guest_mb = waves_guest_host_mb(r->env.memory_mb,
-				       scn_has_nfs(&r->scn)) + ram;
-	if (waves_check_memory(r->s.width, guest_mb, waves_mem_available_mb(),
-			       why, sizeof(why))) {
-		fprintf(stderr, "swapctl run: %s: %s (MemAvailable; a guest is %u MiB of RAM + %u MiB for QEMU%s%s)\n",
-			what, why, r->env.memory_mb, WAVES_QEMU_OVERHEAD_MB,
-			scn_has_nfs(&r->scn) ? " and its NFS server" : "",
-			ram ? " + its images on the tmpfs work dir" : "");
-		return EXIT_USAGE;
-	}
-	if (waves_check_cpus(r->s.width, r->env.cpus,
-			     ncpu > 0 ? (unsigned int)ncpu : 0, why,
-			     sizeof(why)))
-		fprintf(stderr, "swapctl run: warning: %s: %s: the guests share the CPUs and each runs slower\n",
-			what, why);
 	return 0;
 }
 
@@ -553,7 +344,7 @@ static int prepare(struct run *r, struct popt_cmd *cmd,
 	r->s.repeat = repeat ? (unsigned int)repeat : r->scn.repeat;
 	r->env.host_timeout_s = timeout ? (double)timeout :
 		(double)(r->scn.timeout_s + BOOT_MARGIN_S);
-	r->env.kvm = read_cpuinfo_kvm(r);
+	r->env.kvm = fit_accel(&r->env, r->cfg);
 	code = kernels_resolve(&r->k, ov);
 	if (code <= -2) {
 		for (k = 0; k < r->scn.nkernels; k++)
@@ -572,7 +363,7 @@ static int prepare(struct run *r, struct popt_cmd *cmd,
 	else if (util_path(r->k.initramfs, sizeof(r->k.initramfs),
 			   "%s/kernels/initramfs.cpio", cfg->workdir))
 		goto toolong;
-	code = prepare_kbuild(r);
+	code = fit_kbuild(&r->scn, r->cfg, r->k.line, r->dry_run);
 	if (code)
 		return code;
 	r->env.initramfs = r->k.initramfs;
@@ -681,75 +472,6 @@ struct run_opts {
 	int timeout, limit, icount, parallel;	/* 0 (icount -1): not given */
 };
 
-/*
- * --icount: TCG only, and one vCPU (-icount runs every vCPU in one TCG
- * thread in turn: with 2 the kernel did not get past bringing up CPU 1
- * in a minute, with 1 it booted in 2 s). A command group that asks for
- * more CPUs (cpuset.cpus) gets the guest's one, said once per group, so
- * that kernel-build's memcg and global halves both run under icount.
- * The guest's own watchdog gets the plan's longest timeout_s: with
- * sleep=off its clock jumps over every idle wait, so a guest waiting
- * for virtio-blk I/O saw 240 s pass in 42 s of host time (bdev-swap);
- * the scenario's timeout_s stays the host's limit, in host time
- * (prepare() set it). Before the plans are written; 0 or EXIT_USAGE.
- */
-static int setup_icount(struct run *r, int icount)
-{
-	struct scn_group *g;
-	int i;
-
-	if (icount >= 0 && r->env.kvm) {
-		fprintf(stderr, "swapctl run: option '--icount': the guests run under KVM here (%s); -icount is TCG's (accel = tcg in swapctl.conf)\n",
-			r->env.accel_why);
-		return EXIT_USAGE;
-	}
-	r->env.icount = icount >= 0;
-	r->env.icount_shift = icount >= 0 ? (unsigned int)icount : 0;
-	if (!r->env.icount)
-		return 0;
-	if (r->env.cpus > 1)
-		guest_msg("--icount: the guests get 1 vCPU instead of %u (icount runs the vCPUs in turn)",
-			  r->env.cpus);
-	r->env.cpus = 1;
-	r->scn.timeout_s = PLAN_TIMEOUT_S_MAX;
-	for (i = 0; i < r->scn.ngroups; i++) {
-		g = &r->scn.group[i];
-		if (g->cpus <= 1)
-			continue;
-		guest_msg("--icount: group %s gets the guest's 1 CPU instead of cpus %u",
-			  g->name, g->cpus);
-		g->cpus = 1;
-	}
-	return 0;
-}
-
-/*
- * An NFS backend's server and a command workload's 9p share of the root
- * are this machine's: a guest on another machine reaches neither, so a
- * host of `hosts` that is not this machine is refused for them (one
- * line naming the scenario and the host). 0 or EXIT_CONFIG.
- */
-static int check_remote_hosts(const struct run *r)
-{
-	const struct swapctl_config *cfg = r->cfg;
-	const char *what = scn_has_nfs(&r->scn) ?
-		"its nfsfile backend's NFS server (ganesha)" :
-		"its command workload's share of the root (9p)";
-	unsigned int i;
-
-	if (!scn_has_nfs(&r->scn) && !r->scn.command)
-		return 0;
-	for (i = 0; i < cfg->nhosts; i++) {
-		if (waves_uri_loopback(cfg->hosts[i]))
-			continue;
-		fprintf(stderr, "swapctl run: %s: host %s (hosts in %s): %s runs on this machine, which a guest on another machine cannot reach; run it on this machine's hosts only\n",
-			r->scn.file, cfg->hosts[i],
-			cfg->source[0] ? cfg->source : "swapctl.conf", what);
-		return EXIT_CONFIG;
-	}
-	return 0;
-}
-
 /* A run of the options @o, not yet loaded; NULL when out of memory. */
 static struct run *new_run(struct swapctl_config *cfg,
 			   const struct run_opts *o)
@@ -790,18 +512,20 @@ static int setup_run(struct run *r, struct popt_cmd *cmd, const char *arg,
 
 	code = load_scenario(r, cmd, arg, o->kernels, o->line, o->append);
 	if (!code)
-		code = check_remote_hosts(r);
+		code = fit_remote_hosts(&r->scn, r->cfg);
 	if (!code)
 		code = prepare(r, cmd, &o->ov, o->initramfs, o->ro.n,
 			       o->timeout);
 	if (!code)
 		code = setup_power(r, &o->ro, o->limit);
 	if (!code)
-		code = setup_icount(r, o->icount);
+		code = fit_icount(&r->env, &r->scn, o->icount);
 	if (!code)
-		code = plan_parallel(r, o->parallel);
+		code = fit_parallel(&r->s, o->parallel, &r->parallel);
 	if (!code)
-		code = make_plans(r);
+		code = fit_plans(&r->s, r->plans);
+	r->plan = r->plans[0];
+	r->env.plan = r->plan;
 	return code;
 }
 
