@@ -2,50 +2,42 @@
 /*
  * swapctl run: boot the kernels of a scenario through libvirt, one guest
  * at a time (interleaved A B A B with --repeat) or, with --parallel N,
- * in waves of up to N guests that start together, each in a thread of
- * its own (waves.h); record each guest's stream under runs/<id>/
- * (guest.c), and compare the kernels with the first one (results.c, the
- * same model `swapctl report` uses).
+ * in waves of up to N guests that start together; record each guest's
+ * stream under runs/<id>/ and compare the kernels with the first one.
+ *
+ * This file is the command: its options, and the glue of the parts:
+ *   run/kernels.c     the line, the kernels and the initramfs it boots
+ *   run/fit.c         the guest, --icount, --parallel's waves, the plans
+ *   run/dryrun.c      --dry-run
+ *   run/rundir.c      runs/<id>/ and its files
+ *   run/hosts.c       the libvirt hosts and their slots
+ *   run/schedule.c    the repeats over the hosts, in waves (threads)
+ *   run/guest.c       one guest, from boot to its result
+ *   results/summary.c the judgement, summary.json and the table
  */
 #include <errno.h>
-#include <math.h>
-#include <pthread.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <linux/magic.h>
-#include <sys/vfs.h>
 
-#include <jansson.h>
-
-#include "jfile.h"
-#include "build.h"
 #include "dryrun.h"
 #include "fit.h"
 #include "guest.h"
-#include "kline.h"
-#include "kbuild.h"
-#include "kernels.h"
-#include "manifest.h"
-#include "parse-options.h"
-#include "plan.h"
-#include "results.h"
 #include "hostrec.h"
-#include "summary.h"
+#include "kernels.h"
+#include "kline.h"
+#include "parse-options.h"
+#include "results.h"
 #include "rundir.h"
 #include "scenario.h"
 #include "schedule.h"
-#include "waves.h"
+#include "summary.h"
 #include "swapctl.h"
 #include "util.h"
+#include "waves.h"
 
-#define MAX_REPEAT	SCHED_MAX_REPEAT
-#define AUTO_MIN_REPEAT	3	/* --repeat auto: spreads from 3 runs on */
-#define AUTO_LIMIT	10	/* --repeat auto's default --repeat-limit */
-#define AUTO_EFFECT	0.05	/* --repeat auto's default --effect */
 #define POWER_LIMIT	1000	/* the most repeats a "needs N" figure says */
 #define BOOT_MARGIN_S	60	/* host limit = timeout_s + this */
 
@@ -63,61 +55,9 @@ struct run {
 	char *plan;
 	/* slot i's plan: its NFS server listens on nfs_port + i */
 	char *plans[WAVES_MAX_PARALLEL];
-	struct sched s;		/* the hosts, their slots and the guests */
+	struct sched s;		/* the hosts, their slots, the guests */
 	struct results res;
 };
-
-static int write_state(const struct run *r, const char *state)
-{
-	char path[4200], text[32];
-
-	snprintf(path, sizeof(path), "%s/state", r->dir);
-	snprintf(text, sizeof(text), "%s\n", state);
-	return util_write_file_atomic(path, text, strlen(text), 0644);
-}
-
-/* ---- the run directory ---- */
-
-static int make_run_dir(struct run *r, char *err, size_t errlen)
-{
-	return rundir_create(r->cfg->workdir, r->scn.name, time(NULL), r->id,
-			     sizeof(r->id), r->dir, sizeof(r->dir), err,
-			     errlen);
-}
-
-static int write_run_files(struct run *r, char *err, size_t errlen)
-{
-	char path[4200], list[SCN_MAX_KERNELS * SCN_KERNEL_MAX + 1];
-	size_t off = 0;
-	int k;
-
-	snprintf(path, sizeof(path), "%s/scenario.json", r->dir);
-	if (util_copy_file(r->scn.file, path, 0644)) {
-		util_seterr(err, errlen, "%s: %s", path, strerror(errno));
-		return -1;
-	}
-	snprintf(path, sizeof(path), "%s/plan.txt", r->dir);
-	if (util_write_file_atomic(path, r->plan, strlen(r->plan), 0644)) {
-		util_seterr(err, errlen, "%s: %s", path, strerror(errno));
-		return -1;
-	}
-	/* the kernels compared, reference first (read by report and top) */
-	for (k = 0; k < r->scn.nkernels; k++)
-		off += snprintf(list + off, sizeof(list) - off, "%s\n",
-				r->scn.kernels[k]);
-	snprintf(path, sizeof(path), "%s/kernels", r->dir);
-	if (util_write_file_atomic(path, list, off, 0644)) {
-		util_seterr(err, errlen, "%s: %s", path, strerror(errno));
-		return -1;
-	}
-	if (write_state(r, "running")) {
-		util_seterr(err, errlen, "%s/state: %s", r->dir, strerror(errno));
-		return -1;
-	}
-	return 0;
-}
-
-/* ---- results ---- */
 
 /* @r as its summary reads it */
 static void summary_of(struct run *r, struct run_summary *rs)
@@ -139,7 +79,7 @@ static int finish(struct run *r)
 	r->res.effect_limit = POWER_LIMIT;
 	summary_of(r, &rs);
 	code = summary_finish(&rs, r->json);
-	write_state(r, "done");
+	rundir_state(r->dir, "done");
 	return code;
 }
 
@@ -151,7 +91,7 @@ static int dry_run(struct run *r)
 		.plan = r->plan, .repeat = r->s.repeat,
 		.parallel = r->parallel, .width = r->s.width,
 		.nslots = r->s.nslots, .repeat_auto = r->pow.repeat_auto,
-		.auto_min = AUTO_MIN_REPEAT, .auto_limit = r->pow.limit,
+		.auto_min = RUN_AUTO_MIN_REPEAT, .auto_limit = r->pow.limit,
 		.effect = r->pow.pw.effect, .json = r->json,
 		.id = r->id, .idlen = sizeof(r->id), .dir = r->dir,
 		.dirlen = sizeof(r->dir), .uri = r->uri,
@@ -161,7 +101,16 @@ static int dry_run(struct run *r)
 	return run_dry(&d);
 }
 
-/* ---- options and setup ---- */
+/* --repeat auto, after @done repeats: enough? (sched.enough) */
+static bool enough_repeats(struct sched *s, unsigned int done, void *arg)
+{
+	struct run *r = arg;
+	struct run_summary rs;
+
+	(void)s;
+	summary_of(r, &rs);
+	return summary_repeat_enough(&rs, &r->pow, done);
+}
 
 /* --repeat N or auto */
 struct repeat_opt {
@@ -183,51 +132,13 @@ static int opt_repeat(const struct popt *opt, const char *arg, char *err,
 	}
 	errno = 0;
 	v = strtol(arg, &end, 10);
-	if (end == arg || *end || errno || v < 1 || v > MAX_REPEAT) {
+	if (end == arg || *end || errno || v < 1 || v > SCHED_MAX_REPEAT) {
 		snprintf(err, errlen, "'%s': give auto or a whole number from 1 to %d",
-			 arg, MAX_REPEAT);
+			 arg, SCHED_MAX_REPEAT);
 		return -1;
 	}
 	o->n = (int)v;
 	o->autom = false;
-	return 0;
-}
-
-/*
- * The power targets (--metric, else the scenario's), and for --repeat
- * auto its effect and limit; 0 or EXIT_USAGE.
- */
-static int setup_power(struct run *r, const struct repeat_opt *ro,
-		       int limit)
-{
-	unsigned int i;
-
-	if (r->pow.pw.n) {
-		memcpy(r->pow.targets, r->pow.pw.mi, r->pow.pw.n * sizeof(r->pow.targets[0]));
-		r->pow.ntargets = r->pow.pw.n;
-	} else {
-		r->pow.ntargets = results_mde_targets(&r->scn, r->pow.targets,
-						  RES_MAX_METRICS);
-	}
-	r->pow.worst_mi = -1;
-	if (limit && !ro->autom) {
-		fprintf(stderr, "swapctl run: option '--repeat-limit' is for '--repeat auto'\n");
-		return EXIT_USAGE;
-	}
-	if (!ro->autom)
-		return 0;
-	r->pow.repeat_auto = true;
-	r->pow.limit = limit ? (unsigned int)limit : AUTO_LIMIT;
-	if (!(r->pow.pw.effect > 0))
-		r->pow.pw.effect = AUTO_EFFECT;
-	for (i = 0; i < r->pow.ntargets; i++) {
-		const struct metric_def *m = &metric_defs[r->pow.targets[i]];
-
-		if (r->pow.pw.effect < m->min_effect)
-			guest_msg("repeat auto: %s changes below %.3g%% are noise by its definition (swapctl metrics): its goal is %.3g%%",
-			    m->key, m->min_effect * 100, m->min_effect * 100);
-	}
-	r->s.repeat = r->pow.limit;
 	return 0;
 }
 
@@ -240,61 +151,31 @@ static int opt_kernel(const struct popt *opt, const char *arg, char *err,
 		snprintf(err, errlen, "'%s': give NAME=FILE", arg);
 		return -1;
 	}
-	return kernels_add_override(opt->value, arg, (size_t)(eq - arg), eq + 1, err,
-			    errlen);
+	return kernels_add_override(opt->value, arg, (size_t)(eq - arg),
+				    eq + 1, err, errlen);
 }
 
 static int opt_bk(const struct popt *opt, const char *arg, char *err,
 		  size_t errlen)
 {
-	return kernels_add_override(opt->value, "baseline", 8, arg, err, errlen);
+	return kernels_add_override(opt->value, "baseline", 8, arg, err,
+				    errlen);
 }
 
 static int opt_pk(const struct popt *opt, const char *arg, char *err,
 		  size_t errlen)
 {
-	return kernels_add_override(opt->value, SCN_PATCHED, strlen(SCN_PATCHED), arg,
-			    err, errlen);
-}
-
-/*
- * --repeat auto, after a repeat: are the power targets' minimum
- * detectable effects within the effect asked for? Says so either way.
- */
-static bool enough_repeats(struct sched *s, unsigned int done, void *arg)
-{
-	struct run *r = arg;
-	struct run_summary rs;
-	struct results res;
-
-	(void)s;
-	if (!r->pow.repeat_auto)
-		return false;
-	if (done < AUTO_MIN_REPEAT)
-		return false;
-	results_init(&res);
-	summary_of(r, &rs);
-	if (summary_results(&rs, &res)) {
-		results_free(&res);
-		return false;
-	}
-	r->pow.reached = results_mde_reached(&res, r->pow.targets,
-					       r->pow.ntargets, r->pow.pw.effect,
-					       &r->pow.worst,
-					       &r->pow.worst_mi);
-	results_free(&res);
-	guest_msg("repeat auto: after %u runs a kernel the largest mde is %.1f%% (%s)%s%.3g%%",
-	    done, isfinite(r->pow.worst) ? r->pow.worst * 100 : 100,
-	    r->pow.worst_mi >= 0 ? metric_defs[r->pow.worst_mi].key : "-",
-	    r->pow.reached ? " <= " : " > ", r->pow.pw.effect * 100);
-	return r->pow.reached;
+	return kernels_add_override(opt->value, SCN_PATCHED,
+				    strlen(SCN_PATCHED), arg, err, errlen);
 }
 
 #define STR_(x) #x
 #define STR(x) STR_(x)
 
-/* Load and check the scenario and the guest's size; 0 or an exit code. */
-
+/*
+ * Load and check the scenario (--kernels), the kernel line and the
+ * guest; 0 or an exit code.
+ */
 static int load_scenario(struct run *r, struct popt_cmd *cmd,
 			 const char *arg, const char *kernels_opt,
 			 const char *line_opt, const char *append)
@@ -316,16 +197,7 @@ static int load_scenario(struct run *r, struct popt_cmd *cmd,
 	}
 	if (kernels_pick_line(&r->k, line_opt))
 		return EXIT_CONFIG;
-	r->env.cfg = cfg;
-	r->env.scn = &r->scn;
-	r->env.memory_mb = r->scn.memory_mb ? r->scn.memory_mb :
-		cfg->guest_memory_mb ? cfg->guest_memory_mb : 256;
-	r->env.cpus = r->scn.cpus ? r->scn.cpus :
-		cfg->guest_cpus ? cfg->guest_cpus : 1;
-	if (scenario_check_fit(&r->scn, r->env.memory_mb, err, sizeof(err)) ||
-	    scenario_check_host(&r->scn, r->env.memory_mb, r->env.cpus,
-				cfg->source, err, sizeof(err)) ||
-	    fit_cmdline(&r->env, &r->scn, r->cfg, append, err, sizeof(err))) {
+	if (fit_guest(&r->env, &r->scn, cfg, append, err, sizeof(err))) {
 		fprintf(stderr, "swapctl run: %s\n", err);
 		return EXIT_CONFIG;
 	}
@@ -334,8 +206,8 @@ static int load_scenario(struct run *r, struct popt_cmd *cmd,
 
 /* Kernels, initramfs and kbuild tree; 0 or an exit code. */
 static int prepare(struct run *r, struct popt_cmd *cmd,
-		   const struct kernel_overrides *ov, const char *ird, int repeat,
-		   int timeout)
+		   const struct kernel_overrides *ov, const char *ird,
+		   int repeat, int timeout)
 {
 	struct swapctl_config *cfg = r->cfg;
 	char names[SCN_MAX_KERNELS * (SCN_KERNEL_MAX + 1) + 1] = "";
@@ -357,11 +229,7 @@ static int prepare(struct run *r, struct popt_cmd *cmd,
 	}
 	if (code)
 		goto toolong;
-	r->k.initramfs_given = ird;
-	if (ird)
-		snprintf(r->k.initramfs, sizeof(r->k.initramfs), "%s", ird);
-	else if (util_path(r->k.initramfs, sizeof(r->k.initramfs),
-			   "%s/kernels/initramfs.cpio", cfg->workdir))
+	if (kernels_initramfs(&r->k, ird))
 		goto toolong;
 	code = fit_kbuild(&r->scn, r->cfg, r->k.line, r->dry_run);
 	if (code)
@@ -389,7 +257,7 @@ static int run_connected(struct run *r)
 		if (code == EXIT_SETUP && r->s.nhosts > 1)
 			fprintf(stderr, "swapctl run: none of the %u hosts can run a guest\n",
 				r->s.nhosts);
-		write_state(r, "done");
+		rundir_state(r->dir, "done");
 		hosts_close(&r->s);
 		return guest_interrupted ? EXIT_INTERRUPTED : code;
 	}
@@ -439,8 +307,10 @@ static int run_locked(struct run *r)
 		kernels_initramfs_ready(&r->k);
 	if (code) {
 		/* said */
-	} else if (make_run_dir(r, err, sizeof(err)) ||
-		   write_run_files(r, err, sizeof(err))) {
+	} else if (rundir_create(cfg->workdir, r->scn.name, time(NULL), r->id,
+				 sizeof(r->id), r->dir, sizeof(r->dir), err,
+				 sizeof(err)) ||
+		   rundir_write(r->dir, &r->scn, r->plan, err, sizeof(err))) {
 		fprintf(stderr, "swapctl run: %s\n", err);
 		code = EXIT_SETUP;
 	} else {
@@ -464,12 +334,13 @@ static void free_run(struct run *r)
 
 /* The options of swapctl run, as parsed. */
 struct run_opts {
-	struct kernel_overrides ov;		/* --kernel, --baseline/patched-kernel */
+	struct kernel_overrides ov;	/* --kernel, --*-kernel */
 	struct res_mde_opts pw;		/* --effect, --metric */
 	struct repeat_opt ro;		/* --repeat */
 	const char *kernels, *initramfs, *append, *line;
 	bool json, dry, keep, debug;
-	int timeout, limit, icount, parallel;	/* 0 (icount -1): not given */
+	/* 0 (icount -1): not given */
+	int timeout, limit, icount, parallel;
 };
 
 /* A run of the options @o, not yet loaded; NULL when out of memory. */
@@ -517,7 +388,8 @@ static int setup_run(struct run *r, struct popt_cmd *cmd, const char *arg,
 		code = prepare(r, cmd, &o->ov, o->initramfs, o->ro.n,
 			       o->timeout);
 	if (!code)
-		code = setup_power(r, &o->ro, o->limit);
+		code = summary_power_setup(&r->pow, &r->scn, o->ro.autom,
+					   o->limit, &r->s.repeat);
 	if (!code)
 		code = fit_icount(&r->env, &r->scn, o->icount);
 	if (!code)
@@ -562,11 +434,11 @@ int cmd_run(int argc, char **argv, struct swapctl_config *cfg)
 			 "print what would start (accelerator and why, URI, disks, plan, domain XML, ganesha.conf), start nothing"),
 		OPT_CALLBACK(0, "repeat", &o.ro, "N|auto",
 			     "run each kernel N times, interleaved (A B A B); auto: until the power targets' minimum detectable effect is within --effect, at least "
-			     STR(AUTO_MIN_REPEAT) " and at most --repeat-limit times",
+			     STR(RUN_AUTO_MIN_REPEAT) " and at most --repeat-limit times",
 			     opt_repeat),
 		OPT_INT(0, "repeat-limit", &o.limit, "N",
 			"the most runs per kernel of --repeat auto (default "
-			STR(AUTO_LIMIT) ")", AUTO_MIN_REPEAT, MAX_REPEAT),
+			STR(RUN_AUTO_LIMIT) ")", RUN_AUTO_MIN_REPEAT, SCHED_MAX_REPEAT),
 		OPT_CALLBACK(0, "effect", &o.pw, "E",
 			     "the relative difference to detect (2% or 0.02): --repeat auto's goal (default 5%), and the runs each comparison would need to see it",
 			     results_opt_effect),

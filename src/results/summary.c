@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "metrics.h"
 #include "summary.h"
 #include "swapctl.h"
 #include "util.h"
@@ -363,4 +364,71 @@ int summary_finish(const struct run_summary *rs, bool json)
 	free(text);
 	json_decref(sum);
 	return code;
+}
+
+/*
+ * The power targets (--metric, else the scenario's), and for --repeat
+ * auto its effect and limit; 0 or EXIT_USAGE.
+ */
+int summary_power_setup(struct run_power *p, const struct scenario *scn,
+			bool autom, int limit, unsigned int *repeat)
+{
+	unsigned int i;
+
+	if (p->pw.n) {
+		memcpy(p->targets, p->pw.mi, p->pw.n * sizeof(p->targets[0]));
+		p->ntargets = p->pw.n;
+	} else {
+		p->ntargets = results_mde_targets(scn, p->targets,
+						  RES_MAX_METRICS);
+	}
+	p->worst_mi = -1;
+	if (limit && !autom) {
+		fprintf(stderr, "swapctl run: option '--repeat-limit' is for '--repeat auto'\n");
+		return EXIT_USAGE;
+	}
+	if (!autom)
+		return 0;
+	p->repeat_auto = true;
+	p->limit = limit ? (unsigned int)limit : RUN_AUTO_LIMIT;
+	if (!(p->pw.effect > 0))
+		p->pw.effect = RUN_AUTO_EFFECT;
+	for (i = 0; i < p->ntargets; i++) {
+		const struct metric_def *m = &metric_defs[p->targets[i]];
+
+		if (p->pw.effect < m->min_effect)
+			guest_msg("repeat auto: %s changes below %.3g%% are noise by its definition (swapctl metrics): its goal is %.3g%%",
+			    m->key, m->min_effect * 100, m->min_effect * 100);
+	}
+	*repeat = p->limit;
+	return 0;
+}
+
+/*
+ * --repeat auto, after a repeat: are the power targets' minimum
+ * detectable effects within the effect asked for? Says so either way.
+ */
+bool summary_repeat_enough(const struct run_summary *rs, struct run_power *p,
+			   unsigned int done)
+{
+	struct results res;
+
+	if (!p->repeat_auto)
+		return false;
+	if (done < RUN_AUTO_MIN_REPEAT)
+		return false;
+	results_init(&res);
+	if (summary_results(rs, &res)) {
+		results_free(&res);
+		return false;
+	}
+	p->reached = results_mde_reached(&res, p->targets, p->ntargets,
+					 p->pw.effect, &p->worst,
+					 &p->worst_mi);
+	results_free(&res);
+	guest_msg("repeat auto: after %u runs a kernel the largest mde is %.1f%% (%s)%s%.3g%%",
+	    done, isfinite(p->worst) ? p->worst * 100 : 100,
+	    p->worst_mi >= 0 ? metric_defs[p->worst_mi].key : "-",
+	    p->reached ? " <= " : " > ", p->pw.effect * 100);
+	return p->reached;
 }

@@ -17,6 +17,10 @@
 #include "scenario.h"
 #include "schedule.h"
 
+#define RUN_AUTO_MIN_REPEAT	3	/* --repeat auto: spreads from 3 runs on */
+#define RUN_AUTO_LIMIT		10	/* its default --repeat-limit */
+#define RUN_AUTO_EFFECT		0.05	/* its default --effect */
+
 /*
  * The power targets (--metric, else the scenario's) and --repeat auto:
  * repeat until every target's minimum detectable effect is at most
@@ -51,5 +55,21 @@ int summary_results(const struct run_summary *rs, struct results *res);
  * table. The exit code.
  */
 int summary_finish(const struct run_summary *rs, bool json);
+
+/*
+ * The power targets (p->pw.mi from --metric, else the scenario's) and,
+ * @autom (--repeat auto), its effect (default RUN_AUTO_EFFECT) and
+ * limit (@limit, default RUN_AUTO_LIMIT) into *@repeat. 0 or EXIT_USAGE
+ * (--repeat-limit without --repeat auto), after one line.
+ */
+int summary_power_setup(struct run_power *p, const struct scenario *scn,
+			bool autom, int limit, unsigned int *repeat);
+/*
+ * --repeat auto, after @done repeats (the guests of rs->s are theirs):
+ * are the power targets' minimum detectable effects within the effect
+ * asked for (p->reached, p->worst)? Says so either way.
+ */
+bool summary_repeat_enough(const struct run_summary *rs, struct run_power *p,
+			   unsigned int done);
 
 #endif

@@ -38,9 +38,9 @@ bool fit_accel(struct guest_env *env, const struct swapctl_config *cfg)
  * dir (not inside the repository; quotable in ganesha.conf when an NFS
  * backend needs it); and the kernel command line (append + --append).
  */
-int fit_cmdline(struct guest_env *env, const struct scenario *scn,
-		const struct swapctl_config *cfg, const char *append,
-		char *err, size_t errlen)
+static int fit_cmdline(struct guest_env *env, const struct scenario *scn,
+		       const struct swapctl_config *cfg, const char *append,
+		       char *err, size_t errlen)
 {
 	const char *from = cfg->source[0] ? cfg->source : "the default";
 	char slub[SCN_SLUB_DEBUG_MAX];
@@ -82,6 +82,23 @@ int fit_cmdline(struct guest_env *env, const struct scenario *scn,
 		 cfg->append[0] ? " " : "", cfg->append,
 		 append && *append ? " " : "", append ? append : "");
 	return 0;
+}
+
+int fit_guest(struct guest_env *env, const struct scenario *scn,
+	      const struct swapctl_config *cfg, const char *append,
+	      char *err, size_t errlen)
+{
+	env->cfg = cfg;
+	env->scn = scn;
+	env->memory_mb = scn->memory_mb ? scn->memory_mb :
+		cfg->guest_memory_mb ? cfg->guest_memory_mb : 256;
+	env->cpus = scn->cpus ? scn->cpus :
+		cfg->guest_cpus ? cfg->guest_cpus : 1;
+	if (scenario_check_fit(scn, env->memory_mb, err, errlen) ||
+	    scenario_check_host(scn, env->memory_mb, env->cpus, cfg->source,
+				err, errlen))
+		return -1;
+	return fit_cmdline(env, scn, cfg, append, err, errlen);
 }
 
 /* The host-side kernel-build tree of a kernel-build scenario. */

@@ -21,14 +21,16 @@
 /* KVM or TCG (accel in swapctl.conf, /proc/cpuinfo, /dev/kvm): true: KVM */
 bool fit_accel(struct guest_env *env, const struct swapctl_config *cfg);
 /*
- * The work dir (not inside the repository; quotable in ganesha.conf when
- * an NFS backend needs it) and env->cmdline: ours, a slab_error's
- * slub_debug=, swapctl.conf's append and --append (@append). 0, or -1
- * with @err set.
+ * The guest: env->memory_mb and cpus (the scenario's, else swapctl.conf's
+ * guest_memory_mb and guest_cpus, else 256 MiB and 1), which the
+ * scenario must fit and this machine must have; the work dir (not inside
+ * the repository; quotable in ganesha.conf when an NFS backend needs
+ * it); env->cmdline: ours, a slab_error's slub_debug=, swapctl.conf's
+ * append and --append (@append). 0, or -1 with @err set.
  */
-int fit_cmdline(struct guest_env *env, const struct scenario *scn,
-		const struct swapctl_config *cfg, const char *append,
-		char *err, size_t errlen);
+int fit_guest(struct guest_env *env, const struct scenario *scn,
+	      const struct swapctl_config *cfg, const char *append,
+	      char *err, size_t errlen);
 /*
  * --icount SHIFT (@icount, -1: not given): TCG only, one vCPU, each
  * command group's cpus 1, the guest's watchdog the plan's longest

@@ -265,3 +265,14 @@ int kernels_check_given(const struct run_kernels *rk)
 	}
 	return 0;
 }
+
+int kernels_initramfs(struct run_kernels *rk, const char *ird)
+{
+	rk->initramfs_given = ird;
+	if (ird) {
+		snprintf(rk->initramfs, sizeof(rk->initramfs), "%s", ird);
+		return 0;
+	}
+	return util_path(rk->initramfs, sizeof(rk->initramfs),
+			 "%s/kernels/initramfs.cpio", rk->cfg->workdir);
+}

@@ -65,6 +65,11 @@ int kernels_pick_line(struct run_kernels *rk, const char *line_opt);
 int kernels_resolve(struct run_kernels *rk,
 		    const struct kernel_overrides *ovs);
 /*
+ * The initramfs: @ird (--initramfs), used as it is, else the work dir's
+ * kernels/initramfs.cpio. -1 when its path is too long.
+ */
+int kernels_initramfs(struct run_kernels *rk, const char *ird);
+/*
  * Every kernel can be read; 0, EXIT_NO_KERNEL (a kernel of the line not
  * built, with the build that makes it) or EXIT_SETUP, after one line.
  */

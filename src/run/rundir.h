@@ -22,6 +22,18 @@ int rundir_create(const char *workdir, const char *name, time_t now,
 		  char *id, size_t idlen, char *dir, size_t dirlen,
 		  char *err, size_t errlen);
 
+struct scenario;
+
+/* <@dir>/state := @state (running, done), for top; -1 with errno. */
+int rundir_state(const char *dir, const char *state);
+/*
+ * The files of a new run directory @dir: scenario.json (a copy of
+ * scn->file), plan.txt (@plan), kernels (the kernels compared, the
+ * reference first) and state "running". -1 with @err set.
+ */
+int rundir_write(const char *dir, const struct scenario *scn,
+		 const char *plan, char *err, size_t errlen);
+
 #define CONSOLE_LINE_MAX	200	/* bytes of a quoted line, with NUL */
 #define CONSOLE_MAX_SPLATS	8	/* splats quoted (more are counted) */
 #define CONSOLE_SPLAT_LINES	40	/* lines quoted per splat */
