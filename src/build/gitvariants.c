@@ -65,7 +65,8 @@ static int tree_names(const struct tree_mode *t, const struct build_opts *o,
 			git_ref_name(t->apply.name, names[1], 64);
 	}
 	for (i = 0; i < 2; i++)
-		if (!variant_valid_name(names[i]) || variant_debug_name(names[i])) {
+		if (!variant_valid_name(names[i]) ||
+		    variant_debug_name(names[i])) {
 			build_fail("%s: '%s' cannot name a kernel (letters, digits, '.', '_', '-', not ending in -debug): give --names BASE,PATCHED",
 				   o->names ? "--names" : t->g[i].ref, names[i]);
 			return EXIT_USAGE;

@@ -52,7 +52,6 @@ struct run {
 	char uri[4200];
 	char id[SCN_NAME_MAX + 32];
 	char dir[4096];
-	char *plan;
 	/* slot i's plan: its NFS server listens on nfs_port + i */
 	char *plans[WAVES_MAX_PARALLEL];
 	struct sched s;		/* the hosts, their slots, the guests */
@@ -88,7 +87,7 @@ static int dry_run(struct run *r)
 {
 	struct run_dry d = {
 		.cfg = r->cfg, .scn = &r->scn, .env = &r->env, .k = &r->k,
-		.plan = r->plan, .repeat = r->s.repeat,
+		.plan = r->plans[0], .repeat = r->s.repeat,
 		.parallel = r->parallel, .width = r->s.width,
 		.nslots = r->s.nslots, .repeat_auto = r->pow.repeat_auto,
 		.auto_min = RUN_AUTO_MIN_REPEAT, .auto_limit = r->pow.limit,
@@ -102,12 +101,11 @@ static int dry_run(struct run *r)
 }
 
 /* --repeat auto, after @done repeats: enough? (sched.enough) */
-static bool enough_repeats(struct sched *s, unsigned int done, void *arg)
+static bool enough_repeats(struct sched *s, unsigned int done)
 {
-	struct run *r = arg;
+	struct run *r = s->arg;
 	struct run_summary rs;
 
-	(void)s;
 	summary_of(r, &rs);
 	return summary_repeat_enough(&rs, &r->pow, done);
 }
@@ -310,7 +308,8 @@ static int run_locked(struct run *r)
 	} else if (rundir_create(cfg->workdir, r->scn.name, time(NULL), r->id,
 				 sizeof(r->id), r->dir, sizeof(r->dir), err,
 				 sizeof(err)) ||
-		   rundir_write(r->dir, &r->scn, r->plan, err, sizeof(err))) {
+		   rundir_write(r->dir, &r->scn, r->plans[0], err,
+				sizeof(err))) {
 		fprintf(stderr, "swapctl run: %s\n", err);
 		code = EXIT_SETUP;
 	} else {
@@ -396,8 +395,7 @@ static int setup_run(struct run *r, struct popt_cmd *cmd, const char *arg,
 		code = fit_parallel(&r->s, o->parallel, &r->parallel);
 	if (!code)
 		code = fit_plans(&r->s, r->plans);
-	r->plan = r->plans[0];
-	r->env.plan = r->plan;
+	r->env.plan = r->plans[0];
 	return code;
 }
 

@@ -314,7 +314,7 @@ void sched_run(struct sched *s)
 		done = done_prefix(s);
 		ng = s->ng;
 		s->ng = (int)(done * nk);
-		stop = s->enough && s->enough(s, done, s->arg);
+		stop = s->enough && s->enough(s, done);
 		s->ng = ng;
 	}
 	orphans(s);

@@ -50,9 +50,9 @@ struct sched {
 	/*
 	 * --repeat auto: after a batch, with @done repeats done from the
 	 * first without a gap (s->ng is done * nkernels meanwhile): stop?
-	 * NULL: run every repeat.
+	 * NULL: run every repeat. @arg is the caller's, for it.
 	 */
-	bool (*enough)(struct sched *s, unsigned int done, void *arg);
+	bool (*enough)(struct sched *s, unsigned int done);
 	void *arg;
 	/* the hosts (`hosts`; one, the local driver, by default): hosts.c */
 	struct guest_slot slot[WAVES_MAX_PARALLEL];
