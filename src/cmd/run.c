@@ -278,29 +278,13 @@ static int run_connected(struct run *r)
 static int run_locked(struct run *r)
 {
 	struct swapctl_config *cfg = r->cfg;
-	char err[8192], lockpath[4200];
+	char err[8192];
 	int lockfd, code;
 
 	guest_catch_signals();
-
-	/*
-	 * One run at a time per work directory: the embedded driver allows
-	 * one process per root, and two TCG guests would skew each other.
-	 */
-	util_path(lockpath, sizeof(lockpath), "%s/run.lock", cfg->workdir);
-	util_mkdir_p(cfg->workdir, 0755);
-	lockfd = util_lock(lockpath, "another swapctl run",
-			   &guest_interrupted);
-	if (lockfd < 0 && errno == EINTR) {
-		fprintf(stderr, "swapctl run: %s: interrupted waiting for another swapctl run\n",
-			lockpath);
-		return EXIT_INTERRUPTED;
-	}
-	if (lockfd < 0) {
-		fprintf(stderr, "swapctl run: %s: %s\n", lockpath,
-			strerror(errno));
-		return EXIT_SETUP;
-	}
+	code = rundir_lock(cfg->workdir, &guest_interrupted, &lockfd);
+	if (code)
+		return code;
 	code = guest_interrupted ? EXIT_INTERRUPTED :
 		kernels_initramfs_ready(&r->k);
 	if (code) {

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "rundir.h"
+#include "swapctl.h"
 #include "scenario.h"
 #include "util.h"
 
@@ -325,6 +326,30 @@ int rundir_write(const char *dir, const struct scenario *scn,
 		util_seterr(err, errlen, "%s/state: %s", dir,
 			    strerror(errno));
 		return -1;
+	}
+	return 0;
+}
+
+int rundir_lock(const char *workdir, const atomic_int *stop, int *fd)
+{
+	char lockpath[4200];
+
+	/*
+	 * One run at a time per work directory: the embedded driver allows
+	 * one process per root, and two TCG guests would skew each other.
+	 */
+	util_path(lockpath, sizeof(lockpath), "%s/run.lock", workdir);
+	util_mkdir_p(workdir, 0755);
+	*fd = util_lock(lockpath, "another swapctl run", stop);
+	if (*fd < 0 && errno == EINTR) {
+		fprintf(stderr, "swapctl run: %s: interrupted waiting for another swapctl run\n",
+			lockpath);
+		return EXIT_INTERRUPTED;
+	}
+	if (*fd < 0) {
+		fprintf(stderr, "swapctl run: %s: %s\n", lockpath,
+			strerror(errno));
+		return EXIT_SETUP;
 	}
 	return 0;
 }
