@@ -2,7 +2,12 @@
 /*
  * The parts of `swapctl build` (see swapctl(1), doc/HACKING.md), in
  * layers, each calling only those below it:
- *   cmd/build.c          cmd_build, the variants and kernels/<variant>/
+ *   cmd/build.c          cmd_build: its options, the lock, the summary
+ *   build/dryrun.c       --dry-run
+ *   build/variant.c      the variants: selected, current, built
+ *   build/gitvariants.c  the two variants of --tree (--range, --apply)
+ *   build/steps.c        --keep-each: kernels/<series>.<kk>/
+ *   build/manifest.c     kernels/<variant>/manifest.json (manifest.h)
  *   build/gittree.c      kernels from the user's git tree (--tree)
  *   build/kernel-tree.c  the pristine source and the per-variant trees
  *   build/kconfig.c      the .config of a tree
@@ -99,6 +104,17 @@ struct build_ctx {
 	char logpath[PATH_MAX];
 };
 
+/* The options of swapctl build, as parsed (cmd/build.c). */
+struct build_opts {
+	const char *series, *patches;
+	const char *tree, *range, *apply, *base, *names, *line;
+	bool baseline, all, each, keep_each, clean, json, initramfs_only;
+	bool dry_run;
+	bool debug;
+	int jobs;
+	struct kconfig_set set;
+};
+
 /* ctx.c: messages and small helpers */
 void build_fail(const char *fmt, ...) __printf(1, 2);
 void build_info(const char *fmt, ...) __printf(1, 2);
@@ -107,6 +123,69 @@ int build_run_failed(const char *what, const char *prog, int st);
 char *build_trim_nl(char *s);
 bool build_file_equals(const char *path, const char *text);
 void build_append(char *buf, size_t len, const char *s);
+/* c->fragment_sha of c->fragment; -1 after one line. */
+int build_hash_fragment(struct build_ctx *c);
+
+/* variant.c */
+/* What building @v would do, from its stamps (read only). */
+struct variant_state {
+	bool tree_current;	/* the tree holds the series */
+	bool config_current;	/* its .config is from the same inputs */
+	json_t *manifest;	/* the installed kernel is the one built */
+};
+void variant_state(struct build_ctx *c, const struct variant *v,
+		   const struct series *s, struct variant_state *vs);
+/* The patches of @v: its series under the root, or what --apply gave. */
+int variant_series(struct build_ctx *c, const struct variant *v,
+		   struct series *s, char *err, size_t errlen);
+/*
+ * Without the lock: is everything about @v already built from the
+ * current inputs (its manifest appended to c->kernels)?
+ */
+bool variant_current(struct build_ctx *c, const struct variant *v);
+/* Build @v (@each: after every patch; @keep: --keep-each). */
+int build_variant(struct build_ctx *c, const struct variant *v,
+		  bool each, bool keep);
+/* --clean: remove @v's trees. */
+int variant_clean(struct build_ctx *c, const struct variant *v);
+/* A series or kernel name: [A-Za-z0-9._-], not starting with '.', < 64. */
+bool variant_valid_name(const char *v);
+/* "x-debug" is the debug variant of x, never a series of its own. */
+bool variant_debug_name(const char *name);
+/* The tarball, the series and the debug fragment can be read. */
+int variant_check_inputs(struct build_ctx *c, const struct variant *vs,
+			 int nvar, bool clean);
+/* The variants the options select; their number, or -exit code. */
+int variant_select(struct build_ctx *c, const struct build_opts *o,
+		   struct variant *vs);
+
+/* steps.c: --keep-each */
+/* Install @tree's bzImage, built after patch @k of @v, as its step. */
+int step_install(struct build_ctx *c, const struct variant *v,
+		 const struct series *s, size_t k, const char *tree,
+		 double secs);
+/* Step @k's kernel is there already (and listed): skip it. */
+bool step_skip(struct build_ctx *c, const struct variant *v,
+	       const struct series *s, size_t k);
+
+/* gitvariants.c: --tree */
+/* The two commits (and the series) of --range or --apply. */
+struct tree_mode {
+	struct git_src g[2];
+	struct series apply;
+	char what[PATH_MAX + 64];	/* where the tree was named */
+};
+/* --range / --apply: the two variants; their number, or -exit code. */
+int tree_variants(struct build_ctx *c, const struct build_opts *o,
+		  struct tree_mode *t, struct variant *vs);
+/* Refuse to replace a kernel the user built from another source. */
+int tree_check_owners(struct build_ctx *c, const struct variant *vs,
+		      int nvar);
+
+/* dryrun.c */
+/* --dry-run: what a build would do, from the stamps; starts nothing. */
+int build_dry_run(struct build_ctx *c, const struct variant *vs,
+		  int nvar, bool each, bool json);
 
 /* kernel-tree.c */
 /* Where c->tarball came from, for messages: "kernel_tarball, from F"... */

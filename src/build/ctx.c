@@ -79,3 +79,12 @@ void build_append(char *buf, size_t len, const char *s)
 	if (n + strlen(s) + 1 < len)
 		memcpy(buf + n, s, strlen(s) + 1);
 }
+
+int build_hash_fragment(struct build_ctx *c)
+{
+	if (util_sha256_file(c->fragment, c->fragment_sha)) {
+		build_fail("%s: %s", c->fragment, strerror(errno));
+		return -1;
+	}
+	return 0;
+}

@@ -22,6 +22,7 @@
 #include "jfile.h"
 #include "bisect.h"
 #include "kline.h"
+#include "manifest.h"
 #include "metrics.h"
 #include "parse-options.h"
 #include "results.h"
@@ -194,14 +195,12 @@ static int run_kernels(struct bisect *b)
 /* The last patch's name of kernels/<k>/manifest.json, for --run. */
 static void manifest_patch(struct bisect *b, unsigned int k)
 {
-	char p[PATH_MAX], name[PATH_MAX];
+	char name[PATH_MAX];
 	json_error_t jerr;
 	json_t *m, *step;
 
 	kline_kernel_name(name, sizeof(name), b->res.kernels[k], b->line);
-	util_path(p, sizeof(p), "%s/kernels/%s/manifest.json",
-		  b->cfg->workdir, name);
-	m = jfile_load(p, 0, &jerr);
+	m = manifest_load(b->cfg->workdir, name, &jerr);
 	step = json_object_get(m, "step");
 	snprintf(b->patch[k], sizeof(b->patch[k]), "%s",
 		 json_string_value(json_object_get(step, "name")) ?: "");

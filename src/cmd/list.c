@@ -15,6 +15,7 @@
 #include <jansson.h>
 
 #include "jfile.h"
+#include "manifest.h"
 #include "parse-options.h"
 #include "scenario.h"
 #include "swapctl.h"
@@ -122,31 +123,22 @@ static json_t *source_entry(json_t *m)
 			 "series", json_object_get(m, "series") ?: json_null());
 }
 
-/*
- * The kernel line of a manifest: its "kernel_line", else MAJOR.MINOR of
- * its kernel_version ("6.1.192+" is 6.1); null when neither says.
- */
+/* The kernel line of a manifest (manifest_line()); null when none. */
 static json_t *line_of(json_t *m)
 {
-	const char *v = json_string_value(json_object_get(m, "kernel_line"));
-	unsigned int major, minor;
-	int n = 0;
+	char line[256];
 
-	if (v)
-		return json_string(v);
-	v = json_string_value(json_object_get(m, "kernel_version"));
-	if (!v || sscanf(v, "%u.%u%n", &major, &minor, &n) != 2 || !n)
-		return json_null();
-	return json_sprintf("%u.%u", major, minor);
+	manifest_line(m, line, sizeof(line));
+	return line[0] ? json_string(line) : json_null();
 }
 
 /*
  * One kernel: what its manifest says. A directory without a readable
  * manifest is listed with "error" (a build in progress or interrupted).
  */
-static json_t *kernel_entry(const char *kdir, const char *variant)
+static json_t *kernel_entry(const char *workdir, const char *kdir,
+			    const char *variant)
 {
-	char path[4500];
 	json_error_t jerr;
 	json_t *m, *o, *p, *names, *x;
 	size_t i;
@@ -154,8 +146,7 @@ static json_t *kernel_entry(const char *kdir, const char *variant)
 	size_t l = strcspn(variant, "@");
 	bool debug = l > 6 && !strncmp(variant + l - 6, "-debug", 6);
 
-	snprintf(path, sizeof(path), "%s/%s/manifest.json", kdir, variant);
-	m = jfile_load(path, 0, &jerr);
+	m = manifest_load(workdir, variant, &jerr);
 	if (!m && errno == ENOENT)
 		return json_pack("{sssbss}", "variant", variant, "debug", debug,
 				 "error", "no manifest.json (not built, or a build in progress)");
@@ -213,7 +204,7 @@ static json_t *list_kernels(const char *workdir)
 	snprintf(kdir, sizeof(kdir), "%s/kernels", workdir);
 	n = names(kdir, "", v, LIST_MAX);
 	for (i = 0; i < n; i++)
-		json_array_append_new(a, kernel_entry(kdir, v[i]));
+		json_array_append_new(a, kernel_entry(workdir, kdir, v[i]));
 	free_names(v, n);
 	return a;
 }

@@ -2,876 +2,112 @@
 /*
  * swapctl run: boot the kernels of a scenario through libvirt, one guest
  * at a time (interleaved A B A B with --repeat) or, with --parallel N,
- * in waves of up to N guests that start together, each in a thread of
- * its own (waves.h); record each guest's stream under runs/<id>/
- * (guest.c), and compare the kernels with the first one (results.c, the
- * same model `swapctl report` uses).
+ * in waves of up to N guests that start together; record each guest's
+ * stream under runs/<id>/ and compare the kernels with the first one.
+ *
+ * This file is the command: its options, and the glue of the parts:
+ *   run/kernels.c     the line, the kernels and the initramfs it boots
+ *   run/fit.c         the guest, --icount, --parallel's waves, the plans
+ *   run/dryrun.c      --dry-run
+ *   run/rundir.c      runs/<id>/ and its files
+ *   run/hosts.c       the libvirt hosts and their slots
+ *   run/schedule.c    the repeats over the hosts, in waves (threads)
+ *   run/guest.c       one guest, from boot to its result
+ *   results/summary.c the judgement, summary.json and the table
  */
 #include <errno.h>
-#include <math.h>
-#include <pthread.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <linux/magic.h>
-#include <sys/vfs.h>
 
-#include <jansson.h>
-
-#include "jfile.h"
-#include "build.h"
+#include "dryrun.h"
+#include "fit.h"
 #include "guest.h"
-#include "kline.h"
-#include "kbuild.h"
-#include "parse-options.h"
-#include "plan.h"
-#include "results.h"
 #include "hostrec.h"
+#include "kernels.h"
+#include "kline.h"
+#include "parse-options.h"
+#include "results.h"
 #include "rundir.h"
 #include "scenario.h"
-#include "waves.h"
+#include "schedule.h"
+#include "summary.h"
 #include "swapctl.h"
 #include "util.h"
+#include "waves.h"
 
-#define MAX_REPEAT	100
-#define AUTO_MIN_REPEAT	3	/* --repeat auto: spreads from 3 runs on */
-#define AUTO_LIMIT	10	/* --repeat auto's default --repeat-limit */
-#define AUTO_EFFECT	0.05	/* --repeat auto's default --effect */
 #define POWER_LIMIT	1000	/* the most repeats a "needs N" figure says */
 #define BOOT_MARGIN_S	60	/* host limit = timeout_s + this */
-
-/* A repeat: not started, running on a host, done, or to be re-run. */
-enum { REP_TODO, REP_RUNNING, REP_DONE, REP_QUEUED };
-
-struct run;
-
-/* A host of the run and the batch of whole repeats it runs. */
-struct run_host {
-	struct guest_host h;
-	struct run *r;
-	unsigned int idx;	/* in r->host[] and r->hw[] */
-	unsigned int slot0;	/* its slots r->slot[slot0 .. + capacity) */
-	unsigned int reps[MAX_REPEAT], nreps;	/* its batch, 0-based */
-	pthread_t t;
-	bool finished;		/* its batch thread ended, not joined yet */
-	unsigned int guests;	/* guests it ran */
-	char why[600];		/* why it is not used, or was lost */
-};
 
 struct run {
 	struct swapctl_config *cfg;
 	struct scenario scn;
 	struct guest_env env;
-	unsigned int repeat;
 	unsigned int parallel;	/* at most this many guests at once */
-	unsigned int width;	/* the most a wave of this run holds */
-	/*
-	 * --repeat auto: repeat until every power target's minimum
-	 * detectable effect is at most pw.effect, or repeat_limit repeats.
-	 */
-	bool repeat_auto, power_reached;
-	unsigned int repeat_limit;
-	double power_worst;		/* the largest target mde at the end */
-	int power_worst_mi;
-	struct res_mde_opts pw;		/* --effect, --metric */
-	int targets[RES_MAX_METRICS];	/* pw.mi, or results_mde_targets */
-	unsigned int ntargets;
+	struct run_power pow;	/* the power targets, --repeat auto */
 	bool json, dry_run;
-	/* the kernel line run (kline.h), and where it was named */
-	char line[KLINE_MAX];
-	char line_from[PATH_MAX + 32];
-	/* per kernel of scn.kernels: the variant and its bzImage */
-	char variant[SCN_MAX_KERNELS][80];
-	char kernel_path[SCN_MAX_KERNELS][4096];
-	char initramfs[4096];
-	bool initramfs_given;	/* --initramfs: used as it is */
+	struct run_kernels k;	/* the line, the kernels, the initramfs */
 	char uri[4200];
 	char id[SCN_NAME_MAX + 32];
 	char dir[4096];
-	char *plan;
 	/* slot i's plan: its NFS server listens on nfs_port + i */
 	char *plans[WAVES_MAX_PARALLEL];
-	struct guest_slot slot[WAVES_MAX_PARALLEL];
-	unsigned int nslots;	/* plans and slots over every host */
-	/* the hosts (`hosts`; one, the local driver, by default) */
-	struct run_host host[CONFIG_HOSTS_MAX];
-	struct waves_host hw[CONFIG_HOSTS_MAX];
-	unsigned int nhosts;
-	pthread_mutex_t mu;	/* host[].finished, between the threads */
-	pthread_cond_t cv;
-	unsigned char rep_state[MAX_REPEAT];	/* REP_* */
-	unsigned int queue[MAX_REPEAT], nqueue;	/* repeats to re-run */
-	json_t *wave_log;	/* the waves as they started */
-	struct guest *g;
-	int ng;
-	double wall_s;		/* first boot to last guest's end */
+	struct sched s;		/* the hosts, their slots, the guests */
 	struct results res;
 };
 
-static int write_state(const struct run *r, const char *state)
+/* @r as its summary reads it */
+static void summary_of(struct run *r, struct run_summary *rs)
 {
-	char path[4200], text[32];
-
-	snprintf(path, sizeof(path), "%s/state", r->dir);
-	snprintf(text, sizeof(text), "%s\n", state);
-	return util_write_file_atomic(path, text, strlen(text), 0644);
+	*rs = (struct run_summary){
+		.scn = &r->scn, .env = &r->env, .k = &r->k, .s = &r->s,
+		.pow = &r->pow, .id = r->id, .dir = r->dir, .uri = r->uri,
+		.res = &r->res,
+	};
 }
 
-/* ---- the run directory ---- */
-
-static int make_run_dir(struct run *r, char *err, size_t errlen)
-{
-	return rundir_create(r->cfg->workdir, r->scn.name, time(NULL), r->id,
-			     sizeof(r->id), r->dir, sizeof(r->dir), err,
-			     errlen);
-}
-
-static int write_run_files(struct run *r, char *err, size_t errlen)
-{
-	char path[4200], list[SCN_MAX_KERNELS * SCN_KERNEL_MAX + 1];
-	size_t off = 0;
-	int k;
-
-	snprintf(path, sizeof(path), "%s/scenario.json", r->dir);
-	if (util_copy_file(r->scn.file, path, 0644)) {
-		util_seterr(err, errlen, "%s: %s", path, strerror(errno));
-		return -1;
-	}
-	snprintf(path, sizeof(path), "%s/plan.txt", r->dir);
-	if (util_write_file_atomic(path, r->plan, strlen(r->plan), 0644)) {
-		util_seterr(err, errlen, "%s: %s", path, strerror(errno));
-		return -1;
-	}
-	/* the kernels compared, reference first (read by report and top) */
-	for (k = 0; k < r->scn.nkernels; k++)
-		off += snprintf(list + off, sizeof(list) - off, "%s\n",
-				r->scn.kernels[k]);
-	snprintf(path, sizeof(path), "%s/kernels", r->dir);
-	if (util_write_file_atomic(path, list, off, 0644)) {
-		util_seterr(err, errlen, "%s: %s", path, strerror(errno));
-		return -1;
-	}
-	if (write_state(r, "running")) {
-		util_seterr(err, errlen, "%s/state: %s", r->dir, strerror(errno));
-		return -1;
-	}
-	return 0;
-}
-
-/* ---- results ---- */
-
-/*
- * The waves of the run (--parallel), each the names of the guests that
- * start together: [["baseline-1", "patched-1"], ...].
- */
-static json_t *waves_json(const struct run *r)
-{
-	unsigned int nk = (unsigned int)r->scn.nkernels;
-	unsigned int total = r->repeat * nk, first = 0, n, i;
-	json_t *a = json_array(), *w;
-	char name[SCN_KERNEL_MAX + 16];
-
-	while ((n = waves_size(nk, total, r->parallel, first))) {
-		w = json_array();
-		for (i = first; i < first + n; i++) {
-			snprintf(name, sizeof(name), "%s-%u",
-				 r->scn.kernels[i % nk], i / nk + 1);
-			json_array_append_new(w, json_string(name));
-		}
-		json_array_append_new(a, w);
-		first += n;
-	}
-	return a;
-}
-
-/*
- * The hosts: [{"uri", "remote", "capacity", "guests", "lost", "why"}],
- * "why" saying why a host was not used or was lost (null: neither).
- */
-static json_t *hosts_json(const struct run *r)
-{
-	json_t *a = json_array();
-	unsigned int i;
-
-	for (i = 0; i < r->nhosts; i++) {
-		const struct run_host *h = &r->host[i];
-
-		json_array_append_new(a, json_pack("{sssbsisisbso}",
-			"uri", h->h.uri, "remote", h->h.remote,
-			"capacity", (int)r->hw[i].capacity,
-			"guests", (int)h->guests, "lost", r->hw[i].lost,
-			"why", h->why[0] ? json_string(h->why) :
-			json_null()));
-	}
-	return a;
-}
-
-static json_t *guest_json(const struct run *r, const struct guest *g,
-			  const struct res_guest *rg)
-{
-	const struct track *t = &g->track;
-	json_t *o, *ph, *all, *stj;
-	unsigned int i;
-
-	o = json_pack("{sssiss}", "kernel", g->kernel, "rep", (int)g->rep,
-		      "status", g->pass ? "pass" : "fail");
-	json_object_set_new(o, "reason", json_string(g->why));
-	json_object_set_new(o, "host", json_string(g->host[0] ? g->host :
-						   r->uri));
-	json_object_set_new(o, "rerun", g->rerun_why[0] ?
-			    json_string(g->rerun_why) : json_null());
-	json_object_set_new(o, "release", json_string(t->kernel));
-	json_object_set_new(o, "metrics", rg ? results_guest_json(rg) :
-			    json_object());
-	all = json_object();
-	for (i = 0; i < g->nlast_ctr; i++)
-		json_object_set_new(all, g->last_ctr[i].name,
-				    json_integer((json_int_t)
-						 g->last_ctr[i].value));
-	json_object_set_new(o, "vmstat_all", all);
-	json_object_set_new(o, "pages_written", t->have_result ?
-			    json_integer((json_int_t)t->pages_written) :
-			    json_null());
-	json_object_set_new(o, "host_boot_seconds", t->hello ?
-			    json_real(g->boot_s) : json_null());
-	json_object_set_new(o, "run_seconds", json_real(g->run_s));
-	json_object_set_new(o, "agent_cpu_seconds", g->has_agent_cpu ?
-			    json_real(g->agent_cpu_ns / 1e9) : json_null());
-	ph = json_array();
-	for (i = 0; i < t->nphases; i++) {
-		const struct track_phase *p = &t->phases[i];
-
-		if (!p->ended)
-			continue;
-		json_array_append_new(ph, json_pack("{sssfsIsI}",
-			"name", p->name,
-			"seconds", p->has_stats ? p->ns / 1e9 :
-				   (p->end_ns - p->start_ns) / 1e9,
-			"pages", (json_int_t)p->pages,
-			"corrupt", (json_int_t)p->corrupt));
-	}
-	json_object_set_new(o, "phases", ph);
-	json_object_set_new(o, "console_problems",
-			    json_integer(g->console_problems));
-	json_object_set_new(o, "console_first_problem",
-			    g->console_problems ?
-			    json_string(g->console_first) : json_null());
-	json_object_set_new(o, "console_splats",
-			    console_scan_json(&g->console));
-	json_object_set_new(o, "debug", json_boolean(r->env.debug));
-	json_object_set_new(o, "oom_kills", json_integer(g->oom_kills));
-	json_object_set_new(o, "timeout", json_boolean(g->timeout));
-	stj = json_pack("{sIsIsIsIsIsIsIsIss}",
-		"lines", (json_int_t)g->st.lines,
-		"ok", (json_int_t)g->st.ok,
-		"malformed", (json_int_t)g->st.malformed,
-		"too_long", (json_int_t)g->st.too_long,
-		"absurd", (json_int_t)g->st.absurd,
-		"seq_gaps", (json_int_t)g->st.seq_gaps,
-		"seq_missing", (json_int_t)g->st.seq_missing,
-		"seq_dups", (json_int_t)g->st.seq_dups,
-		"last_error", g->st.last_error);
-	json_object_set_new(o, "stream", stj);
-	json_object_set_new(o, "dir", json_string(g->dir));
-	return o;
-}
-
-static json_t *expect_json(const struct scn_expect *e,
-			   const struct res_expect *x)
-{
-	json_t *j = json_pack("{sssssbsb}", "metric", e->metric,
-			      "kernel", e->kernel[0] ? e->kernel : "each",
-			      "pass", x->pass, "skipped", x->skipped);
-
-	json_object_set_new(j, "vs", e->vs[0] ? json_string(e->vs) :
-			    json_null());
-	json_object_set_new(j, e->vs[0] ? "min_ratio" : "min", e->has_min ?
-			    json_real(e->min) : json_null());
-	json_object_set_new(j, e->vs[0] ? "max_ratio" : "max", e->has_max ?
-			    json_real(e->max) : json_null());
-	json_object_set_new(j, "value", x->measured ? json_real(x->value) :
-			    json_null());
-	json_object_set_new(j, "detail", json_string(x->what));
-	return j;
-}
-
-/*
- * {"effect", "targets": [keys], "repeat_auto": {"limit", "repeats",
- * "reached", "worst_mde", "worst_metric"} or null}
- */
-static json_t *power_json(const struct run *r)
-{
-	json_t *o = json_object(), *t = json_array();
-	unsigned int i;
-
-	json_object_set_new(o, "effect", r->pw.effect > 0 ?
-			    json_real(r->pw.effect) : json_null());
-	for (i = 0; i < r->ntargets; i++)
-		json_array_append_new(t,
-			json_string(metric_defs[r->targets[i]].key));
-	json_object_set_new(o, "targets", t);
-	if (!r->repeat_auto) {
-		json_object_set_new(o, "repeat_auto", json_null());
-		return o;
-	}
-	json_object_set_new(o, "repeat_auto", json_pack("{sIsIsbsoss}",
-		"limit", (json_int_t)r->repeat_limit,
-		"repeats", (json_int_t)r->repeat,
-		"reached", r->power_reached,
-		"worst_mde", isfinite(r->power_worst) ?
-			json_real(r->power_worst) : json_null(),
-		"worst_metric", r->power_worst_mi >= 0 ?
-			metric_defs[r->power_worst_mi].key : ""));
-	return o;
-}
-
-static json_t *summary_json(struct run *r, const struct res_expect *xr,
-			    const char *regressions, int code)
-{
-	json_t *o, *arr, *ex, *ks, *nr;
-	int i, k;
-
-	o = json_pack("{sssssssi}", "scenario", r->scn.name, "run_id", r->id,
-		      "dir", r->dir, "repeat", (int)r->repeat);
-	json_object_set_new(o, "accel", json_string(r->env.kvm ? "kvm" :
-						    "tcg"));
-	json_object_set_new(o, "icount_shift", r->env.icount ?
-			    json_integer(r->env.icount_shift) : json_null());
-	json_object_set_new(o, "guest", json_pack("{sisi}", "memory_mb",
-		(int)r->env.memory_mb, "cpus", (int)r->env.cpus));
-	json_object_set_new(o, "debug", json_boolean(r->env.debug));
-	json_object_set_new(o, "parallel", json_integer(r->width));
-	json_object_set_new(o, "waves", json_incref(r->wave_log));
-	json_object_set_new(o, "wall_seconds", json_real(r->wall_s));
-	json_object_set_new(o, "hosts", hosts_json(r));
-	json_object_set_new(o, "kernel_line", json_string(r->line));
-	ks = json_array();
-	for (k = 0; k < r->scn.nkernels; k++)
-		json_array_append_new(ks, json_pack("{sssssb}",
-			"name", r->scn.kernels[k], "variant", r->variant[k],
-			"bzImage", r->kernel_path[k], "reference", k == 0));
-	json_object_set_new(o, "kernel_images", ks);
-	arr = json_array();
-	for (i = 0; i < r->ng; i++)
-		json_array_append_new(arr, guest_json(r, &r->g[i],
-			i < (int)r->res.ng ? &r->res.g[i] : NULL));
-	json_object_set_new(o, "results", arr);
-	json_object_set_new(o, "kernels", results_kernels_json(&r->res));
-	json_object_set_new(o, "comparisons",
-			    results_comparisons_json(&r->res));
-	json_object_set_new(o, "phases", results_phases_json(&r->res));
-	json_object_set_new(o, "power", power_json(r));
-	ex = json_array();
-	for (i = 0; i < r->scn.nexpect; i++)
-		json_array_append_new(ex, expect_json(&r->scn.expect[i],
-						      &xr[i]));
-	json_object_set_new(o, "expectations", ex);
-	nr = json_array();
-	for (i = 0; i < r->scn.nnoreg; i++)
-		json_array_append_new(nr, json_string(r->scn.no_regression[i]));
-	json_object_set_new(o, "no_regression", nr);
-	json_object_set_new(o, "regressions", regressions[0] ?
-			    json_string(regressions) : json_null());
-	json_object_set_new(o, "status", json_string(
-		code == EXIT_INTERRUPTED ? "interrupted" :
-		code == EXIT_REGRESSION ? "regression" :
-		code ? "fail" : "pass"));
-	json_object_set_new(o, "exit_code", json_integer(code));
-	return o;
-}
-
-/* With several hosts: each host's guests, and which was lost or unused. */
-static void print_hosts(const struct run *r)
-{
-	unsigned int i;
-
-	for (i = 0; r->nhosts > 1 && i < r->nhosts; i++) {
-		const struct run_host *h = &r->host[i];
-
-		printf("host %s: %u guest%s%s%s%s\n", h->h.uri, h->guests,
-		       h->guests == 1 ? "" : "s",
-		       r->hw[i].lost ? ", LOST mid-run (its unfinished repeats re-ran on the others)" :
-		       "", h->why[0] && !r->hw[i].lost ? ", not used: " : "",
-		       h->why[0] && !r->hw[i].lost ? h->why : "");
-	}
-}
-
-/* Under the table: the host of each repeat, and the re-runs. */
-static void print_host_lines(const struct results *res)
-{
-	char buf[RES_MAX_HOSTS * 2 * CONFIG_URI_MAX + 512];
-
-	if (results_host_lines(res, buf, sizeof(buf)))
-		fputs(buf, stdout);
-}
-
-static void print_table(struct run *r, const struct res_expect *xr,
-			const char *regressions, int code)
-{
-	char at_once[32] = "one guest at a time";
-	int i;
-
-	if (r->width > 1)
-		snprintf(at_once, sizeof(at_once), "%u guests at once",
-			 r->width);
-	printf("\nscenario %s: line %s, %s, %u MiB, %u CPUs, %u run%s per kernel, %s, reference %s\n",
-	       r->scn.name, r->line, r->env.kvm ? "KVM" : "TCG",
-	       r->env.memory_mb,
-	       r->env.cpus, r->repeat, r->repeat > 1 ? "s" : "", at_once,
-	       r->scn.kernels[0]);
-	results_print_table(stdout, &r->res);
-	print_host_lines(&r->res);
-	results_print_mde(stdout, &r->res, r->targets, r->ntargets);
-	if (r->repeat_auto)
-		printf("repeat auto: %u runs per kernel, %s %.3g%% (largest mde %.1f%%, %s)\n",
-		       r->repeat, r->power_reached ?
-		       "every target's mde within" :
-		       "the limit reached before every mde was within",
-		       r->pw.effect * 100,
-		       isfinite(r->power_worst) ? r->power_worst * 100 : 100,
-		       r->power_worst_mi >= 0 ?
-		       metric_defs[r->power_worst_mi].key : "-");
-	print_hosts(r);
-	for (i = 0; i < r->ng; i++) {
-		const struct guest *g = &r->g[i];
-
-		printf("%s-%u: %s%s%s%s%s\n", g->kernel, g->rep,
-		       g->pass ? "pass" : "FAIL", g->why[0] ? ": " : "",
-		       g->why, g->rerun_why[0] ? "; " : "", g->rerun_why);
-		console_scan_print(stdout, &g->console, "  ");
-		if (g->st.malformed || g->st.seq_gaps || g->st.absurd ||
-		    g->st.too_long)
-			printf("  stream: %llu malformed, %llu too long, %llu absurd, %llu seq gaps (%llu lines lost)\n",
-			       (unsigned long long)g->st.malformed,
-			       (unsigned long long)g->st.too_long,
-			       (unsigned long long)g->st.absurd,
-			       (unsigned long long)g->st.seq_gaps,
-			       (unsigned long long)g->st.seq_missing);
-	}
-	for (i = 0; i < r->scn.nexpect; i++) {
-		const struct scn_expect *e = &r->scn.expect[i];
-
-		printf("expect %s %s", e->kernel[0] ? e->kernel : "each",
-		       e->metric);
-		if (e->vs[0])
-			printf(" / %s", e->vs);
-		if (e->has_min)
-			printf(" >= %g", e->min);
-		if (e->has_max)
-			printf(" <= %g", e->max);
-		printf(": %s%s%s\n", xr[i].skipped ? "skipped" :
-		       xr[i].pass ? "ok" : "FAILED",
-		       xr[i].what[0] ? ", " : "", xr[i].what);
-	}
-	if (r->scn.nnoreg)
-		printf("no regression in");
-	for (i = 0; i < r->scn.nnoreg; i++)
-		printf(" %s", r->scn.no_regression[i]);
-	if (r->scn.nnoreg)
-		printf(": %s%s\n", regressions[0] ? "REGRESSION: " : "ok",
-		       regressions);
-	printf("%s (exit %d); recorded in %s\n",
-	       code == EXIT_INTERRUPTED ? "INTERRUPTED" :
-	       code == EXIT_REGRESSION ? "REGRESSION" : code ? "FAIL" :
-	       "PASS", code, r->dir);
-}
-
-/* The results of the guests run so far (@res initialised); -1: no memory */
-static int guests_results(const struct run *r, struct results *res)
-{
-	int i, k, bad = 0;
-
-	for (k = 0; k < r->scn.nkernels; k++)
-		results_kernel(res, r->scn.kernels[k]);
-	for (i = 0; i < r->ng; i++)
-		if (results_add_on(res, r->g[i].kernel, r->g[i].rep,
-				   r->g[i].host[0] ? r->g[i].host : r->uri,
-				   r->g[i].rerun_why, &r->g[i].track))
-			bad = -1;
-	return bad;
-}
-
+/* Judge the guests, write summary.json, print; the exit code. */
 static int finish(struct run *r)
 {
-	struct res_expect xr[SCN_MAX_EXPECT];
-	char path[4200], *text, regressions[2048];
-	int code = EXIT_OK, i;
-	json_t *sum;
+	struct run_summary rs;
+	int code;
 
-	r->res.effect = r->pw.effect;
+	r->res.effect = r->pow.pw.effect;
 	r->res.effect_limit = POWER_LIMIT;
-	if (guests_results(r, &r->res))
-		code = EXIT_FAILURE_GENERIC;
-	for (i = 0; i < r->ng; i++)
-		code = results_exit_worst(code, r->g[i].exit_class);
-	for (i = 0; i < r->scn.nexpect; i++) {
-		results_expect(&r->res, &r->scn.expect[i], &xr[i]);
-		if (!xr[i].pass && !xr[i].skipped)
-			code = results_exit_worst(code, EXIT_EXPECT);
-	}
-	results_gate(&r->res, &r->scn);
-	if (results_regressions(&r->res, &r->scn, regressions,
-				sizeof(regressions))) {
-		code = results_exit_worst(code, EXIT_REGRESSION);
-		guest_msg("REGRESSION: %s", regressions);
-	}
-	if (!r->ng)
-		code = results_exit_worst(code, EXIT_SETUP);
-	if (guest_interrupted)
-		code = EXIT_INTERRUPTED;
-	sum = summary_json(r, xr, regressions, code);
-	text = json_dumps(sum, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
-			  JSON_REAL_PRECISION(6));
-	snprintf(path, sizeof(path), "%s/summary.json", r->dir);
-	if (!text || util_write_file_atomic(path, text, strlen(text), 0644))
-		guest_msg("%s: %s", path, strerror(errno));
-	if (r->json && text)
-		printf("%s\n", text);
-	else
-		print_table(r, xr, regressions, code);
-	fflush(stdout);
-	free(text);
-	json_decref(sum);
-	write_state(r, "done");
+	summary_of(r, &rs);
+	code = summary_finish(&rs, r->json);
+	rundir_state(r->dir, "done");
 	return code;
 }
 
-/* ---- options and setup ---- */
-
-/*
- * A guest of a killed swapctl was destroyed: its run is over, so mark it
- * done for `swapctl top` (the socket is runs/<id>/<guest>/agent.sock).
- */
-static void leftover(const char *sock, void *arg)
-{
-	char dir[4096], *p, c;
-
-	(void)arg;
-	snprintf(dir, sizeof(dir), "%s", sock);
-	p = strrchr(dir, '/');
-	if (p)
-		*p = '\0';
-	p = strrchr(dir, '/');
-	if (!p || strcmp(sock + strlen(sock) - 11, "/agent.sock"))
-		return;
-	strcpy(p, "/state");
-	if (util_exists(dir))
-		util_write_file_atomic(dir, "done\n", 5, 0644);
-	/* and its big files: the NFS export and the disk images */
-	snprintf(dir, sizeof(dir), "%s", sock);
-	p = strrchr(dir, '/');
-	snprintf(p, dir + sizeof(dir) - p, "/nfs/export");
-	util_rm_rf(dir);
-	for (c = 'a'; c < 'a' + DOMAIN_MAX_DISKS; c++) {
-		snprintf(p, dir + sizeof(dir) - p, "/disk-vd%c.img", c);
-		unlink(dir);
-	}
-}
-
-static bool read_cpuinfo_kvm(struct run *r)
-{
-	char *cpuinfo = util_read_file("/proc/cpuinfo", NULL);
-	bool warn, kvm;
-
-	kvm = domain_pick_accel(r->cfg->accel, cpuinfo, "/dev/kvm",
-				r->env.accel_why, sizeof(r->env.accel_why),
-				&warn);
-	free(cpuinfo);
-	if (warn)
-		fprintf(stderr, "swapctl run: warning: %s (%s)\n",
-			r->env.accel_why,
-			r->cfg->source[0] ? r->cfg->source : "the default");
-	return kvm;
-}
-
-/*
- * What run checks beyond the scenario, before anything starts: the work
- * dir (not inside the repository; quotable in ganesha.conf when an NFS
- * backend needs it); and the kernel command line (append + --append).
- */
-static int check_setup(struct run *r, const char *append, char *err,
-		       size_t errlen)
-{
-	const struct swapctl_config *cfg = r->cfg;
-	const char *from = cfg->source[0] ? cfg->source : "the default";
-	char slub[SCN_SLUB_DEBUG_MAX], brd[PLAN_BRD_ARGS_MAX];
-	const char *bad;
-
-	if (config_check_workdir(cfg, err, errlen))
-		return -1;
-	bad = ganesha_bad_char(cfg->workdir);
-	if (scn_has_nfs(&r->scn) && bad) {
-		snprintf(err, errlen,
-			 "%.1024s: workdir %.1024s (from %.1024s) has a '%c', which ganesha.conf cannot quote: the nfsfile backend needs a work dir without '\"', '\\' or control bytes",
-			 r->scn.file, cfg->workdir, from,
-			 *bad >= ' ' ? *bad : '?');
-		return -1;
-	}
-	/* a slab_error's caches: slub_debug=A,<cache>,... */
-	scn_slub_debug(&r->scn, slub, sizeof(slub));
-	if (slub[0] && (strstr(cfg->append, "slub_debug") ||
-			(append && strstr(append, "slub_debug")))) {
-		snprintf(err, errlen,
-			 "%.1024s: faults: a slab_error with \"caches\" sets the guest's slub_debug= (%s), and %s sets one too: leave it out there",
-			 r->scn.file, slub,
-			 append && strstr(append, "slub_debug") ? "--append" :
-			 "append in swapctl.conf");
-		return -1;
-	}
-	/* loglevel=5: warnings and worse reach the console log */
-	/*
-	 * no_timer_check: under TCG a guest starved of host CPU (four at
-	 * once on two cores) failed the boot-time check that the timer
-	 * interrupt ticks and panicked ("IO-APIC + timer doesn't work!",
-	 * make check of 2026-12-07); the timer is QEMU's and works.
-	 */
-	/* page_owner=on: a debug kernel's Bad page report names the owner */
-	scn_brd_args(&r->scn, brd, sizeof(brd));	/* a brd backend */
-	snprintf(r->env.cmdline, sizeof(r->env.cmdline),
-		 "console=ttyS0 panic=-1 loglevel=5 no_timer_check%s%s%s%s%s%s%s%s%s",
-		 r->env.debug ? " page_owner=on" : "",
-		 slub[0] ? " " : "", slub, brd[0] ? " " : "", brd,
-		 cfg->append[0] ? " " : "", cfg->append,
-		 append && *append ? " " : "", append ? append : "");
-	return 0;
-}
-
-/* The disks of a guest, as guest.c's make_disks() creates them. */
-static json_t *dry_disks(const struct run *r)
-{
-	json_t *a = json_array();
-	int i;
-
-	for (i = 0; a && i < r->scn.nswap; i++) {
-		const struct scn_swap *sw = &r->scn.swap[i];
-
-		if (!sw->dev[0])
-			continue;
-		json_array_append_new(a, json_pack("{sssisssI}",
-			"dev", sw->dev, "swap_index", i,
-			"backend", plan_backend_name(sw->type),
-			"size_mb", (json_int_t)(sw->type == SWAP_EXT4FILE ?
-						 sw->disk_mb : sw->size_mb)));
-	}
-	return a;
-}
-
-/* `hosts` as configured: [] without it (the one local driver). */
-static json_t *dry_hosts(const struct run *r)
-{
-	json_t *a = json_array();
-	unsigned int i;
-
-	for (i = 0; i < r->cfg->nhosts; i++)
-		json_array_append_new(a, json_string(r->cfg->hosts[i]));
-	return a;
-}
-
-/* The --dry-run object: see dry_run(). */
-static json_t *dry_json(struct run *r, struct guest *g)
-{
-	char nfs[4200], exp[4300], rec[4300], *xml, *conf;
-	json_t *o, *doms;
-	int k;
-
-	o = json_pack("{sbsssssssssisiss}", "dry_run", 1,
-		      "scenario", r->scn.name,
-		      "accel", r->env.kvm ? "kvm" : "tcg",
-		      "accel_why", r->env.accel_why, "uri", r->uri,
-		      "memory_mb", (int)r->env.memory_mb,
-		      "cpus", (int)r->env.cpus, "cmdline", r->env.cmdline);
-	doms = json_array();
-	if (!o || !doms) {
-		json_decref(o);
-		json_decref(doms);
-		return NULL;
-	}
-	json_object_set_new(o, "kernel_line", json_string(r->line));
-	json_object_set_new(o, "disks", dry_disks(r));
-	json_object_set_new(o, "parallel", json_integer(r->width));
-	json_object_set_new(o, "waves", waves_json(r));
-	json_object_set_new(o, "hosts", dry_hosts(r));
-	json_object_set_new(o, "plan", json_string(r->plan));
-	json_object_set_new(o, "domains", doms);
-	for (k = 0; k < r->scn.nkernels; k++) {
-		snprintf(g->kernel, sizeof(g->kernel), "%s",
-			 r->scn.kernels[k]);
-		snprintf(g->kernel_path, sizeof(g->kernel_path), "%s",
-			 r->kernel_path[k]);
-		g->rep = 1;
-		util_path(g->dir, sizeof(g->dir), "%s/%s-1", r->dir,
-			  r->scn.kernels[k]);
-		xml = guest_domain_xml(&r->env, g);
-		if (!xml) {
-			json_decref(o);
-			return NULL;
-		}
-		json_array_append_new(doms, json_pack("{ss+sssssssbss}",
-			"guest", r->scn.kernels[k], "-1",
-			"kernel", r->scn.kernels[k], "variant", r->variant[k],
-			"bzImage", r->kernel_path[k],
-			"built", !access(r->kernel_path[k], R_OK), "xml", xml));
-		free(xml);
-	}
-	if (!scn_has_nfs(&r->scn)) {
-		json_object_set_new(o, "nfs", json_null());
-		return o;
-	}
-	snprintf(nfs, sizeof(nfs), "%s/%s-1/nfs", r->dir, r->scn.kernels[0]);
-	snprintf(exp, sizeof(exp), "%s/export", nfs);
-	snprintf(rec, sizeof(rec), "%s/recovery", nfs);
-	conf = ganesha_config(exp, rec, r->cfg->nfs_port);
-	if (!conf) {
-		json_decref(o);
-		return NULL;
-	}
-	snprintf(rec, sizeof(rec), "%s/ganesha.conf", nfs);
-	json_object_set_new(o, "nfs", json_pack("{sisissssssss}",
-		"port", (int)r->cfg->nfs_port,
-		"last_port", (int)(r->cfg->nfs_port + r->nslots - 1),
-		"export", "/export", "dir", exp, "ganesha_conf", conf,
-		"conf_path", rec));
-	free(conf);
-	return o;
-}
-
-/* "# hosts: local, qemu+ssh://box/session (remote: ...)" */
-static void dry_print_hosts(const struct run *r)
-{
-	unsigned int i;
-
-	if (!r->cfg->nhosts)
-		return;
-	printf("# hosts:");
-	for (i = 0; i < r->cfg->nhosts; i++)
-		printf("%s %s", i ? "," : "", r->cfg->hosts[i]);
-	printf(" (remote: volumes in its pool '%s'); a free host, the most capacity first, takes the next whole repeats and runs them in the waves below\n",
-	       VM_POOL);
-}
-
-/* The schedule: "# wave 1 (together): baseline-1 patched-1". */
-static void dry_waves(const struct run *r, json_t *waves)
-{
-	json_t *w, *name;
-	size_t i, j;
-
-	printf("# schedule: %u guest%s at once (--parallel %u), %zu wave%s; a wave starts when the one before has ended\n",
-	       r->width, r->width > 1 ? "s" : "", r->parallel,
-	       json_array_size(waves), json_array_size(waves) > 1 ? "s" : "");
-	json_array_foreach(waves, i, w) {
-		printf("#   wave %zu:", i + 1);
-		json_array_foreach(w, j, name)
-			printf(" %s", json_string_value(name));
-		putchar('\n');
-	}
-}
-
-/*
- * --dry-run: everything run would start, without starting it: the
- * accelerator and why, the libvirt URI, the guest's size, command line
- * and disks, the plan, each domain's XML and the NFS server's
- * configuration. --json: the same as one object.
- */
+/* --dry-run (dryrun.h) */
 static int dry_run(struct run *r)
 {
-	struct guest *g = calloc(1, sizeof(*g));
-	json_t *o, *d, *nfs;
-	int ret = EXIT_OK;
-	size_t i;
+	struct run_dry d = {
+		.cfg = r->cfg, .scn = &r->scn, .env = &r->env, .k = &r->k,
+		.plan = r->plans[0], .repeat = r->s.repeat,
+		.parallel = r->parallel, .width = r->s.width,
+		.nslots = r->s.nslots, .repeat_auto = r->pow.repeat_auto,
+		.auto_min = RUN_AUTO_MIN_REPEAT, .auto_limit = r->pow.limit,
+		.effect = r->pow.pw.effect, .json = r->json,
+		.id = r->id, .idlen = sizeof(r->id), .dir = r->dir,
+		.dirlen = sizeof(r->dir), .uri = r->uri,
+		.urilen = sizeof(r->uri),
+	};
 
-	if (!g)
-		return EXIT_FAILURE_GENERIC;
-	snprintf(r->id, sizeof(r->id), "YYYYmmdd-HHMMSS-%s", r->scn.name);
-	util_path(r->dir, sizeof(r->dir), "%s/runs/%s", r->cfg->workdir,
-		  r->id);
-	config_libvirt_uri(r->cfg, r->uri, sizeof(r->uri));
-	o = dry_json(r, g);
-	free(g);
-	if (!o) {
-		fprintf(stderr, "swapctl run: --dry-run: %s\n",
-			strerror(errno));
-		return EXIT_FAILURE_GENERIC;
-	}
-	if (r->json) {
-		if (json_dumpf(o, stdout, JSON_INDENT(2)) || puts("") == EOF)
-			ret = EXIT_OUTPUT;
-		json_decref(o);
-		return ret;
-	}
-	printf("# accelerator: %s (%s)\n", r->env.kvm ? "KVM" : "TCG",
-	       r->env.accel_why);
-	printf("# libvirt URI: %s\n", r->uri);
-	printf("# kernel line: %s (%s)\n", r->line, r->line_from);
-	if (r->repeat_auto)
-		printf("# repeats: auto, %u to %u runs per kernel, until every power target's mde <= %.3g%%\n",
-		       AUTO_MIN_REPEAT, r->repeat_limit, r->pw.effect * 100);
-	else
-		printf("# repeats: %u run%s per kernel, interleaved\n",
-		       r->repeat, r->repeat == 1 ? "" : "s");
-	printf("# guest: %u MiB, %u vCPU%s; kernel command line: %s\n",
-	       r->env.memory_mb, r->env.cpus, r->env.cpus == 1 ? "" : "s",
-	       r->env.cmdline);
-	dry_print_hosts(r);
-	dry_waves(r, json_object_get(o, "waves"));
-	json_array_foreach(json_object_get(o, "disks"), i, d)
-		printf("# disk %s: %lld MiB sparse image for swap[%lld] (%s)\n",
-		       json_string_value(json_object_get(d, "dev")),
-		       (long long)json_integer_value(json_object_get(d, "size_mb")),
-		       (long long)json_integer_value(json_object_get(d, "swap_index")),
-		       json_string_value(json_object_get(d, "backend")));
-	printf("\n# plan (%s/plan.txt and /swapctl/plan in each initrd)\n%s",
-	       r->dir, r->plan);
-	json_array_foreach(json_object_get(o, "domains"), i, d)
-		printf("\n# domain XML of %s (variant %s%s)\n%s",
-		       json_string_value(json_object_get(d, "guest")),
-		       json_string_value(json_object_get(d, "variant")),
-		       json_is_true(json_object_get(d, "built")) ? "" :
-		       ", not built yet",
-		       json_string_value(json_object_get(d, "xml")));
-	nfs = json_object_get(o, "nfs");
-	if (json_is_object(nfs) && r->nslots > 1)
-		printf("\n# NFS: one ganesha.nfsd per guest of a wave, the i-th on 127.0.0.1:%u + i (up to %u), each guest's plan naming its port\n",
-		       r->cfg->nfs_port, r->cfg->nfs_port + r->nslots - 1);
-	if (json_is_object(nfs))
-		printf("\n# NFS: ganesha.nfsd on 127.0.0.1:%u, export /export; %s:\n%s",
-		       r->cfg->nfs_port,
-		       json_string_value(json_object_get(nfs, "conf_path")),
-		       json_string_value(json_object_get(nfs, "ganesha_conf")));
-	json_decref(o);
-	return EXIT_OK;
+	return run_dry(&d);
 }
 
-#define MAX_OVERRIDES	SCN_MAX_KERNELS
-
-struct override {
-	char name[SCN_KERNEL_MAX];
-	const char *file;
-};
-
-struct overrides {
-	struct override o[MAX_OVERRIDES];
-	int n;
-};
-
-static int add_override(struct overrides *ov, const char *name,
-			size_t namelen, const char *file, char *err,
-			size_t errlen)
+/* --repeat auto, after @done repeats: enough? (sched.enough) */
+static bool enough_repeats(struct sched *s, unsigned int done)
 {
-	if (ov->n >= MAX_OVERRIDES) {
-		snprintf(err, errlen, "at most %d kernels", MAX_OVERRIDES);
-		return -1;
-	}
-	if (!namelen || namelen >= SCN_KERNEL_MAX || !*file) {
-		snprintf(err, errlen, "give NAME=FILE");
-		return -1;
-	}
-	snprintf(ov->o[ov->n].name, sizeof(ov->o[0].name), "%.*s",
-		 (int)namelen, name);
-	ov->o[ov->n++].file = file;
-	return 0;
+	struct run *r = s->arg;
+	struct run_summary rs;
+
+	summary_of(r, &rs);
+	return summary_repeat_enough(&rs, &r->pow, done);
 }
 
 /* --repeat N or auto */
@@ -894,51 +130,13 @@ static int opt_repeat(const struct popt *opt, const char *arg, char *err,
 	}
 	errno = 0;
 	v = strtol(arg, &end, 10);
-	if (end == arg || *end || errno || v < 1 || v > MAX_REPEAT) {
+	if (end == arg || *end || errno || v < 1 || v > SCHED_MAX_REPEAT) {
 		snprintf(err, errlen, "'%s': give auto or a whole number from 1 to %d",
-			 arg, MAX_REPEAT);
+			 arg, SCHED_MAX_REPEAT);
 		return -1;
 	}
 	o->n = (int)v;
 	o->autom = false;
-	return 0;
-}
-
-/*
- * The power targets (--metric, else the scenario's), and for --repeat
- * auto its effect and limit; 0 or EXIT_USAGE.
- */
-static int setup_power(struct run *r, const struct repeat_opt *ro,
-		       int limit)
-{
-	unsigned int i;
-
-	if (r->pw.n) {
-		memcpy(r->targets, r->pw.mi, r->pw.n * sizeof(r->targets[0]));
-		r->ntargets = r->pw.n;
-	} else {
-		r->ntargets = results_mde_targets(&r->scn, r->targets,
-						  RES_MAX_METRICS);
-	}
-	r->power_worst_mi = -1;
-	if (limit && !ro->autom) {
-		fprintf(stderr, "swapctl run: option '--repeat-limit' is for '--repeat auto'\n");
-		return EXIT_USAGE;
-	}
-	if (!ro->autom)
-		return 0;
-	r->repeat_auto = true;
-	r->repeat_limit = limit ? (unsigned int)limit : AUTO_LIMIT;
-	if (!(r->pw.effect > 0))
-		r->pw.effect = AUTO_EFFECT;
-	for (i = 0; i < r->ntargets; i++) {
-		const struct metric_def *m = &metric_defs[r->targets[i]];
-
-		if (r->pw.effect < m->min_effect)
-			guest_msg("repeat auto: %s changes below %.3g%% are noise by its definition (swapctl metrics): its goal is %.3g%%",
-			    m->key, m->min_effect * 100, m->min_effect * 100);
-	}
-	r->repeat = r->repeat_limit;
 	return 0;
 }
 
@@ -951,483 +149,31 @@ static int opt_kernel(const struct popt *opt, const char *arg, char *err,
 		snprintf(err, errlen, "'%s': give NAME=FILE", arg);
 		return -1;
 	}
-	return add_override(opt->value, arg, (size_t)(eq - arg), eq + 1, err,
-			    errlen);
+	return kernels_add_override(opt->value, arg, (size_t)(eq - arg),
+				    eq + 1, err, errlen);
 }
 
 static int opt_bk(const struct popt *opt, const char *arg, char *err,
 		  size_t errlen)
 {
-	return add_override(opt->value, "baseline", 8, arg, err, errlen);
+	return kernels_add_override(opt->value, "baseline", 8, arg, err,
+				    errlen);
 }
 
 static int opt_pk(const struct popt *opt, const char *arg, char *err,
 		  size_t errlen)
 {
-	return add_override(opt->value, SCN_PATCHED, strlen(SCN_PATCHED), arg,
-			    err, errlen);
-}
-
-/* The kernel line a manifest records ("kernel_line"), "" when none. */
-static void manifest_line(const char *workdir, const char *variant,
-			  char *line, size_t len)
-{
-	char p[4200];
-	json_error_t jerr;
-	json_t *m;
-
-	line[0] = '\0';
-	if (util_path(p, sizeof(p), "%s/kernels/%s/manifest.json", workdir,
-		      variant))
-		return;
-	m = jfile_load(p, 0, &jerr);
-	snprintf(line, len, "%s", json_string_value(json_object_get(m,
-		 "kernel_line")) ?: "");
-	json_decref(m);
-}
-
-/*
- * The variant of kernel @name on r->line: <name>[-debug] on 6.1,
- * <name>[-debug]@<line> on another line; a kernel of a git tree keeps
- * the name it was built under (swapctl build --tree --names): used when
- * only that exists and its manifest says it is of r->line.
- */
-static int line_variant(struct run *r, const char *name, char *variant,
-			size_t len)
-{
-	char plain[80], p[4200], line[KLINE_MAX];
-
-	snprintf(plain, sizeof(plain), "%s%s",
-		 !strcmp(name, SCN_PATCHED) ? r->cfg->series : name,
-		 r->env.debug ? "-debug" : "");
-	if (kline_kernel_name(variant, len, plain, r->line))
-		return -1;
-	if (kline_is_first(r->line) ||
-	    util_path(p, sizeof(p), "%s/kernels/%s/bzImage", r->cfg->workdir,
-		      variant) || util_exists(p))
-		return 0;
-	manifest_line(r->cfg->workdir, plain, line, sizeof(line));
-	if (!strcmp(line, r->line))
-		snprintf(variant, len, "%s", plain);
-	return 0;
-}
-
-/*
- * The variant and bzImage of every kernel; -1 when a path is too long,
- * -2 - i when override i names no kernel of the run (a typo would boot
- * the built kernel in its place).
- */
-static int resolve_kernels(struct run *r, const struct overrides *ovs)
-{
-	const struct override *ov = ovs->o;
-	int nov = ovs->n;
-	int k, i;
-
-	for (i = 0; i < nov; i++) {
-		for (k = 0; k < r->scn.nkernels; k++)
-			if (!strcmp(ov[i].name, r->scn.kernels[k]))
-				break;
-		if (k == r->scn.nkernels)
-			return -2 - i;
-	}
-
-	for (k = 0; k < r->scn.nkernels; k++) {
-		const char *name = r->scn.kernels[k];
-		const char *file = NULL;
-
-		if (line_variant(r, name, r->variant[k], sizeof(r->variant[k])))
-			return -1;
-		for (i = 0; i < nov; i++)
-			if (!strcmp(ov[i].name, name))
-				file = ov[i].file;
-		if (file) {
-			snprintf(r->kernel_path[k], sizeof(r->kernel_path[k]),
-				 "%s", file);
-			snprintf(r->variant[k], sizeof(r->variant[k]), "%s",
-				 "(given)");
-		} else if (util_path(r->kernel_path[k],
-				     sizeof(r->kernel_path[k]),
-				     "%s/kernels/%s/bzImage", r->cfg->workdir,
-				     r->variant[k])) {
-			return -1;
-		}
-	}
-	return 0;
-}
-
-/*
- * Guest @i of the serial order (A1 B1 A2 B2 ...): its kernel and repeat,
- * its bzImage on host @h.
- */
-static void name_guest(const struct run *r, unsigned int i, struct guest *g,
-		       const struct run_host *h)
-{
-	unsigned int k = i % (unsigned int)r->scn.nkernels;
-
-	snprintf(g->kernel, sizeof(g->kernel), "%s", r->scn.kernels[k]);
-	snprintf(g->kernel_path, sizeof(g->kernel_path), "%s",
-		 h->h.kernel[k]);
-	g->rep = i / (unsigned int)r->scn.nkernels + 1;
-}
-
-struct wave_job {
-	const struct guest_env *env;
-	struct guest_slot *slot;
-	struct guest *g;
-};
-
-static void *wave_thread(void *arg)
-{
-	struct wave_job *j = arg;
-
-	guest_run(j->env, j->slot, j->g);
-	return NULL;
-}
-
-/*
- * The guests @gs[0 .. @n - 1] at once on host @h, the i-th in its slot
- * i, each in a thread of its own (one: in this thread). True when a
- * guest's setup failed or the host was lost (the batch stops).
- */
-static bool run_wave(struct run *r, struct run_host *h, struct guest **gs,
-		     unsigned int n)
-{
-	struct wave_job job[WAVES_MAX_PARALLEL];
-	pthread_t t[WAVES_MAX_PARALLEL];
-	bool threaded[WAVES_MAX_PARALLEL] = { false };
-	bool failed = false;
-	unsigned int i;
-
-	for (i = 0; i < n; i++)
-		job[i] = (struct wave_job){ &r->env, &r->slot[h->slot0 + i],
-					    gs[i] };
-	for (i = 0; n > 1 && i < n; i++)
-		threaded[i] = !pthread_create(&t[i], NULL, wave_thread,
-					      &job[i]);
-	for (i = 0; i < n; i++)
-		if (!threaded[i])
-			guest_run(job[i].env, job[i].slot, job[i].g);
-	for (i = 0; i < n; i++) {
-		if (threaded[i])
-			pthread_join(t[i], NULL);
-		failed |= gs[i]->setup_failed || gs[i]->host_lost;
-	}
-	return failed;
-}
-
-/* summary.json's waves: the names of each wave's guests as it started */
-static void log_wave(struct run *r, struct guest **gs, unsigned int n)
-{
-	json_t *w = json_array();
-	char name[SCN_KERNEL_MAX + 16];
-	unsigned int i;
-
-	for (i = 0; i < n; i++) {
-		snprintf(name, sizeof(name), "%s-%u", gs[i]->kernel,
-			 gs[i]->rep);
-		json_array_append_new(w, json_string(name));
-	}
-	pthread_mutex_lock(&r->mu);
-	json_array_append_new(r->wave_log, w);
-	pthread_mutex_unlock(&r->mu);
-}
-
-/*
- * Host @h's batch of whole repeats, in waves of at most its capacity
- * (waves_size() over the batch's guests, so A and B of a repeat start
- * together). Stops at a setup failure or when the host is lost.
- */
-static void run_batch(struct run *r, struct run_host *h)
-{
-	unsigned int nk = (unsigned int)r->scn.nkernels;
-	unsigned int n = h->nreps * nk, first, w, i, gi;
-	struct guest *gs[WAVES_MAX_PARALLEL];
-
-	for (first = 0; first < n && !guest_interrupted; first += w) {
-		w = waves_size(nk, n, r->hw[h->idx].capacity, first);
-		for (i = 0; i < w; i++) {
-			gi = h->reps[(first + i) / nk] * nk + (first + i) % nk;
-			gs[i] = &r->g[gi];
-			name_guest(r, gi, gs[i], h);
-		}
-		log_wave(r, gs, w);
-		h->guests += w;
-		if (run_wave(r, h, gs, w))
-			break;
-	}
-}
-
-static void *host_thread(void *arg)
-{
-	struct run_host *h = arg;
-
-	run_batch(h->r, h);
-	pthread_mutex_lock(&h->r->mu);
-	h->finished = true;
-	pthread_cond_signal(&h->r->cv);
-	pthread_mutex_unlock(&h->r->mu);
-	return NULL;
-}
-
-/*
- * Give free hosts their next batch, the most capacity first: repeats to
- * re-run before new ones, and no new ones once the run is to @stop.
- */
-static void dispatch(struct run *r, unsigned int *next, bool stop)
-{
-	unsigned int nk = (unsigned int)r->scn.nkernels, max, i;
-	struct run_host *h;
-	int hi;
-
-	while (!guest_interrupted &&
-	       (hi = waves_pick_host(r->hw, r->nhosts)) >= 0) {
-		h = &r->host[hi];
-		max = waves_batch(nk, r->hw[hi].capacity, MAX_REPEAT);
-		h->nreps = 0;
-		while (h->nreps < max && r->nqueue) {
-			h->reps[h->nreps++] = r->queue[0];
-			memmove(r->queue, r->queue + 1,
-				--r->nqueue * sizeof(r->queue[0]));
-		}
-		while (!stop && h->nreps < max && *next < r->repeat)
-			h->reps[h->nreps++] = (*next)++;
-		if (!h->nreps)
-			return;
-		for (i = 0; i < h->nreps; i++) {
-			r->rep_state[h->reps[i]] = REP_RUNNING;
-			if ((h->reps[i] + 1) * nk > (unsigned int)r->ng)
-				r->ng = (int)((h->reps[i] + 1) * nk);
-		}
-		r->hw[hi].busy = true;
-		h->finished = false;
-		if (pthread_create(&h->t, NULL, host_thread, h)) {
-			run_batch(r, h);
-			h->finished = true;
-		}
-	}
-}
-
-/* Wait for a host's batch to end; NULL when no host is busy. */
-static struct run_host *wait_host(struct run *r)
-{
-	struct run_host *h = NULL;
-	unsigned int i;
-	bool busy = false;
-
-	for (i = 0; i < r->nhosts; i++)
-		busy |= r->hw[i].busy;
-	if (!busy)
-		return NULL;
-	pthread_mutex_lock(&r->mu);
-	while (!h) {
-		for (i = 0; i < r->nhosts && !h; i++)
-			if (r->hw[i].busy && r->host[i].finished)
-				h = &r->host[i];
-		if (!h)
-			pthread_cond_wait(&r->cv, &r->mu);
-	}
-	h->finished = false;
-	pthread_mutex_unlock(&r->mu);
-	pthread_join(h->t, NULL);
-	r->hw[h->idx].busy = false;
-	return h;
-}
-
-/* Repeat @rep again on another host: its guests start afresh. */
-static void requeue(struct run *r, struct run_host *h, unsigned int rep)
-{
-	unsigned int nk = (unsigned int)r->scn.nkernels, k;
-
-	for (k = 0; k < nk; k++) {
-		struct guest *g = &r->g[rep * nk + k];
-
-		guest_free(g);
-		memset(g, 0, sizeof(*g));
-		snprintf(g->rerun_why, sizeof(g->rerun_why),
-			 "re-run: host %s lost", h->h.uri);
-	}
-	r->rep_state[rep] = REP_QUEUED;
-	r->queue[r->nqueue++] = rep;
-}
-
-/* Whether repeat @rep ran to its end on a host that stayed up. */
-static bool rep_ran(const struct run *r, unsigned int rep)
-{
-	unsigned int nk = (unsigned int)r->scn.nkernels, k;
-
-	for (k = 0; k < nk; k++) {
-		const struct guest *g = &r->g[rep * nk + k];
-
-		if (!g->kernel[0] || g->host_lost)
-			return false;
-	}
-	return true;
-}
-
-/*
- * Host @h's batch ended: a lost host's unfinished repeats go back to the
- * queue, whole (pairs stay on one host). True when a guest's setup
- * failed (the run stops starting repeats).
- */
-static bool collect(struct run *r, struct run_host *h)
-{
-	unsigned int nk = (unsigned int)r->scn.nkernels, i, k, rep;
-	bool failed = false, lost = false;
-
-	for (i = 0; i < h->nreps; i++)
-		for (k = 0; k < nk; k++) {
-			const struct guest *g = &r->g[h->reps[i] * nk + k];
-
-			if (g->host_lost && !lost) {
-				lost = true;
-				snprintf(h->why, sizeof(h->why), "%s", g->why);
-			}
-			failed |= g->setup_failed && !g->host_lost;
-		}
-	r->hw[h->idx].lost |= lost;
-	for (i = 0; i < h->nreps; i++) {
-		rep = h->reps[i];
-		if (lost && !guest_interrupted && !rep_ran(r, rep)) {
-			guest_msg("host %s lost: repeat %u re-runs on another host",
-				  h->h.uri, rep + 1);
-			requeue(r, h, rep);
-		} else {
-			r->rep_state[rep] = REP_DONE;
-		}
-	}
-	return failed;
-}
-
-/* Repeats done from the first on, without a gap. */
-static unsigned int done_prefix(const struct run *r)
-{
-	unsigned int n = 0;
-
-	while (n < r->repeat && r->rep_state[n] == REP_DONE)
-		n++;
-	return n;
-}
-
-/* Repeats no host was left to re-run: their guests fail, named. */
-static void orphans(struct run *r)
-{
-	unsigned int nk = (unsigned int)r->scn.nkernels, i, k, gi;
-
-	for (i = 0; i < r->nqueue; i++)
-		for (k = 0; k < nk; k++) {
-			struct guest *g;
-
-			gi = r->queue[i] * nk + k;
-			g = &r->g[gi];
-			name_guest(r, gi, g, &r->host[0]);
-			g->setup_failed = true;
-			g->exit_class = EXIT_SETUP;
-			snprintf(g->why, sizeof(g->why),
-				 "no host left to re-run it (%.*s)",
-				 (int)sizeof(g->why) - 40, g->rerun_why);
-		}
-}
-
-/*
- * --repeat auto, after a repeat: are the power targets' minimum
- * detectable effects within the effect asked for? Says so either way.
- */
-static bool enough_repeats(struct run *r, unsigned int done)
-{
-	struct results res;
-
-	if (!r->repeat_auto)
-		return false;
-	if (done < AUTO_MIN_REPEAT)
-		return false;
-	results_init(&res);
-	if (guests_results(r, &res)) {
-		results_free(&res);
-		return false;
-	}
-	r->power_reached = results_mde_reached(&res, r->targets,
-					       r->ntargets, r->pw.effect,
-					       &r->power_worst,
-					       &r->power_worst_mi);
-	results_free(&res);
-	guest_msg("repeat auto: after %u runs a kernel the largest mde is %.1f%% (%s)%s%.3g%%",
-	    done, isfinite(r->power_worst) ? r->power_worst * 100 : 100,
-	    r->power_worst_mi >= 0 ? metric_defs[r->power_worst_mi].key : "-",
-	    r->power_reached ? " <= " : " > ", r->pw.effect * 100);
-	return r->power_reached;
-}
-
-/*
- * Batch by batch over the hosts (one host: wave after wave, A1 B1 A2 B2
- * with --parallel 1). After a batch, which ends on whole repeats, is
- * where --repeat auto may stop: its check reads only the repeats done
- * without a gap, never a guest that still runs.
- */
-static void run_all(struct run *r)
-{
-	unsigned int next = 0, done = 0, nk = (unsigned int)r->scn.nkernels;
-	struct run_host *h;
-	bool stop = false;
-	double t0 = util_now();
-	int ng;
-
-	for (;;) {
-		dispatch(r, &next, stop || guest_interrupted);
-		h = wait_host(r);
-		if (!h)
-			break;
-		stop |= collect(r, h);
-		if (guest_interrupted || stop)
-			continue;
-		if (done_prefix(r) == done)
-			continue;
-		done = done_prefix(r);
-		ng = r->ng;
-		r->ng = (int)(done * nk);
-		stop = enough_repeats(r, done);
-		r->ng = ng;
-	}
-	orphans(r);
-	if (r->repeat_auto) {
-		done = done_prefix(r);
-		r->repeat = done ? done : 1;
-	}
-	r->wall_s = util_now() - t0;
+	return kernels_add_override(opt->value, SCN_PATCHED,
+				    strlen(SCN_PATCHED), arg, err, errlen);
 }
 
 #define STR_(x) #x
 #define STR(x) STR_(x)
 
-/* Load and check the scenario and the guest's size; 0 or an exit code. */
 /*
- * The kernel line to run: --line, else the scenario's kernel_line, else
- * kernel_line of swapctl.conf. A scenario that sets per-size mTHP needs
- * a line that has it (6.8 and later): 0, or EXIT_CONFIG after one line.
+ * Load and check the scenario (--kernels), the kernel line and the
+ * guest; 0 or an exit code.
  */
-static int pick_line(struct run *r, const char *line_opt)
-{
-	char err[PATH_MAX + 512];
-
-	if (line_opt) {
-		snprintf(r->line, sizeof(r->line), "%s", line_opt);
-		snprintf(r->line_from, sizeof(r->line_from), "--line");
-	} else if (r->scn.kernel_line[0]) {
-		snprintf(r->line, sizeof(r->line), "%s", r->scn.kernel_line);
-		snprintf(r->line_from, sizeof(r->line_from),
-			 "kernel_line of the scenario");
-	} else {
-		snprintf(r->line, sizeof(r->line), "%s", r->cfg->kernel_line);
-		snprintf(r->line_from, sizeof(r->line_from),
-			 "kernel_line, from %s", r->cfg->source);
-	}
-	if (scn_check_line(&r->scn, r->line, r->line_from, err,
-			   sizeof(err))) {
-		fprintf(stderr, "swapctl run: %s\n", err);
-		return -1;
-	}
-	return 0;
-}
-
 static int load_scenario(struct run *r, struct popt_cmd *cmd,
 			 const char *arg, const char *kernels_opt,
 			 const char *line_opt, const char *append)
@@ -1447,174 +193,29 @@ static int load_scenario(struct run *r, struct popt_cmd *cmd,
 		fprintf(stderr, "swapctl run: %s\n", err);
 		return kernels_opt ? EXIT_USAGE : EXIT_CONFIG;
 	}
-	if (pick_line(r, line_opt))
+	if (kernels_pick_line(&r->k, line_opt))
 		return EXIT_CONFIG;
-	r->env.cfg = cfg;
-	r->env.scn = &r->scn;
-	r->env.memory_mb = r->scn.memory_mb ? r->scn.memory_mb :
-		cfg->guest_memory_mb ? cfg->guest_memory_mb : 256;
-	r->env.cpus = r->scn.cpus ? r->scn.cpus :
-		cfg->guest_cpus ? cfg->guest_cpus : 1;
-	if (scenario_check_fit(&r->scn, r->env.memory_mb, err, sizeof(err)) ||
-	    scenario_check_host(&r->scn, r->env.memory_mb, r->env.cpus,
-				cfg->source, err, sizeof(err)) ||
-	    check_setup(r, append, err, sizeof(err))) {
+	if (fit_guest(&r->env, &r->scn, cfg, append, err, sizeof(err))) {
 		fprintf(stderr, "swapctl run: %s\n", err);
 		return EXIT_CONFIG;
 	}
 	return 0;
 }
 
-/* The host-side kernel-build tree of a kernel-build scenario. */
-static int prepare_kbuild(struct run *r)
-{
-	struct swapctl_config *cfg = r->cfg;
-	char log[4200], err[4400];
-
-	if (!r->scn.kbuild[0])
-		return 0;
-	snprintf(log, sizeof(log), "%s/logs/kbuild-%s.log", cfg->workdir,
-		 r->scn.kbuild);
-	if (kbuild_prepare(cfg->workdir, r->scn.kbuild, log, r->dry_run,
-			   r->scn.kbuild_src, sizeof(r->scn.kbuild_src),
-			   r->scn.kbuild_out, sizeof(r->scn.kbuild_out), err,
-			   sizeof(err))) {
-		fprintf(stderr, "swapctl run: %s: %s\n", r->scn.file, err);
-		return EXIT_SETUP;
-	}
-	return 0;
-}
-
-/*
- * The plan of each slot: the same text but for the NFS port of its
- * server (nfs_port + slot), so one plan for all when there is no NFS.
- */
-static int make_plans(struct run *r)
-{
-	bool nfs = scn_has_nfs(&r->scn);
-	char err[8192];
-	unsigned int i;
-
-	for (i = 0; i < r->nslots; i++) {
-		if (i && !nfs) {
-			r->plans[i] = r->plans[0];
-			continue;
-		}
-		r->plans[i] = plan_text(&r->scn, r->env.memory_mb,
-					r->cfg->nfs_port + i);
-		if (!r->plans[i])
-			return EXIT_FAILURE_GENERIC;
-		if (plan_check(r->scn.file, r->plans[i], err, sizeof(err))) {
-			fprintf(stderr, "swapctl run: %s\n", err);
-			return EXIT_CONFIG;
-		}
-	}
-	r->plan = r->plans[0];
-	r->env.plan = r->plan;
-	return 0;
-}
-
-/*
- * The MiB a guest's swap images and NFS swap files take in the host's
- * RAM: all of them when the work dir is on a tmpfs, else none.
- */
-static unsigned int images_in_ram_mb(const struct run *r)
-{
-	struct statfs sf;
-	unsigned int mb = 0;
-	int i;
-
-	if (statfs(r->cfg->workdir, &sf) || sf.f_type != TMPFS_MAGIC)
-		return 0;
-	for (i = 0; i < r->scn.nswap; i++) {
-		const struct scn_swap *sw = &r->scn.swap[i];
-
-		if (sw->type == SWAP_EXT4FILE)
-			mb += sw->disk_mb;
-		else if (sw->dev[0] || sw->type == SWAP_NFSFILE)
-			mb += sw->size_mb;
-	}
-	return mb;
-}
-
-/* Whether the run uses this machine's own libvirt (no hosts, or local). */
-static bool local_host(const struct swapctl_config *cfg)
-{
-	unsigned int i;
-
-	for (i = 0; i < cfg->nhosts; i++)
-		if (!strcmp(cfg->hosts[i], "local"))
-			return true;
-	return !cfg->nhosts;
-}
-
-/*
- * --parallel N (or parallel in swapctl.conf): the waves of this run,
- * and whether they fit the host: refused (EXIT_USAGE) when the widest
- * wave's guests need more memory than MemAvailable, a warning when their
- * vCPUs outnumber the host's CPUs. 0 or an exit code.
- */
-static int plan_parallel(struct run *r, int parallel)
-{
-	const struct swapctl_config *cfg = r->cfg;
-	unsigned int total, guest_mb, ram;
-	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	char what[4200], why[256];
-
-	r->parallel = parallel ? (unsigned int)parallel : cfg->parallel;
-	if (parallel)
-		snprintf(what, sizeof(what), "--parallel %u", r->parallel);
-	else
-		snprintf(what, sizeof(what), "parallel = %u (%s)", r->parallel,
-			 cfg->source);
-	total = r->repeat * (unsigned int)r->scn.nkernels;
-	r->width = waves_width((unsigned int)r->scn.nkernels, total,
-			       r->parallel);
-	/* every host may run that many: a slot (and NFS port) each */
-	r->nslots = r->width * (cfg->nhosts ? cfg->nhosts : 1);
-	if (r->nslots > WAVES_MAX_PARALLEL)
-		r->nslots = WAVES_MAX_PARALLEL;
-	if (scn_has_nfs(&r->scn) && cfg->nfs_port + r->nslots - 1 > 65535) {
-		fprintf(stderr, "swapctl run: %s: nfs_port %u: the NFS servers need ports %u to %u, past 65535\n",
-			what, cfg->nfs_port, cfg->nfs_port,
-			cfg->nfs_port + r->nslots - 1);
-		return EXIT_USAGE;
-	}
-	if (r->width <= 1 || !local_host(cfg))
-		return 0;
-	ram = images_in_ram_mb(r);
-	guest_mb = waves_guest_host_mb(r->env.memory_mb,
-				       scn_has_nfs(&r->scn)) + ram;
-	if (waves_check_memory(r->width, guest_mb, waves_mem_available_mb(),
-			       why, sizeof(why))) {
-		fprintf(stderr, "swapctl run: %s: %s (MemAvailable; a guest is %u MiB of RAM + %u MiB for QEMU%s%s)\n",
-			what, why, r->env.memory_mb, WAVES_QEMU_OVERHEAD_MB,
-			scn_has_nfs(&r->scn) ? " and its NFS server" : "",
-			ram ? " + its images on the tmpfs work dir" : "");
-		return EXIT_USAGE;
-	}
-	if (waves_check_cpus(r->width, r->env.cpus,
-			     ncpu > 0 ? (unsigned int)ncpu : 0, why,
-			     sizeof(why)))
-		fprintf(stderr, "swapctl run: warning: %s: %s: the guests share the CPUs and each runs slower\n",
-			what, why);
-	return 0;
-}
-
 /* Kernels, initramfs and kbuild tree; 0 or an exit code. */
 static int prepare(struct run *r, struct popt_cmd *cmd,
-		   const struct overrides *ov, const char *ird, int repeat,
-		   int timeout)
+		   const struct kernel_overrides *ov, const char *ird,
+		   int repeat, int timeout)
 {
 	struct swapctl_config *cfg = r->cfg;
 	char names[SCN_MAX_KERNELS * (SCN_KERNEL_MAX + 1) + 1] = "";
 	int code, k;
 
-	r->repeat = repeat ? (unsigned int)repeat : r->scn.repeat;
+	r->s.repeat = repeat ? (unsigned int)repeat : r->scn.repeat;
 	r->env.host_timeout_s = timeout ? (double)timeout :
 		(double)(r->scn.timeout_s + BOOT_MARGIN_S);
-	r->env.kvm = read_cpuinfo_kvm(r);
-	code = resolve_kernels(r, ov);
+	r->env.kvm = fit_accel(&r->env, r->cfg);
+	code = kernels_resolve(&r->k, ov);
 	if (code <= -2) {
 		for (k = 0; k < r->scn.nkernels; k++)
 			snprintf(names + strlen(names),
@@ -1626,321 +227,18 @@ static int prepare(struct run *r, struct popt_cmd *cmd,
 	}
 	if (code)
 		goto toolong;
-	r->initramfs_given = ird;
-	if (ird)
-		snprintf(r->initramfs, sizeof(r->initramfs), "%s", ird);
-	else if (util_path(r->initramfs, sizeof(r->initramfs),
-			   "%s/kernels/initramfs.cpio", cfg->workdir))
+	if (kernels_initramfs(&r->k, ird))
 		goto toolong;
-	code = prepare_kbuild(r);
+	code = fit_kbuild(&r->scn, r->cfg, r->k.line, r->dry_run);
 	if (code)
 		return code;
-	r->env.initramfs = r->initramfs;
+	r->env.initramfs = r->k.initramfs;
 	r->env.run_id = r->id;
 	r->env.run_dir = r->dir;
 	return 0;
 toolong:
 	fprintf(stderr, "swapctl run: %s: path too long\n", cfg->workdir);
 	return EXIT_CONFIG;
-}
-
-/*
- * The build of kernel @k: "--baseline", "--series S" (patched: the
- * configured series), "--series S --keep-each" for the kernel after
- * patch KK of S (S.KK).
- */
-static void build_args(const struct run *r, int k, char *buf, size_t len)
-{
-	const char *name = r->scn.kernels[k], *dot = strrchr(name, '.');
-	size_t n = dot ? strspn(dot + 1, "0123456789") : 0;
-
-	if (!strcmp(name, "baseline"))
-		snprintf(buf, len, "--baseline");
-	else if (!strcmp(name, SCN_PATCHED))
-		snprintf(buf, len, "--series %s", r->cfg->series);
-	else if (n >= 2 && !dot[1 + n])
-		snprintf(buf, len, "--series %.*s --keep-each",
-			 (int)(dot - name), name);
-	else
-		snprintf(buf, len, "--series %s", name);
-}
-
-/*
- * The work dir's initramfs holds the guest programs next to this
- * swapctl: the other end of the host/guest contract it speaks. Remade
- * (only when its bytes differ) before every run, so that a swapctl
- * updated since the last build never boots an older guest that
- * refuses what the new host sends (a plan key it does not know).
- */
-static int refresh_initramfs(struct run *r)
-{
-	struct build_ctx bc = { .cfg = r->cfg, .logfd = -1 };
-	char path[PATH_MAX];
-
-	bc.datadir = util_data_dir();
-	if (!bc.datadir)
-		return 0;	/* check_inputs() says what is missing */
-	if (initramfs_write(&bc, path, sizeof(path))) {
-		fprintf(stderr, "swapctl run: cannot remake %s from the guest programs next to swapctl (above); 'make' builds them\n",
-			r->initramfs);
-		return -1;
-	}
-	return 0;
-}
-
-/*
- * Every kernel and the initramfs can be read; 0, EXIT_NO_KERNEL (a
- * kernel of the line not built, with the build that makes it) or
- * EXIT_SETUP.
- */
-static int check_inputs(struct run *r)
-{
-	char args[128];
-	int k;
-
-	for (k = 0; k < r->scn.nkernels; k++) {
-		if (!access(r->kernel_path[k], R_OK))
-			continue;
-		if (errno != ENOENT || !strcmp(r->variant[k], "(given)")) {
-			fprintf(stderr, "swapctl run: kernel %s: %s: %s\n",
-				r->scn.kernels[k], r->kernel_path[k],
-				strerror(errno));
-			return EXIT_SETUP;
-		}
-		build_args(r, k, args, sizeof(args));
-		fprintf(stderr, "swapctl run: kernel %s of line %s (%s) is not built: %s does not exist; run 'swapctl build --line %s %s%s' first\n",
-			r->scn.kernels[k], r->line, r->line_from,
-			r->kernel_path[k], r->line, args,
-			r->env.debug ? " --debug" : "");
-		return EXIT_NO_KERNEL;
-	}
-	return 0;
-}
-
-/*
- * The initramfs, remade under run.lock: a run of another checkout
- * waiting for the lock must not replace it while this run boots it.
- */
-static int initramfs_ready(struct run *r)
-{
-	if (!r->initramfs_given && refresh_initramfs(r))
-		return EXIT_SETUP;
-	if (access(r->initramfs, R_OK)) {
-		fprintf(stderr, "swapctl run: %s: %s (run 'swapctl build' first)\n",
-			r->initramfs, strerror(errno));
-		return EXIT_SETUP;
-	}
-	return 0;
-}
-
-/* Why a file given on the command line cannot be booted, or NULL. */
-static const char *given_problem(const char *path)
-{
-	struct stat sb;
-
-	if (stat(path, &sb) || access(path, R_OK))
-		return strerror(errno);
-	if (!S_ISREG(sb.st_mode))
-		return "not a regular file";
-	return NULL;
-}
-
-/*
- * --dry-run: the files given on the command line (--kernel NAME=FILE,
- * --baseline-kernel, --patched-kernel, --initramfs) are what run would
- * boot: refused as run refuses them (check_inputs()); 0 or EXIT_SETUP.
- */
-static int check_given(struct run *r)
-{
-	const char *why;
-	int k;
-
-	for (k = 0; k < r->scn.nkernels; k++) {
-		if (strcmp(r->variant[k], "(given)"))
-			continue;
-		why = given_problem(r->kernel_path[k]);
-		if (why) {
-			fprintf(stderr, "swapctl run: kernel %s: %s: %s\n",
-				r->scn.kernels[k], r->kernel_path[k], why);
-			return EXIT_SETUP;
-		}
-	}
-	why = r->initramfs_given ? given_problem(r->initramfs) : NULL;
-	if (why) {
-		fprintf(stderr, "swapctl run: %s: %s\n", r->initramfs, why);
-		return EXIT_SETUP;
-	}
-	return 0;
-}
-
-/* The guest host MiB a host needs per guest (waves.h). */
-static unsigned int guest_host_mb(const struct run *r)
-{
-	return waves_guest_host_mb(r->env.memory_mb, scn_has_nfs(&r->scn));
-}
-
-/*
- * A remote host gets each kernel's bzImage as a volume, once per run;
- * the local driver boots them where they are. -1 with @err set.
- */
-static int host_kernels(struct run *r, struct run_host *h, char *err,
-			size_t errlen)
-{
-	char name[256];
-	int k;
-
-	for (k = 0; k < r->scn.nkernels; k++) {
-		if (!h->h.remote) {
-			/* memcpy: gcc -O1 with ASan saw snprintf overlap @r */
-			size_t n = strnlen(r->kernel_path[k],
-					   sizeof(h->h.kernel[k]) - 1);
-
-			memcpy(h->h.kernel[k], r->kernel_path[k], n);
-			h->h.kernel[k][n] = '\0';
-			continue;
-		}
-		snprintf(name, sizeof(name), DOMAIN_NAME_PREFIX "%s-%s.bzImage",
-			 r->id, r->scn.kernels[k]);
-		if (vm_vol_upload(h->h.vm, r->kernel_path[k], name,
-				  h->h.kernel[k], sizeof(h->h.kernel[k]), err,
-				  errlen))
-			return -1;
-	}
-	return 0;
-}
-
-/*
- * Connect to host @i and size it: how many guests fit its free memory
- * (this machine's MemAvailable for the local driver, virNodeGetFreeMemory
- * for a remote one), at most the run's width. A host that cannot be
- * used says why and gets capacity 0. -1 only when interrupted.
- */
-static int open_host(struct run *r, unsigned int i, const char *uri,
-		     bool remote)
-{
-	struct run_host *h = &r->host[i];
-	unsigned long long free_mb;
-	char err[8192];
-
-	h->r = r;
-	h->idx = i;
-	snprintf(h->h.uri, sizeof(h->h.uri), "%.*s",
-		 (int)sizeof(h->h.uri) - 1, uri);
-	h->h.remote = remote;
-	guest_msg("run %s: connecting to %s", r->id, uri);
-	h->h.vm = vm_open(uri, leftover, r, err, sizeof(err));
-	/*
-	 * Opening the embedded driver resets SIGTERM to its default (a
-	 * SIGTERM during a run killed swapctl with the guest and ganesha
-	 * still running): take the signals back.
-	 */
-	guest_catch_signals();
-	if (guest_interrupted)
-		return -1;
-	if (!h->h.vm || host_kernels(r, h, err, sizeof(err))) {
-		snprintf(h->why, sizeof(h->why), "%.*s",
-			 (int)sizeof(h->why) - 1, err);
-		return 0;
-	}
-	/* the local driver's width was checked by plan_parallel() */
-	free_mb = h->h.remote ? vm_free_mb(h->h.vm) : 0;
-	r->hw[i].capacity = waves_capacity(free_mb ? free_mb : ~0ULL,
-					   guest_host_mb(r), r->width);
-	if (!r->hw[i].capacity)
-		snprintf(h->why, sizeof(h->why),
-			 "%llu MiB free, a guest needs %u MiB", free_mb,
-			 guest_host_mb(r));
-	return 0;
-}
-
-/*
- * The slots of host @h's guests that run at once: one libvirt handle
- * each on the host's connection (with one slot, the connection's own),
- * the NFS port nfs_port + its number over all hosts, and its plan.
- */
-static int open_slots(struct run *r, struct run_host *h, unsigned int *n)
-{
-	unsigned int cap = r->hw[h->idx].capacity, i;
-
-	if (*n + cap > r->nslots)
-		cap = r->hw[h->idx].capacity = r->nslots - *n;
-	h->slot0 = *n;
-	for (i = 0; i < cap; i++) {
-		struct guest_slot *s = &r->slot[*n + i];
-
-		s->host = &h->h;
-		s->vm = cap > 1 ? vm_share(h->h.vm) : h->h.vm;
-		s->nfs_port = r->cfg->nfs_port + *n + i;
-		s->plan = r->plans[*n + i];
-		if (!s->vm)
-			return -1;
-	}
-	*n += cap;
-	return 0;
-}
-
-/*
- * Every host of `hosts` (one: the local driver) connected, sized and
- * given its slots; 0, or an exit code when no host can run a guest.
- */
-static int open_hosts(struct run *r)
-{
-	unsigned int i, n = 0, usable = 0;
-	const char *uri;
-
-	r->nhosts = r->cfg->nhosts ? r->cfg->nhosts : 1;
-	for (i = 0; i < r->nhosts; i++) {
-		uri = r->cfg->nhosts ? r->cfg->hosts[i] : "local";
-		if (open_host(r, i, strcmp(uri, "local") ? uri : r->uri,
-			      strcmp(uri, "local") != 0))
-			return EXIT_INTERRUPTED;
-		if (!r->hw[i].capacity && r->nhosts == 1) {
-			fprintf(stderr, "swapctl run: %s\n", r->host[i].why);
-			return EXIT_SETUP;
-		}
-		if (!r->hw[i].capacity) {
-			guest_msg("host %s: not used: %s", r->host[i].h.uri,
-				  r->host[i].why);
-			continue;
-		}
-		if (open_slots(r, &r->host[i], &n))
-			return EXIT_FAILURE_GENERIC;
-		usable += r->hw[i].capacity > 0;
-		if (r->nhosts > 1)
-			guest_msg("host %s: up to %u guest%s at once",
-				  r->host[i].h.uri, r->hw[i].capacity,
-				  r->hw[i].capacity > 1 ? "s" : "");
-	}
-	return usable ? 0 : EXIT_SETUP;
-}
-
-static void close_hosts(struct run *r)
-{
-	char name[256];
-	unsigned int i;
-	int k;
-
-	for (i = 0; i < r->nslots; i++) {
-		struct guest_slot *s = &r->slot[i];
-
-		guest_cleanup(s);
-		if (s->vm && s->host && s->vm != s->host->vm)
-			vm_close(s->vm);
-		s->vm = NULL;
-	}
-	for (i = 0; i < r->nhosts; i++) {
-		struct run_host *h = &r->host[i];
-
-		for (k = 0; h->h.remote && h->h.vm && k < r->scn.nkernels;
-		     k++) {
-			snprintf(name, sizeof(name),
-				 DOMAIN_NAME_PREFIX "%s-%s.bzImage", r->id,
-				 r->scn.kernels[k]);
-			vm_vol_delete(h->h.vm, name);
-		}
-		vm_close(h->h.vm);
-		h->h.vm = NULL;
-	}
 }
 
 /* Connect to the hosts, run every guest and judge them; the exit code. */
@@ -1950,29 +248,29 @@ static int run_connected(struct run *r)
 	int code;
 
 	config_libvirt_uri(r->cfg, r->uri, sizeof(r->uri));
-	r->g = calloc(r->repeat * r->scn.nkernels, sizeof(*r->g));
-	r->wave_log = json_array();
-	code = r->g && r->wave_log ? open_hosts(r) : EXIT_FAILURE_GENERIC;
+	r->s.enough = r->pow.repeat_auto ? enough_repeats : NULL;
+	r->s.arg = r;
+	code = sched_alloc(&r->s) ? EXIT_FAILURE_GENERIC : hosts_open(&r->s);
 	if (code) {
-		if (code == EXIT_SETUP && r->nhosts > 1)
+		if (code == EXIT_SETUP && r->s.nhosts > 1)
 			fprintf(stderr, "swapctl run: none of the %u hosts can run a guest\n",
-				r->nhosts);
-		write_state(r, "done");
-		close_hosts(r);
+				r->s.nhosts);
+		rundir_state(r->dir, "done");
+		hosts_close(&r->s);
 		return guest_interrupted ? EXIT_INTERRUPTED : code;
 	}
 	hostrec_run_start(r->dir, &hr);
-	run_all(r);
-	hostrec_run_end(r->dir, &hr, (int)(r->env.cpus * r->nslots));
+	sched_run(&r->s);
+	hostrec_run_end(r->dir, &hr, (int)(r->env.cpus * r->s.nslots));
 	code = finish(r);
 	if (guest_interrupted) {
 		guest_msg("interrupted by signal %d: %s destroyed, NFS server%s stopped",
 			  (int)guest_interrupted,
-			  r->nslots > 1 ? "guests" : "guest",
-			  r->nslots > 1 ? "s" : "");
+			  r->s.nslots > 1 ? "guests" : "guest",
+			  r->s.nslots > 1 ? "s" : "");
 		code = EXIT_INTERRUPTED;
 	}
-	close_hosts(r);
+	hosts_close(&r->s);
 	return code;
 }
 
@@ -1980,34 +278,22 @@ static int run_connected(struct run *r)
 static int run_locked(struct run *r)
 {
 	struct swapctl_config *cfg = r->cfg;
-	char err[8192], lockpath[4200];
+	char err[8192];
 	int lockfd, code;
 
 	guest_catch_signals();
-
-	/*
-	 * One run at a time per work directory: the embedded driver allows
-	 * one process per root, and two TCG guests would skew each other.
-	 */
-	util_path(lockpath, sizeof(lockpath), "%s/run.lock", cfg->workdir);
-	util_mkdir_p(cfg->workdir, 0755);
-	lockfd = util_lock(lockpath, "another swapctl run",
-			   &guest_interrupted);
-	if (lockfd < 0 && errno == EINTR) {
-		fprintf(stderr, "swapctl run: %s: interrupted waiting for another swapctl run\n",
-			lockpath);
-		return EXIT_INTERRUPTED;
-	}
-	if (lockfd < 0) {
-		fprintf(stderr, "swapctl run: %s: %s\n", lockpath,
-			strerror(errno));
-		return EXIT_SETUP;
-	}
-	code = guest_interrupted ? EXIT_INTERRUPTED : initramfs_ready(r);
+	code = rundir_lock(cfg->workdir, &guest_interrupted, &lockfd);
+	if (code)
+		return code;
+	code = guest_interrupted ? EXIT_INTERRUPTED :
+		kernels_initramfs_ready(&r->k);
 	if (code) {
 		/* said */
-	} else if (make_run_dir(r, err, sizeof(err)) ||
-		   write_run_files(r, err, sizeof(err))) {
+	} else if (rundir_create(cfg->workdir, r->scn.name, time(NULL), r->id,
+				 sizeof(r->id), r->dir, sizeof(r->dir), err,
+				 sizeof(err)) ||
+		   rundir_write(r->dir, &r->scn, r->plans[0], err,
+				sizeof(err))) {
 		fprintf(stderr, "swapctl run: %s\n", err);
 		code = EXIT_SETUP;
 	} else {
@@ -2021,13 +307,8 @@ static void free_run(struct run *r)
 {
 	int k;
 
-	for (k = 0; r->g && k < r->ng; k++)
-		guest_free(&r->g[k]);
-	free(r->g);
+	sched_free(&r->s);
 	results_free(&r->res);
-	json_decref(r->wave_log);
-	pthread_mutex_destroy(&r->mu);
-	pthread_cond_destroy(&r->cv);
 	for (k = 0; k < WAVES_MAX_PARALLEL; k++)
 		if (r->plans[k] && (!k || r->plans[k] != r->plans[0]))
 			free(r->plans[k]);
@@ -2036,82 +317,14 @@ static void free_run(struct run *r)
 
 /* The options of swapctl run, as parsed. */
 struct run_opts {
-	struct overrides ov;		/* --kernel, --baseline/patched-kernel */
+	struct kernel_overrides ov;	/* --kernel, --*-kernel */
 	struct res_mde_opts pw;		/* --effect, --metric */
 	struct repeat_opt ro;		/* --repeat */
 	const char *kernels, *initramfs, *append, *line;
 	bool json, dry, keep, debug;
-	int timeout, limit, icount, parallel;	/* 0 (icount -1): not given */
+	/* 0 (icount -1): not given */
+	int timeout, limit, icount, parallel;
 };
-
-/*
- * --icount: TCG only, and one vCPU (-icount runs every vCPU in one TCG
- * thread in turn: with 2 the kernel did not get past bringing up CPU 1
- * in a minute, with 1 it booted in 2 s). A command group that asks for
- * more CPUs (cpuset.cpus) gets the guest's one, said once per group, so
- * that kernel-build's memcg and global halves both run under icount.
- * The guest's own watchdog gets the plan's longest timeout_s: with
- * sleep=off its clock jumps over every idle wait, so a guest waiting
- * for virtio-blk I/O saw 240 s pass in 42 s of host time (bdev-swap);
- * the scenario's timeout_s stays the host's limit, in host time
- * (prepare() set it). Before the plans are written; 0 or EXIT_USAGE.
- */
-static int setup_icount(struct run *r, int icount)
-{
-	struct scn_group *g;
-	int i;
-
-	if (icount >= 0 && r->env.kvm) {
-		fprintf(stderr, "swapctl run: option '--icount': the guests run under KVM here (%s); -icount is TCG's (accel = tcg in swapctl.conf)\n",
-			r->env.accel_why);
-		return EXIT_USAGE;
-	}
-	r->env.icount = icount >= 0;
-	r->env.icount_shift = icount >= 0 ? (unsigned int)icount : 0;
-	if (!r->env.icount)
-		return 0;
-	if (r->env.cpus > 1)
-		guest_msg("--icount: the guests get 1 vCPU instead of %u (icount runs the vCPUs in turn)",
-			  r->env.cpus);
-	r->env.cpus = 1;
-	r->scn.timeout_s = PLAN_TIMEOUT_S_MAX;
-	for (i = 0; i < r->scn.ngroups; i++) {
-		g = &r->scn.group[i];
-		if (g->cpus <= 1)
-			continue;
-		guest_msg("--icount: group %s gets the guest's 1 CPU instead of cpus %u",
-			  g->name, g->cpus);
-		g->cpus = 1;
-	}
-	return 0;
-}
-
-/*
- * An NFS backend's server and a command workload's 9p share of the root
- * are this machine's: a guest on another machine reaches neither, so a
- * host of `hosts` that is not this machine is refused for them (one
- * line naming the scenario and the host). 0 or EXIT_CONFIG.
- */
-static int check_remote_hosts(const struct run *r)
-{
-	const struct swapctl_config *cfg = r->cfg;
-	const char *what = scn_has_nfs(&r->scn) ?
-		"its nfsfile backend's NFS server (ganesha)" :
-		"its command workload's share of the root (9p)";
-	unsigned int i;
-
-	if (!scn_has_nfs(&r->scn) && !r->scn.command)
-		return 0;
-	for (i = 0; i < cfg->nhosts; i++) {
-		if (waves_uri_loopback(cfg->hosts[i]))
-			continue;
-		fprintf(stderr, "swapctl run: %s: host %s (hosts in %s): %s runs on this machine, which a guest on another machine cannot reach; run it on this machine's hosts only\n",
-			r->scn.file, cfg->hosts[i],
-			cfg->source[0] ? cfg->source : "swapctl.conf", what);
-		return EXIT_CONFIG;
-	}
-	return 0;
-}
 
 /* A run of the options @o, not yet loaded; NULL when out of memory. */
 static struct run *new_run(struct swapctl_config *cfg,
@@ -2121,10 +334,19 @@ static struct run *new_run(struct swapctl_config *cfg,
 
 	if (!r)
 		return NULL;
-	r->pw = o->pw;
+	r->pow.pw = o->pw;
 	r->cfg = cfg;
-	pthread_mutex_init(&r->mu, NULL);
-	pthread_cond_init(&r->cv, NULL);
+	r->k.cfg = cfg;
+	r->k.scn = &r->scn;
+	r->k.debug = o->debug;
+	sched_init(&r->s);
+	r->s.cfg = cfg;
+	r->s.scn = &r->scn;
+	r->s.env = &r->env;
+	r->s.id = r->id;
+	r->s.uri = r->uri;
+	r->s.kernel_path = (const char (*)[4096])r->k.kernel_path;
+	r->s.plans = r->plans;
 	results_init(&r->res);
 	r->json = o->json;
 	r->dry_run = o->dry;
@@ -2144,18 +366,20 @@ static int setup_run(struct run *r, struct popt_cmd *cmd, const char *arg,
 
 	code = load_scenario(r, cmd, arg, o->kernels, o->line, o->append);
 	if (!code)
-		code = check_remote_hosts(r);
+		code = fit_remote_hosts(&r->scn, r->cfg);
 	if (!code)
 		code = prepare(r, cmd, &o->ov, o->initramfs, o->ro.n,
 			       o->timeout);
 	if (!code)
-		code = setup_power(r, &o->ro, o->limit);
+		code = summary_power_setup(&r->pow, &r->scn, o->ro.autom,
+					   o->limit, &r->s.repeat);
 	if (!code)
-		code = setup_icount(r, o->icount);
+		code = fit_icount(&r->env, &r->scn, o->icount);
 	if (!code)
-		code = plan_parallel(r, o->parallel);
+		code = fit_parallel(&r->s, o->parallel, &r->parallel);
 	if (!code)
-		code = make_plans(r);
+		code = fit_plans(&r->s, r->plans);
+	r->env.plan = r->plans[0];
 	return code;
 }
 
@@ -2174,9 +398,9 @@ static int run_with(struct popt_cmd *cmd, const char *arg,
 		return EXIT_FAILURE_GENERIC;
 	code = setup_run(r, cmd, arg, o);
 	if (!code && r->dry_run)
-		code = check_given(r);
+		code = kernels_check_given(&r->k);
 	if (!code)
-		code = r->dry_run ? dry_run(r) : check_inputs(r);
+		code = r->dry_run ? dry_run(r) : kernels_check(&r->k);
 	if (!code && !r->dry_run)
 		code = run_locked(r);
 	free_run(r);
@@ -2192,11 +416,11 @@ int cmd_run(int argc, char **argv, struct swapctl_config *cfg)
 			 "print what would start (accelerator and why, URI, disks, plan, domain XML, ganesha.conf), start nothing"),
 		OPT_CALLBACK(0, "repeat", &o.ro, "N|auto",
 			     "run each kernel N times, interleaved (A B A B); auto: until the power targets' minimum detectable effect is within --effect, at least "
-			     STR(AUTO_MIN_REPEAT) " and at most --repeat-limit times",
+			     STR(RUN_AUTO_MIN_REPEAT) " and at most --repeat-limit times",
 			     opt_repeat),
 		OPT_INT(0, "repeat-limit", &o.limit, "N",
 			"the most runs per kernel of --repeat auto (default "
-			STR(AUTO_LIMIT) ")", AUTO_MIN_REPEAT, MAX_REPEAT),
+			STR(RUN_AUTO_LIMIT) ")", RUN_AUTO_MIN_REPEAT, SCHED_MAX_REPEAT),
 		OPT_CALLBACK(0, "effect", &o.pw, "E",
 			     "the relative difference to detect (2% or 0.02): --repeat auto's goal (default 5%), and the runs each comparison would need to see it",
 			     results_opt_effect),

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * stream: parse and validate the lines of the agent protocol, version 1.
+ * stream: parse and validate the lines of the agent protocol, version 1:
+ * one JSON object into a struct stream_line, member by member (feed.c
+ * frames the bytes into lines and checks each against the ones before).
  * See stream.h and doc/HACKING.md.
  */
 #include <inttypes.h>
@@ -10,184 +12,44 @@
 
 #include <jansson.h>
 
-#include "jfile.h"
-#include "stream.h"
+#include "stream-int.h"
 #include "util.h"
-
-enum str_mode {
-	STR_NAME,	/* [A-Za-z0-9_.:-]+, must fit */
-	STR_NAME0,	/* [A-Za-z0-9_.:-]*: a name or nothing */
-	STR_PATH,	/* printable ASCII, non-empty, must fit */
-	STR_TEXT,	/* anything; unprintable -> '?', truncated to fit */
-};
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 static __printf(3, 4) int fail(struct stream_state *st, enum stream_err err,
 			       const char *fmt, ...);
 
+static int vfail(struct stream_state *st, enum stream_err err,
+		 const char *fmt, va_list ap)
+{
+	if (st->last_err != STREAM_OK)
+		return -1;
+	st->last_err = err;
+	vsnprintf(st->last_error, sizeof(st->last_error), fmt, ap);
+	return -1;
+}
+
 static int fail(struct stream_state *st, enum stream_err err,
 		const char *fmt, ...)
 {
 	va_list ap;
 
-	if (st->last_err != STREAM_OK)
-		return -1;
-	st->last_err = err;
 	va_start(ap, fmt);
-	vsnprintf(st->last_error, sizeof(st->last_error), fmt, ap);
+	vfail(st, err, fmt, ap);
 	va_end(ap);
 	return -1;
 }
 
-/* Integer value @j of field @key within [0, STREAM_VALUE_MAX]. */
-static int val_u64(struct stream_state *st, json_t *j, const char *where,
-		   const char *key, uint64_t *v)
+int stream_fail(struct stream_state *st, enum stream_err err,
+		const char *fmt, ...)
 {
-	json_int_t i;
+	va_list ap;
 
-	if (!json_is_integer(j))
-		return fail(st, STREAM_E_FIELD, "%s%s: not an integer",
-			    where, key);
-	i = json_integer_value(j);
-	if (i < 0)
-		return fail(st, STREAM_E_ABSURD, "%s%s: negative (%lld)",
-			    where, key, (long long)i);
-	if ((unsigned long long)i > STREAM_VALUE_MAX)
-		return fail(st, STREAM_E_ABSURD, "%s%s: beyond 2^53 (%lld)",
-			    where, key, (long long)i);
-	*v = (uint64_t)i;
-	return 1;
-}
-
-/*
- * Integer field @key of @obj into @v, within [0, STREAM_VALUE_MAX].
- * Returns 1 if present, 0 if absent and optional, -1 on error.
- */
-static int get_u64(struct stream_state *st, json_t *obj, const char *where,
-		   const char *key, bool required, uint64_t *v)
-{
-	json_t *j = json_object_get(obj, key);
-
-	if (!j) {
-		if (!required)
-			return 0;
-		return fail(st, STREAM_E_FIELD, "%s%s: missing", where, key);
-	}
-	return val_u64(st, j, where, key, v);
-}
-
-/* Signed integer field within [@min, 2^53]. */
-static int get_s64(struct stream_state *st, json_t *obj, const char *where,
-		   const char *key, bool required, int64_t min, int64_t *v)
-{
-	json_t *j = json_object_get(obj, key);
-	json_int_t i;
-
-	if (!j) {
-		if (!required)
-			return 0;
-		return fail(st, STREAM_E_FIELD, "%s%s: missing", where, key);
-	}
-	if (!json_is_integer(j))
-		return fail(st, STREAM_E_FIELD, "%s%s: not an integer",
-			    where, key);
-	i = json_integer_value(j);
-	if (i < min || i > (json_int_t)STREAM_VALUE_MAX)
-		return fail(st, STREAM_E_ABSURD, "%s%s: out of range (%lld)",
-			    where, key, (long long)i);
-	*v = (int64_t)i;
-	return 1;
-}
-
-static bool name_char(unsigned char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-	       (c >= '0' && c <= '9') || c == '_' || c == '.' || c == ':' ||
-	       c == '-';
-}
-
-/* Copy string @s (@n bytes, may hold NULs) to @buf per @mode. */
-static int copy_str(struct stream_state *st, const char *where,
-		    const char *key, const char *s, size_t n, char *buf,
-		    size_t len, enum str_mode mode)
-{
-	size_t i;
-
-	if (mode == STR_NAME0 && n == 0) {
-		buf[0] = '\0';
-		return 1;
-	}
-	if (mode != STR_TEXT) {
-		if (n == 0)
-			return fail(st, STREAM_E_FIELD, "%s%s: empty",
-				    where, key);
-		if (n >= len)
-			return fail(st, STREAM_E_FIELD,
-				    "%s%s: longer than %zu bytes", where, key,
-				    len - 1);
-	} else if (n >= len) {
-		n = len - 1;
-	}
-	for (i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		if ((mode == STR_NAME || mode == STR_NAME0) && !name_char(c))
-			return fail(st, STREAM_E_FIELD,
-				    "%s%s: bad character 0x%02x", where, key,
-				    c);
-		if (mode == STR_PATH && (c < 0x20 || c > 0x7e))
-			return fail(st, STREAM_E_FIELD,
-				    "%s%s: bad character 0x%02x", where, key,
-				    c);
-		buf[i] = (c < 0x20 || c > 0x7e) ? '?' : (char)c;
-	}
-	buf[n] = '\0';
-	return 1;
-}
-
-static int get_str(struct stream_state *st, json_t *obj, const char *where,
-		   const char *key, bool required, char *buf, size_t len,
-		   enum str_mode mode)
-{
-	json_t *j = json_object_get(obj, key);
-
-	if (!j) {
-		if (!required)
-			return 0;
-		return fail(st, STREAM_E_FIELD, "%s%s: missing", where, key);
-	}
-	if (!json_is_string(j))
-		return fail(st, STREAM_E_FIELD, "%s%s: not a string",
-			    where, key);
-	return copy_str(st, where, key, json_string_value(j),
-			json_string_length(j), buf, len, mode);
-}
-
-/* An object key (which may hold NULs: STR_NAME rejects them). */
-static int check_key(struct stream_state *st, const char *where,
-		     const char *key, size_t keylen, char *buf, size_t len)
-{
-	return copy_str(st, where, "<key>", key, keylen, buf, len, STR_NAME);
-}
-
-static json_t *get_typed(struct stream_state *st, json_t *obj,
-			 const char *where, const char *key, bool required,
-			 json_type type)
-{
-	json_t *j = json_object_get(obj, key);
-
-	if (!j) {
-		if (required)
-			fail(st, STREAM_E_FIELD, "%s%s: missing", where, key);
-		return NULL;
-	}
-	if (json_typeof(j) != type) {
-		fail(st, STREAM_E_FIELD, "%s%s: not an %s", where, key,
-		     type == JSON_OBJECT ? "object" : "array");
-		return NULL;
-	}
-	return j;
+	va_start(ap, fmt);
+	vfail(st, err, fmt, ap);
+	va_end(ap);
+	return -1;
 }
 
 static int parse_vmstat(struct stream_state *st, json_t *obj,
@@ -201,9 +63,9 @@ static int parse_vmstat(struct stream_state *st, json_t *obj,
 	json_object_keylen_foreach(obj, key, keylen, val) {
 		uint64_t v;
 
-		if (check_key(st, "vmstat.", key, keylen, name, sizeof(name)) < 0)
+		if (fld_check(st, "vmstat.", key, keylen, name, sizeof(name)) < 0)
 			return -1;
-		if (val_u64(st, val, "vmstat.", name, &v) < 0)
+		if (fld_val(st, val, "vmstat.", name, &v) < 0)
 			return -1;
 		if (out->ncounters >= STREAM_MAX_COUNTERS) {
 			out->dropped++;
@@ -230,7 +92,7 @@ static int parse_mthp(struct stream_state *st, json_t *obj,
 	char size[16], stat[STREAM_NAME_MAX], name[STREAM_NAME_MAX];
 
 	json_object_keylen_foreach(obj, key, keylen, val) {
-		if (check_key(st, "mthp.", key, keylen, size, sizeof(size)) < 0)
+		if (fld_check(st, "mthp.", key, keylen, size, sizeof(size)) < 0)
 			return -1;
 		d = strspn(size, "0123456789");
 		if (!d || d + 2 != keylen || strcmp(size + d, "kB"))
@@ -242,7 +104,7 @@ static int parse_mthp(struct stream_state *st, json_t *obj,
 		json_object_keylen_foreach(val, k2, k2len, v2) {
 			uint64_t v;
 
-			if (check_key(st, "mthp.*.", k2, k2len, stat,
+			if (fld_check(st, "mthp.*.", k2, k2len, stat,
 				      sizeof(stat)) < 0)
 				return -1;
 			if (strspn(stat, "abcdefghijklmnopqrstuvwxyz_") != k2len ||
@@ -251,7 +113,7 @@ static int parse_mthp(struct stream_state *st, json_t *obj,
 				return fail(st, STREAM_E_FIELD,
 					    "mthp.%s.%s: not a stat name",
 					    size, stat);
-			if (val_u64(st, v2, "mthp.*.", stat, &v) < 0)
+			if (fld_val(st, v2, "mthp.*.", stat, &v) < 0)
 				return -1;
 			if (out->ncounters >= STREAM_MAX_COUNTERS) {
 				out->dropped++;
@@ -268,7 +130,7 @@ static int parse_mthp(struct stream_state *st, json_t *obj,
 static int parse_values(struct stream_state *st, json_t *root,
 			struct stream_line *out)
 {
-	json_t *obj = get_typed(st, root, "", "values", false, JSON_OBJECT);
+	json_t *obj = fld_typed(st, root, "", "values", false, JSON_OBJECT);
 	char name[STREAM_NAME_MAX];
 	const char *key;
 	size_t keylen;
@@ -279,9 +141,9 @@ static int parse_values(struct stream_state *st, json_t *root,
 	json_object_keylen_foreach(obj, key, keylen, val) {
 		uint64_t v;
 
-		if (check_key(st, "values.", key, keylen, name,
+		if (fld_check(st, "values.", key, keylen, name,
 			      sizeof(name)) < 0 ||
-		    val_u64(st, val, "values.", name, &v) < 0)
+		    fld_val(st, val, "values.", name, &v) < 0)
 			return -1;
 		if (out->nvalues >= STREAM_MAX_VALUES) {
 			out->dropped++;
@@ -306,32 +168,32 @@ static int parse_blk(struct stream_state *st, json_t *obj, bool host,
 		struct stream_blk b;
 
 		memset(&b, 0, sizeof(b));
-		if (check_key(st, "blk.", key, keylen, name, sizeof(name)) < 0)
+		if (fld_check(st, "blk.", key, keylen, name, sizeof(name)) < 0)
 			return -1;
 		if (!json_is_object(val))
 			return fail(st, STREAM_E_FIELD,
 				    "blk.%s: not an object", name);
 		strcpy(b.dev, name);
 		if (host) {
-			if (get_u64(st, val, "blk.*.", "rd_req", true,
+			if (fld_u64(st, val, "blk.*.", "rd_req", true,
 				    &b.rd_ios) < 0 ||
-			    get_u64(st, val, "blk.*.", "wr_req", true,
+			    fld_u64(st, val, "blk.*.", "wr_req", true,
 				    &b.wr_ios) < 0 ||
-			    get_u64(st, val, "blk.*.", "rd_bytes", true,
+			    fld_u64(st, val, "blk.*.", "rd_bytes", true,
 				    &b.rd_bytes) < 0 ||
-			    get_u64(st, val, "blk.*.", "wr_bytes", true,
+			    fld_u64(st, val, "blk.*.", "wr_bytes", true,
 				    &b.wr_bytes) < 0)
 				return -1;
 		} else {
-			if (get_u64(st, val, "blk.*.", "rd_ios", true,
+			if (fld_u64(st, val, "blk.*.", "rd_ios", true,
 				    &b.rd_ios) < 0 ||
-			    get_u64(st, val, "blk.*.", "rd_sectors", true,
+			    fld_u64(st, val, "blk.*.", "rd_sectors", true,
 				    &b.rd_sectors) < 0 ||
-			    get_u64(st, val, "blk.*.", "wr_ios", true,
+			    fld_u64(st, val, "blk.*.", "wr_ios", true,
 				    &b.wr_ios) < 0 ||
-			    get_u64(st, val, "blk.*.", "wr_sectors", true,
+			    fld_u64(st, val, "blk.*.", "wr_sectors", true,
 				    &b.wr_sectors) < 0 ||
-			    get_u64(st, val, "blk.*.", "in_flight", false,
+			    fld_u64(st, val, "blk.*.", "in_flight", false,
 				    &b.in_flight) < 0)
 				return -1;
 		}
@@ -360,22 +222,22 @@ static int parse_swaps(struct stream_state *st, json_t *arr, bool backends,
 		if (!json_is_object(val))
 			return fail(st, STREAM_E_FIELD, "%s: not an object",
 				    backends ? "backends[]" : "swaps[]");
-		if (get_str(st, val, w, "name", true, s.name, sizeof(s.name),
+		if (fld_str(st, val, w, "name", true, s.name, sizeof(s.name),
 			    STR_PATH) < 0)
 			return -1;
 		if (backends) {
-			if (get_str(st, val, w, "type", true, s.type,
+			if (fld_str(st, val, w, "type", true, s.type,
 				    sizeof(s.type), STR_NAME) < 0 ||
 			    /* "": a backend without a block device (NFS) */
-			    get_str(st, val, w, "dev", false, s.dev,
+			    fld_str(st, val, w, "dev", false, s.dev,
 				    sizeof(s.dev), STR_NAME0) < 0 ||
-			    get_u64(st, val, w, "size_kb", false,
+			    fld_u64(st, val, w, "size_kb", false,
 				    &s.size_kb) < 0)
 				return -1;
 		} else {
-			if (get_u64(st, val, w, "used_kb", true,
+			if (fld_u64(st, val, w, "used_kb", true,
 				    &s.used_kb) < 0 ||
-			    get_u64(st, val, w, "size_kb", true,
+			    fld_u64(st, val, w, "size_kb", true,
 				    &s.size_kb) < 0)
 				return -1;
 			if (s.used_kb > s.size_kb)
@@ -384,7 +246,7 @@ static int parse_swaps(struct stream_state *st, json_t *arr, bool backends,
 					    " > size_kb %" PRIu64,
 					    s.used_kb, s.size_kb);
 		}
-		r = get_s64(st, val, w, "prio", false, -(1LL << 31), &s.prio);
+		r = fld_s64(st, val, w, "prio", false, -(1LL << 31), &s.prio);
 		if (r < 0)
 			return -1;
 		s.has_prio = r > 0;
@@ -410,20 +272,20 @@ static int parse_zram(struct stream_state *st, json_t *obj,
 		int r;
 
 		memset(&z, 0, sizeof(z));
-		if (check_key(st, "zram.", key, keylen, name, sizeof(name)) < 0)
+		if (fld_check(st, "zram.", key, keylen, name, sizeof(name)) < 0)
 			return -1;
 		if (!json_is_object(val))
 			return fail(st, STREAM_E_FIELD,
 				    "zram.%s: not an object", name);
 		strcpy(z.name, name);
-		if (get_u64(st, val, "zram.*.", "orig_data_size", true,
+		if (fld_u64(st, val, "zram.*.", "orig_data_size", true,
 			    &z.orig_data_size) < 0 ||
-		    get_u64(st, val, "zram.*.", "compr_data_size", true,
+		    fld_u64(st, val, "zram.*.", "compr_data_size", true,
 			    &z.compr_data_size) < 0 ||
-		    get_u64(st, val, "zram.*.", "mem_used_total", true,
+		    fld_u64(st, val, "zram.*.", "mem_used_total", true,
 			    &z.mem_used_total) < 0)
 			return -1;
-		r = get_u64(st, val, "zram.*.", "huge_pages", false,
+		r = fld_u64(st, val, "zram.*.", "huge_pages", false,
 			    &z.huge_pages);
 		if (r < 0)
 			return -1;
@@ -443,14 +305,14 @@ static int parse_cpu(struct stream_state *st, json_t *obj,
 	struct stream_cpu *c = &out->cpu;
 	const char *w = "cpu_ns.";
 
-	if (get_u64(st, obj, w, "user", true, &c->user) < 0 ||
-	    get_u64(st, obj, w, "nice", true, &c->nice) < 0 ||
-	    get_u64(st, obj, w, "system", true, &c->system) < 0 ||
-	    get_u64(st, obj, w, "idle", true, &c->idle) < 0 ||
-	    get_u64(st, obj, w, "iowait", true, &c->iowait) < 0 ||
-	    get_u64(st, obj, w, "irq", true, &c->irq) < 0 ||
-	    get_u64(st, obj, w, "softirq", true, &c->softirq) < 0 ||
-	    get_u64(st, obj, w, "steal", true, &c->steal) < 0)
+	if (fld_u64(st, obj, w, "user", true, &c->user) < 0 ||
+	    fld_u64(st, obj, w, "nice", true, &c->nice) < 0 ||
+	    fld_u64(st, obj, w, "system", true, &c->system) < 0 ||
+	    fld_u64(st, obj, w, "idle", true, &c->idle) < 0 ||
+	    fld_u64(st, obj, w, "iowait", true, &c->iowait) < 0 ||
+	    fld_u64(st, obj, w, "irq", true, &c->irq) < 0 ||
+	    fld_u64(st, obj, w, "softirq", true, &c->softirq) < 0 ||
+	    fld_u64(st, obj, w, "steal", true, &c->steal) < 0)
 		return -1;
 	out->has_cpu = true;
 	return 0;
@@ -461,9 +323,9 @@ static int parse_psi(struct stream_state *st, json_t *obj,
 {
 	int r;
 
-	if (get_u64(st, obj, "psi.", "some_us", true, &out->psi_some_us) < 0)
+	if (fld_u64(st, obj, "psi.", "some_us", true, &out->psi_some_us) < 0)
 		return -1;
-	r = get_u64(st, obj, "psi.", "full_us", false, &out->psi_full_us);
+	r = fld_u64(st, obj, "psi.", "full_us", false, &out->psi_full_us);
 	if (r < 0)
 		return -1;
 	out->has_psi = true;
@@ -475,9 +337,9 @@ static int parse_psi(struct stream_state *st, json_t *obj,
 static int parse_mem(struct stream_state *st, json_t *obj,
 		     struct stream_line *out)
 {
-	if (get_u64(st, obj, "mem.", "free_kb", true, &out->mem_free_kb) < 0 ||
-	    get_u64(st, obj, "mem.", "min_kb", true, &out->mem_min_kb) < 0 ||
-	    get_u64(st, obj, "mem.", "writeback_kb", true,
+	if (fld_u64(st, obj, "mem.", "free_kb", true, &out->mem_free_kb) < 0 ||
+	    fld_u64(st, obj, "mem.", "min_kb", true, &out->mem_min_kb) < 0 ||
+	    fld_u64(st, obj, "mem.", "writeback_kb", true,
 		    &out->mem_writeback_kb) < 0)
 		return -1;
 	out->has_mem = true;
@@ -490,13 +352,13 @@ static int parse_host_cpu(struct stream_state *st, json_t *obj,
 {
 	int ru, rs;
 
-	if (get_u64(st, obj, "cpu_ns.", "total", true, &out->host_cpu_ns) < 0)
+	if (fld_u64(st, obj, "cpu_ns.", "total", true, &out->host_cpu_ns) < 0)
 		return -1;
-	ru = get_u64(st, obj, "cpu_ns.", "user", false,
+	ru = fld_u64(st, obj, "cpu_ns.", "user", false,
 		     &out->host_cpu_user_ns);
 	if (ru < 0)
 		return -1;
-	rs = get_u64(st, obj, "cpu_ns.", "system", false,
+	rs = fld_u64(st, obj, "cpu_ns.", "system", false,
 		     &out->host_cpu_sys_ns);
 	if (rs < 0)
 		return -1;
@@ -513,10 +375,10 @@ static int parse_host(struct stream_state *st, json_t *root,
 {
 	json_t *blk, *cpu;
 
-	blk = get_typed(st, root, "", "blk", false, JSON_OBJECT);
+	blk = fld_typed(st, root, "", "blk", false, JSON_OBJECT);
 	if (st->last_err || (blk && parse_blk(st, blk, true, out) < 0))
 		return -1;
-	cpu = get_typed(st, root, "", "cpu_ns", false, JSON_OBJECT);
+	cpu = fld_typed(st, root, "", "cpu_ns", false, JSON_OBJECT);
 	if (st->last_err || (cpu && parse_host_cpu(st, cpu, out) < 0))
 		return -1;
 	if (!blk && !cpu)
@@ -530,12 +392,12 @@ static int parse_hello(struct stream_state *st, json_t *root,
 	json_t *arr, *val;
 	size_t i;
 
-	if (get_str(st, root, "", "kernel", true, out->kernel,
+	if (fld_str(st, root, "", "kernel", true, out->kernel,
 		    sizeof(out->kernel), STR_PATH) < 0 ||
-	    get_u64(st, root, "", "interval_ms", true,
+	    fld_u64(st, root, "", "interval_ms", true,
 		    &out->interval_ms) < 0)
 		return -1;
-	arr = get_typed(st, root, "", "counters", true, JSON_ARRAY);
+	arr = fld_typed(st, root, "", "counters", true, JSON_ARRAY);
 	if (!arr)
 		return -1;
 	json_array_foreach(arr, i, val) {
@@ -544,7 +406,7 @@ static int parse_hello(struct stream_state *st, json_t *root,
 		if (!json_is_string(val))
 			return fail(st, STREAM_E_FIELD,
 				    "counters[%zu]: not a string", i);
-		if (copy_str(st, "counters[]", "", json_string_value(val),
+		if (fld_copy(st, "counters[]", "", json_string_value(val),
 			     json_string_length(val), name, sizeof(name),
 			     STR_NAME) < 0)
 			return -1;
@@ -563,31 +425,31 @@ static int parse_sample(struct stream_state *st, json_t *root,
 	json_t *j;
 	int r;
 
-	j = get_typed(st, root, "", "vmstat", true, JSON_OBJECT);
+	j = fld_typed(st, root, "", "vmstat", true, JSON_OBJECT);
 	if (!j || parse_vmstat(st, j, out) < 0)
 		return -1;
-	j = get_typed(st, root, "", "blk", false, JSON_OBJECT);
+	j = fld_typed(st, root, "", "blk", false, JSON_OBJECT);
 	if (st->last_err || (j && parse_blk(st, j, false, out) < 0))
 		return -1;
-	j = get_typed(st, root, "", "swaps", false, JSON_ARRAY);
+	j = fld_typed(st, root, "", "swaps", false, JSON_ARRAY);
 	if (st->last_err || (j && parse_swaps(st, j, false, out) < 0))
 		return -1;
-	j = get_typed(st, root, "", "zram", false, JSON_OBJECT);
+	j = fld_typed(st, root, "", "zram", false, JSON_OBJECT);
 	if (st->last_err || (j && parse_zram(st, j, out) < 0))
 		return -1;
-	j = get_typed(st, root, "", "mthp", false, JSON_OBJECT);
+	j = fld_typed(st, root, "", "mthp", false, JSON_OBJECT);
 	if (st->last_err || (j && parse_mthp(st, j, out) < 0))
 		return -1;
-	j = get_typed(st, root, "", "cpu_ns", false, JSON_OBJECT);
+	j = fld_typed(st, root, "", "cpu_ns", false, JSON_OBJECT);
 	if (st->last_err || (j && parse_cpu(st, j, out) < 0))
 		return -1;
-	j = get_typed(st, root, "", "psi", false, JSON_OBJECT);
+	j = fld_typed(st, root, "", "psi", false, JSON_OBJECT);
 	if (st->last_err || (j && parse_psi(st, j, out) < 0))
 		return -1;
-	j = get_typed(st, root, "", "mem", false, JSON_OBJECT);
+	j = fld_typed(st, root, "", "mem", false, JSON_OBJECT);
 	if (st->last_err || (j && parse_mem(st, j, out) < 0))
 		return -1;
-	r = get_u64(st, root, "", "agent_cpu_ns", false, &out->agent_cpu_ns);
+	r = fld_u64(st, root, "", "agent_cpu_ns", false, &out->agent_cpu_ns);
 	if (r < 0)
 		return -1;
 	out->has_agent_cpu = r > 0;
@@ -600,13 +462,13 @@ static int parse_residency(struct stream_state *st, json_t *root,
 {
 	int r;
 
-	r = get_u64(st, root, "", "asked", false, &out->asked);
+	r = fld_u64(st, root, "", "asked", false, &out->asked);
 	if (r <= 0)
 		return r < 0 ? -1 : 0;
-	if (get_u64(st, root, "", "resident_before", true,
+	if (fld_u64(st, root, "", "resident_before", true,
 		    &out->resident_before) < 0 ||
-	    get_u64(st, root, "", "resident", true, &out->resident) < 0 ||
-	    get_u64(st, root, "", "evicted", true, &out->evicted) < 0)
+	    fld_u64(st, root, "", "resident", true, &out->resident) < 0 ||
+	    fld_u64(st, root, "", "evicted", true, &out->evicted) < 0)
 		return -1;
 	if (out->resident_before > out->asked || out->resident > out->asked)
 		return fail(st, STREAM_E_ABSURD,
@@ -633,14 +495,14 @@ static int parse_swapin(struct stream_state *st, json_t *root,
 {
 	int r;
 
-	r = get_u64(st, root, "", "swapin_faults", false, &out->swapin_faults);
+	r = fld_u64(st, root, "", "swapin_faults", false, &out->swapin_faults);
 	if (r <= 0)
 		return r < 0 ? -1 : 0;
-	if (get_u64(st, root, "", "swapin_p50_us", true,
+	if (fld_u64(st, root, "", "swapin_p50_us", true,
 		    &out->swapin_p50_us) < 0 ||
-	    get_u64(st, root, "", "swapin_p99_us", true,
+	    fld_u64(st, root, "", "swapin_p99_us", true,
 		    &out->swapin_p99_us) < 0 ||
-	    get_u64(st, root, "", "swapin_max_us", true,
+	    fld_u64(st, root, "", "swapin_max_us", true,
 		    &out->swapin_max_us) < 0)
 		return -1;
 	if (out->swapin_faults > pages)
@@ -674,9 +536,9 @@ static int parse_phase(struct stream_state *st, json_t *root,
 	char state[8];
 	int r;
 
-	if (get_str(st, root, "", "name", true, out->phase,
+	if (fld_str(st, root, "", "name", true, out->phase,
 		    sizeof(out->phase), STR_NAME) < 0 ||
-	    get_str(st, root, "", "state", true, state, sizeof(state),
+	    fld_str(st, root, "", "state", true, state, sizeof(state),
 		    STR_NAME) < 0)
 		return -1;
 	if (!strcmp(state, "start"))
@@ -686,15 +548,15 @@ static int parse_phase(struct stream_state *st, json_t *root,
 	else
 		return fail(st, STREAM_E_FIELD, "state: '%s' is not start|end",
 			    state);
-	r = get_u64(st, root, "", "pages", false, &out->pages);
-	if (r < 0 || get_u64(st, root, "", "ns", false, &out->ns) < 0 ||
-	    get_u64(st, root, "", "corrupt", false, &out->corrupt) < 0 ||
-	    get_u64(st, root, "", "failed", false, &out->failed) < 0 ||
+	r = fld_u64(st, root, "", "pages", false, &out->pages);
+	if (r < 0 || fld_u64(st, root, "", "ns", false, &out->ns) < 0 ||
+	    fld_u64(st, root, "", "corrupt", false, &out->corrupt) < 0 ||
+	    fld_u64(st, root, "", "failed", false, &out->failed) < 0 ||
 	    parse_residency(st, root, out) < 0)
 		return -1;
 	out->phase_has_stats = r > 0;
 	out->phase_index = -1;
-	if (get_s64(st, root, "", "index", false, 0, &out->phase_index) < 0)
+	if (fld_s64(st, root, "", "index", false, 0, &out->phase_index) < 0)
 		return -1;
 	if (out->failed > out->pages)
 		return fail(st, STREAM_E_ABSURD,
@@ -716,9 +578,9 @@ static int parse_fault(struct stream_state *st, json_t *root,
 	char state[8];
 	int r;
 
-	if (get_str(st, root, "", "name", true, out->phase,
+	if (fld_str(st, root, "", "name", true, out->phase,
 		    sizeof(out->phase), STR_NAME) < 0 ||
-	    get_str(st, root, "", "state", true, state, sizeof(state),
+	    fld_str(st, root, "", "state", true, state, sizeof(state),
 		    STR_NAME) < 0)
 		return -1;
 	if (!strcmp(state, "start"))
@@ -729,11 +591,11 @@ static int parse_fault(struct stream_state *st, json_t *root,
 		return fail(st, STREAM_E_FIELD, "state: '%s' is not start|end",
 			    state);
 	out->phase_index = -1;
-	if (get_s64(st, root, "", "index", false, 0, &out->phase_index) < 0 ||
-	    get_str(st, root, "", "detail", false, out->msg,
+	if (fld_s64(st, root, "", "index", false, 0, &out->phase_index) < 0 ||
+	    fld_str(st, root, "", "detail", false, out->msg,
 		    sizeof(out->msg), STR_TEXT) < 0)
 		return -1;
-	r = get_u64(st, root, "", "injected", false, &out->injected);
+	r = fld_u64(st, root, "", "injected", false, &out->injected);
 	if (r < 0)
 		return -1;
 	out->has_injected = r > 0;
@@ -749,7 +611,7 @@ static int parse_result(struct stream_state *st, json_t *root,
 	char status[16];
 	int r;
 
-	if (get_str(st, root, "", "status", true, status, sizeof(status),
+	if (fld_str(st, root, "", "status", true, status, sizeof(status),
 		    STR_NAME) < 0)
 		return -1;
 	if (!strcmp(status, "pass"))
@@ -764,19 +626,19 @@ static int parse_result(struct stream_state *st, json_t *root,
 		return fail(st, STREAM_E_FIELD,
 			    "status: '%s' is not pass|corrupt|error|oom",
 			    status);
-	if (get_u64(st, root, "", "pages_written", true,
+	if (fld_u64(st, root, "", "pages_written", true,
 		    &out->pages_written) < 0 ||
-	    get_u64(st, root, "", "pages_verified", true,
+	    fld_u64(st, root, "", "pages_verified", true,
 		    &out->pages_verified) < 0 ||
-	    get_u64(st, root, "", "pages_corrupt", true,
+	    fld_u64(st, root, "", "pages_corrupt", true,
 		    &out->pages_corrupt) < 0 ||
-	    get_s64(st, root, "", "first_corrupt", true, -1,
+	    fld_s64(st, root, "", "first_corrupt", true, -1,
 		    &out->first_corrupt) < 0 ||
-	    get_str(st, root, "", "reason", false, out->msg,
+	    fld_str(st, root, "", "reason", false, out->msg,
 		    sizeof(out->msg), STR_TEXT) < 0)
 		return -1;
-	r = get_u64(st, root, "", "pages_failed", false, &out->pages_failed);
-	if (r < 0 || get_u64(st, root, "", "pages_failed_distinct", false,
+	r = fld_u64(st, root, "", "pages_failed", false, &out->pages_failed);
+	if (r < 0 || fld_u64(st, root, "", "pages_failed_distinct", false,
 			     &out->pages_failed_distinct) < 0)
 		return -1;
 	out->has_pages_failed = r > 0;
@@ -788,24 +650,11 @@ static int parse_result(struct stream_state *st, json_t *root,
 			    "pages_failed_distinct %" PRIu64
 			    " > pages_failed %" PRIu64,
 			    out->pages_failed_distinct, out->pages_failed);
-	r = get_u64(st, root, "", "agent_cpu_ns", false, &out->agent_cpu_ns);
+	r = fld_u64(st, root, "", "agent_cpu_ns", false, &out->agent_cpu_ns);
 	if (r < 0)
 		return -1;
 	out->has_agent_cpu = r > 0;
 	return 0;
-}
-
-static int get_bool(struct stream_state *st, json_t *obj, const char *key,
-		    bool *v)
-{
-	json_t *j = json_object_get(obj, key);
-
-	if (!j)
-		return 0;
-	if (!json_is_boolean(j))
-		return fail(st, STREAM_E_FIELD, "%s: not a boolean", key);
-	*v = json_is_true(j);
-	return 1;
 }
 
 /* The extra members of a command workload's result (all or none). */
@@ -814,17 +663,17 @@ static int parse_result_command(struct stream_state *st, json_t *root,
 {
 	int r;
 
-	r = get_u64(st, root, "", "commands", false, &out->commands);
+	r = fld_u64(st, root, "", "commands", false, &out->commands);
 	if (r <= 0)
 		return r;
-	if (get_u64(st, root, "", "commands_failed", true,
+	if (fld_u64(st, root, "", "commands_failed", true,
 		    &out->commands_failed) < 0 ||
-	    get_u64(st, root, "", "outputs_compared", true,
+	    fld_u64(st, root, "", "outputs_compared", true,
 		    &out->outputs_compared) < 0 ||
-	    get_u64(st, root, "", "outputs_differ", true,
+	    fld_u64(st, root, "", "outputs_differ", true,
 		    &out->outputs_differ) < 0)
 		return -1;
-	r = get_bool(st, root, "host_root_ro", &out->host_root_ro);
+	r = fld_bool(st, root, "host_root_ro", &out->host_root_ro);
 	if (r < 0)
 		return -1;
 	out->has_host_root_ro = r > 0;
@@ -864,16 +713,16 @@ static int parse_command_stats(struct stream_state *st, json_t *root,
 	json_t *ms;
 	int r1, r2, r, i;
 
-	r1 = get_u64(st, root, "", "user_ns", false, &out->cmd_user_ns);
-	r2 = get_u64(st, root, "", "sys_ns", false, &out->cmd_sys_ns);
+	r1 = fld_u64(st, root, "", "user_ns", false, &out->cmd_user_ns);
+	r2 = fld_u64(st, root, "", "sys_ns", false, &out->cmd_sys_ns);
 	if (r1 < 0 || r2 < 0)
 		return -1;
 	out->has_cmd_cpu = r1 > 0 && r2 > 0;
-	ms = get_typed(st, root, "", "memstat", false, JSON_OBJECT);
+	ms = fld_typed(st, root, "", "memstat", false, JSON_OBJECT);
 	if (st->last_err)
 		return -1;
 	for (i = 0; ms && i < STREAM_CG_NSTATS; i++) {
-		r = get_u64(st, ms, "memstat.", stream_cg_stat_names[i], false,
+		r = fld_u64(st, ms, "memstat.", stream_cg_stat_names[i], false,
 			    &out->cg_stat[i]);
 		if (r < 0)
 			return -1;
@@ -888,11 +737,11 @@ static int parse_command(struct stream_state *st, json_t *root,
 {
 	char run[16], state[8];
 
-	if (get_str(st, root, "", "group", true, out->group,
+	if (fld_str(st, root, "", "group", true, out->group,
 		    sizeof(out->group), STR_NAME) < 0 ||
-	    get_str(st, root, "", "run", true, run, sizeof(run),
+	    fld_str(st, root, "", "run", true, run, sizeof(run),
 		    STR_NAME) < 0 ||
-	    get_str(st, root, "", "state", true, state, sizeof(state),
+	    fld_str(st, root, "", "state", true, state, sizeof(state),
 		    STR_NAME) < 0)
 		return -1;
 	if (!strcmp(run, "reference"))
@@ -908,13 +757,13 @@ static int parse_command(struct stream_state *st, json_t *root,
 		return fail(st, STREAM_E_FIELD, "state: '%s' is not start|end",
 			    state);
 	out->phase_state = STREAM_PHASE_END;
-	if (get_s64(st, root, "", "exit", true, -1, &out->cmd_exit) < 0 ||
-	    get_u64(st, root, "", "signal", true, &out->cmd_signal) < 0 ||
-	    get_u64(st, root, "", "ns", true, &out->ns) < 0 ||
-	    get_u64(st, root, "", "outputs", true, &out->cmd_outputs) < 0 ||
-	    get_u64(st, root, "", "memory_peak_kb", false,
+	if (fld_s64(st, root, "", "exit", true, -1, &out->cmd_exit) < 0 ||
+	    fld_u64(st, root, "", "signal", true, &out->cmd_signal) < 0 ||
+	    fld_u64(st, root, "", "ns", true, &out->ns) < 0 ||
+	    fld_u64(st, root, "", "outputs", true, &out->cmd_outputs) < 0 ||
+	    fld_u64(st, root, "", "memory_peak_kb", false,
 		    &out->memory_peak_kb) < 0 ||
-	    get_u64(st, root, "", "oom_kill", false, &out->oom_kill) < 0)
+	    fld_u64(st, root, "", "oom_kill", false, &out->oom_kill) < 0)
 		return -1;
 	if (parse_command_stats(st, root, out) < 0 ||
 	    parse_values(st, root, out) < 0)
@@ -924,7 +773,7 @@ static int parse_command(struct stream_state *st, json_t *root,
 			    (long long)out->cmd_exit,
 			    (unsigned long long)out->cmd_signal);
 	if (out->cmd_outputs) {
-		if (get_str(st, root, "", "outputs_sha256", true,
+		if (fld_str(st, root, "", "outputs_sha256", true,
 			    out->outputs_sha256, sizeof(out->outputs_sha256),
 			    STR_NAME) < 0)
 			return -1;
@@ -960,113 +809,6 @@ const char *stream_type_str(enum stream_type type)
 	return "none";
 }
 
-const char *stream_err_str(enum stream_err err)
-{
-	switch (err) {
-	case STREAM_OK:
-		return "ok";
-	case STREAM_E_TOOLONG:
-		return "line too long";
-	case STREAM_E_JSON:
-		return "not a JSON object";
-	case STREAM_E_FIELD:
-		return "bad field";
-	case STREAM_E_ABSURD:
-		return "absurd value";
-	case STREAM_E_VERSION:
-		return "unsupported protocol version";
-	case STREAM_E_TYPE:
-		return "unknown line type";
-	case STREAM_E_SEQ:
-		return "duplicate seq";
-	}
-	return "unknown error";
-}
-
-const char *stream_status_str(enum stream_status status)
-{
-	switch (status) {
-	case STREAM_PASS:
-		return "pass";
-	case STREAM_CORRUPT:
-		return "corrupt";
-	case STREAM_ERROR:
-		return "error";
-	case STREAM_OOM:
-		return "oom";
-	}
-	return "unknown";
-}
-
-bool stream_counter(const struct stream_line *l, const char *name,
-		    uint64_t *value)
-{
-	unsigned int i;
-
-	for (i = 0; i < l->ncounters && i < STREAM_MAX_COUNTERS; i++)
-		if (!strcmp(l->counters[i].name, name)) {
-			if (value)
-				*value = l->counters[i].value;
-			return true;
-		}
-	return false;
-}
-
-const struct stream_blk *stream_blk_find(const struct stream_line *l,
-					 const char *dev)
-{
-	unsigned int i;
-
-	for (i = 0; i < l->nblk && i < STREAM_MAX_DEVS; i++)
-		if (!strcmp(l->blk[i].dev, dev))
-			return &l->blk[i];
-	return NULL;
-}
-
-/* Did any counter of @cur go below its value in @prev? */
-static bool went_backwards(const struct stream_line *prev,
-			   const struct stream_line *cur)
-{
-	unsigned int i;
-
-	for (i = 0; i < cur->ncounters; i++) {
-		uint64_t v;
-
-		if (stream_counter(prev, cur->counters[i].name, &v) &&
-		    cur->counters[i].value < v)
-			return true;
-	}
-	for (i = 0; i < cur->nblk; i++) {
-		const struct stream_blk *c = &cur->blk[i];
-		const struct stream_blk *p = stream_blk_find(prev, c->dev);
-
-		if (p && (c->rd_ios < p->rd_ios || c->wr_ios < p->wr_ios ||
-			  c->rd_sectors < p->rd_sectors ||
-			  c->wr_sectors < p->wr_sectors ||
-			  c->rd_bytes < p->rd_bytes ||
-			  c->wr_bytes < p->wr_bytes))
-			return true;
-	}
-	if (prev->has_cpu && cur->has_cpu) {
-		const struct stream_cpu *p = &prev->cpu, *c = &cur->cpu;
-
-		if (c->user < p->user || c->nice < p->nice ||
-		    c->system < p->system || c->idle < p->idle ||
-		    c->iowait < p->iowait || c->irq < p->irq ||
-		    c->softirq < p->softirq || c->steal < p->steal)
-			return true;
-	}
-	if (prev->has_psi && cur->has_psi &&
-	    (cur->psi_some_us < prev->psi_some_us ||
-	     (prev->has_psi_full && cur->has_psi_full &&
-	      cur->psi_full_us < prev->psi_full_us)))
-		return true;
-	if (prev->has_host_cpu && cur->has_host_cpu &&
-	    cur->host_cpu_ns < prev->host_cpu_ns)
-		return true;
-	return false;
-}
-
 static enum stream_type type_of(const char *s)
 {
 	size_t i;
@@ -1077,7 +819,7 @@ static enum stream_type type_of(const char *s)
 	return STREAM_T_NONE;
 }
 
-static int parse_root(struct stream_state *st, json_t *root,
+int stream_parse_root(struct stream_state *st, json_t *root,
 		      struct stream_line *out)
 {
 	char type[16];
@@ -1085,7 +827,7 @@ static int parse_root(struct stream_state *st, json_t *root,
 	json_t *v;
 	int r;
 
-	r = get_str(st, root, "", "type", true, type, sizeof(type), STR_NAME);
+	r = fld_str(st, root, "", "type", true, type, sizeof(type), STR_NAME);
 	if (r < 0) {
 		if (st->last_err == STREAM_E_FIELD &&
 		    json_is_string(json_object_get(root, "type"))) {
@@ -1113,25 +855,25 @@ static int parse_root(struct stream_state *st, json_t *root,
 				    (long long)json_integer_value(v),
 				    AGENT_PROTO_VERSION);
 	}
-	r = get_u64(st, root, "", "seq", !host, &out->seq);
+	r = fld_u64(st, root, "", "seq", !host, &out->seq);
 	if (r < 0)
 		return -1;
 	out->has_seq = r > 0;
-	if (get_u64(st, root, "", "t_ns", true, &out->t_ns) < 0)
+	if (fld_u64(st, root, "", "t_ns", true, &out->t_ns) < 0)
 		return -1;
 
 	switch (out->type) {
 	case STREAM_T_HELLO:
 		return parse_hello(st, root, out);
 	case STREAM_T_LOG:
-		if (get_str(st, root, "", "level", true, out->level,
+		if (fld_str(st, root, "", "level", true, out->level,
 			    sizeof(out->level), STR_NAME) < 0 ||
-		    get_str(st, root, "", "msg", true, out->msg,
+		    fld_str(st, root, "", "msg", true, out->msg,
 			    sizeof(out->msg), STR_TEXT) < 0)
 			return -1;
 		return 0;
 	case STREAM_T_SWAP:
-		v = get_typed(st, root, "", "backends", true, JSON_ARRAY);
+		v = fld_typed(st, root, "", "backends", true, JSON_ARRAY);
 		if (!v)
 			return -1;
 		return parse_swaps(st, v, true, out);
@@ -1154,169 +896,4 @@ static int parse_root(struct stream_state *st, json_t *root,
 		break;
 	}
 	return fail(st, STREAM_E_TYPE, "type: unknown");
-}
-
-static void count_err(struct stream_state *st, enum stream_err err)
-{
-	switch (err) {
-	case STREAM_OK:
-		st->ok++;
-		break;
-	case STREAM_E_TOOLONG:
-		st->too_long++;
-		break;
-	case STREAM_E_ABSURD:
-		st->absurd++;
-		break;
-	case STREAM_E_SEQ:
-		st->seq_dups++;
-		break;
-	default:
-		st->malformed++;
-		break;
-	}
-}
-
-enum stream_err stream_parse_line(struct stream_state *st, const char *line,
-				  size_t len, struct stream_line *out)
-{
-	json_error_t jerr;
-	json_t *root;
-
-	memset(out, 0, sizeof(*out));
-	st->lines++;
-	st->last_err = STREAM_OK;
-	st->last_error[0] = '\0';
-
-	if (len > STREAM_MAX_LINE) {
-		fail(st, STREAM_E_TOOLONG, "line of %zu bytes, limit %d",
-		     len, STREAM_MAX_LINE);
-		goto out;
-	}
-	if (!line)
-		len = 0;
-	if (len && memchr(line, '\0', len)) {
-		fail(st, STREAM_E_JSON, "NUL byte at column %zu",
-		     (size_t)((const char *)memchr(line, '\0', len) - line) + 1);
-		goto out;
-	}
-	root = jfile_parse(line ? line : "", len, JSON_REJECT_DUPLICATES,
-			   &jerr);
-	if (!root) {
-		fail(st, STREAM_E_JSON, "column %d: %s", jerr.column,
-		     jerr.text);
-		goto out;
-	}
-	if (!json_is_object(root)) {
-		json_decref(root);
-		fail(st, STREAM_E_JSON, "not a JSON object");
-		goto out;
-	}
-	if (parse_root(st, root, out) < 0 && st->last_err == STREAM_OK)
-		fail(st, STREAM_E_FIELD, "invalid line");
-	json_decref(root);
-	if (st->last_err != STREAM_OK)
-		goto out;
-
-	/* Validation against the previous lines of this stream. */
-	if (out->has_seq) {
-		if (st->seen_seq && out->seq < st->next_seq) {
-			fail(st, STREAM_E_SEQ, "seq %" PRIu64 ", expected %"
-			     PRIu64, out->seq, st->next_seq);
-			goto out;
-		}
-		if (out->seq > st->next_seq) {
-			out->seq_missing = out->seq - st->next_seq;
-			st->seq_gaps++;
-			st->seq_missing += out->seq_missing;
-		}
-		st->seen_seq = true;
-		st->next_seq = out->seq + 1;
-		if (out->t_ns < st->last_guest_t_ns)
-			st->time_backwards++;
-		st->last_guest_t_ns = out->t_ns;
-	}
-	if (out->type == STREAM_T_SAMPLE) {
-		if (st->have_sample && went_backwards(&st->prev_sample, out))
-			out->reset = true;
-		st->prev_sample = *out;
-		st->have_sample = true;
-	} else if (out->type == STREAM_T_HOST) {
-		if (st->have_host && went_backwards(&st->prev_host, out))
-			out->reset = true;
-		st->prev_host = *out;
-		st->have_host = true;
-	}
-	if (out->reset)
-		st->resets++;
-	st->dropped += out->dropped;
-out:
-	count_err(st, st->last_err);
-	return st->last_err;
-}
-
-void stream_init(struct stream_state *st)
-{
-	memset(st, 0, sizeof(*st));
-}
-
-static void emit(struct stream_state *st, stream_line_cb cb, void *ctx)
-{
-	struct stream_line l;
-	enum stream_err err;
-
-	st->lineno++;
-	if (st->discarding) {
-		st->lines++;
-		st->last_err = STREAM_E_TOOLONG;
-		snprintf(st->last_error, sizeof(st->last_error),
-			 "line %" PRIu64 " longer than %d bytes", st->lineno,
-			 STREAM_MAX_LINE);
-		count_err(st, STREAM_E_TOOLONG);
-		if (cb)
-			cb(ctx, NULL, STREAM_E_TOOLONG, st->buf, st->buflen,
-			   st->lineno);
-	} else {
-		err = stream_parse_line(st, st->buf, st->buflen, &l);
-		if (cb)
-			cb(ctx, &l, err, st->buf, st->buflen, st->lineno);
-	}
-	st->buflen = 0;
-	st->discarding = false;
-}
-
-void stream_feed(struct stream_state *st, const char *data, size_t len,
-		 stream_line_cb cb, void *ctx)
-{
-	while (len) {
-		const char *nl = memchr(data, '\n', len);
-		size_t n = nl ? (size_t)(nl - data) : len;
-
-		if (!st->discarding) {
-			size_t room = STREAM_MAX_LINE - st->buflen;
-
-			if (n > room) {
-				memcpy(st->buf + st->buflen, data, room);
-				st->buflen = STREAM_MAX_LINE;
-				st->discarding = true;
-			} else {
-				memcpy(st->buf + st->buflen, data, n);
-				st->buflen += n;
-			}
-		}
-		if (!nl)
-			break;
-		emit(st, cb, ctx);
-		data = nl + 1;
-		len -= n + 1;
-	}
-}
-
-size_t stream_finish(struct stream_state *st, stream_line_cb cb, void *ctx)
-{
-	size_t pending = st->buflen;
-
-	if (pending || st->discarding)
-		emit(st, cb, ctx);
-	return pending;
 }

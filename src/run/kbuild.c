@@ -31,15 +31,20 @@ static const char *dirname_of(const char *path)
 	return dir;
 }
 
-int kbuild_pristine(const char *workdir, char *src, size_t len,
-		    char *err, size_t errlen)
+int kbuild_pristine(const char *workdir, const char *tarball, char *src,
+		    size_t len, char *err, size_t errlen)
 {
+	const char *base = strrchr(tarball, '/');
 	char path[4096], id[17] = "", top[256], mk[4400];
 	char *text;
 	size_t n;
 
-	/* tarball.id: "<dev> <ino> <size> <mtime> <path>\n<sha256>\n" */
-	snprintf(path, sizeof(path), "%s/src/tarball.id", workdir);
+	/*
+	 * <tarball's name>.id, as the build's tree_tarball_sha() writes it:
+	 * "<dev> <ino> <size> <mtime> <path>\n<sha256>\n"
+	 */
+	snprintf(path, sizeof(path), "%s/src/%s.id", workdir,
+		 base ? base + 1 : tarball);
 	text = util_read_file(path, NULL);
 	if (text) {
 		n = strlen(text);
@@ -282,9 +287,10 @@ done:
 	return ret;
 }
 
-int kbuild_prepare(const char *workdir, const char *config, const char *log,
-		   bool dry, char *src, size_t srclen, char *out,
-		   size_t outlen, char *err, size_t errlen)
+int kbuild_prepare(const char *workdir, const char *tarball,
+		   const char *config, const char *log, bool dry, char *src,
+		   size_t srclen, char *out, size_t outlen, char *err,
+		   size_t errlen)
 {
 	char stamp[4300], lock[4200], want[4400], *cur;
 	const char *const *c;
@@ -297,7 +303,7 @@ int kbuild_prepare(const char *workdir, const char *config, const char *log,
 		util_seterr(err, errlen, "kbuild: unknown config '%s'", config);
 		return -1;
 	}
-	if (kbuild_pristine(workdir, src, srclen, err, errlen))
+	if (kbuild_pristine(workdir, tarball, src, srclen, err, errlen))
 		return -1;
 	/* <workdir>/src/<id>/<top>: the id names the tree */
 	{

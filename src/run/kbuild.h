@@ -33,23 +33,25 @@
 extern const char *const kbuild_configs[];
 
 /*
- * The pristine source tree under @workdir/src/ (from src/tarball.id, or
- * the only extraction there) into @src. -1 with @err set.
+ * The pristine source tree of @tarball under @workdir/src/ (from
+ * src/<@tarball's name>.id, which `swapctl build` writes, or the only
+ * extraction there) into @src. -1 with @err set.
  */
-int kbuild_pristine(const char *workdir, char *src, size_t len,
-		    char *err, size_t errlen);
+int kbuild_pristine(const char *workdir, const char *tarball, char *src,
+		    size_t len, char *err, size_t errlen);
 
 /*
  * Make sure @workdir/kbuild/<pristine id>-@config/ is a prepared O= tree
- * of the pristine source with KBUILD_MK written (stamped
+ * of the pristine source of @tarball with KBUILD_MK written (stamped
  * .swapctl-prepared; redone when missing or from an older swapctl),
  * holding @workdir/build.lock while make runs. @src and @out receive the
  * two directories. Build output goes to @log. @dry: only the paths.
  * -1 with @err set.
  */
-int kbuild_prepare(const char *workdir, const char *config, const char *log,
-		   bool dry, char *src, size_t srclen, char *out,
-		   size_t outlen, char *err, size_t errlen);
+int kbuild_prepare(const char *workdir, const char *tarball,
+		   const char *config, const char *log, bool dry, char *src,
+		   size_t srclen, char *out, size_t outlen, char *err,
+		   size_t errlen);
 
 /*
  * After Kbuild built KBUILD_DIR/ in the O= tree @out: write @out/KBUILD_MK

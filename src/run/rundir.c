@@ -10,6 +10,8 @@
 #include <unistd.h>
 
 #include "rundir.h"
+#include "swapctl.h"
+#include "scenario.h"
 #include "util.h"
 
 int rundir_create(const char *workdir, const char *name, time_t now,
@@ -283,4 +285,71 @@ void console_scan_file(const char *path, struct console_scan *cs)
 	}
 	console_scan_text(text, cs);
 	free(text);
+}
+
+int rundir_state(const char *dir, const char *state)
+{
+	char path[4200], text[32];
+
+	snprintf(path, sizeof(path), "%s/state", dir);
+	snprintf(text, sizeof(text), "%s\n", state);
+	return util_write_file_atomic(path, text, strlen(text), 0644);
+}
+
+int rundir_write(const char *dir, const struct scenario *scn,
+		 const char *plan, char *err, size_t errlen)
+{
+	char path[4200], list[SCN_MAX_KERNELS * SCN_KERNEL_MAX + 1];
+	size_t off = 0;
+	int k;
+
+	snprintf(path, sizeof(path), "%s/scenario.json", dir);
+	if (util_copy_file(scn->file, path, 0644)) {
+		util_seterr(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	snprintf(path, sizeof(path), "%s/plan.txt", dir);
+	if (util_write_file_atomic(path, plan, strlen(plan), 0644)) {
+		util_seterr(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	/* the kernels compared, reference first (read by report and top) */
+	for (k = 0; k < scn->nkernels; k++)
+		off += snprintf(list + off, sizeof(list) - off, "%s\n",
+				scn->kernels[k]);
+	snprintf(path, sizeof(path), "%s/kernels", dir);
+	if (util_write_file_atomic(path, list, off, 0644)) {
+		util_seterr(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (rundir_state(dir, "running")) {
+		util_seterr(err, errlen, "%s/state: %s", dir,
+			    strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+int rundir_lock(const char *workdir, const atomic_int *stop, int *fd)
+{
+	char lockpath[4200];
+
+	/*
+	 * One run at a time per work directory: the embedded driver allows
+	 * one process per root, and two TCG guests would skew each other.
+	 */
+	util_path(lockpath, sizeof(lockpath), "%s/run.lock", workdir);
+	util_mkdir_p(workdir, 0755);
+	*fd = util_lock(lockpath, "another swapctl run", stop);
+	if (*fd < 0 && errno == EINTR) {
+		fprintf(stderr, "swapctl run: %s: interrupted waiting for another swapctl run\n",
+			lockpath);
+		return EXIT_INTERRUPTED;
+	}
+	if (*fd < 0) {
+		fprintf(stderr, "swapctl run: %s: %s\n", lockpath,
+			strerror(errno));
+		return EXIT_SETUP;
+	}
+	return 0;
 }

@@ -6,6 +6,7 @@
 #ifndef SWAPCTL_RUNDIR_H
 #define SWAPCTL_RUNDIR_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -21,6 +22,26 @@
 int rundir_create(const char *workdir, const char *name, time_t now,
 		  char *id, size_t idlen, char *dir, size_t dirlen,
 		  char *err, size_t errlen);
+
+struct scenario;
+
+/*
+ * <@workdir>/run.lock, taken (*@fd, to close when the run is done) or
+ * waited for until *@stop: one run at a time per work directory (the
+ * embedded driver allows one process per root, and two TCG guests would
+ * skew each other). 0, EXIT_INTERRUPTED or EXIT_SETUP after one line.
+ */
+int rundir_lock(const char *workdir, const atomic_int *stop, int *fd);
+
+/* <@dir>/state := @state (running, done), for top; -1 with errno. */
+int rundir_state(const char *dir, const char *state);
+/*
+ * The files of a new run directory @dir: scenario.json (a copy of
+ * scn->file), plan.txt (@plan), kernels (the kernels compared, the
+ * reference first) and state "running". -1 with @err set.
+ */
+int rundir_write(const char *dir, const struct scenario *scn,
+		 const char *plan, char *err, size_t errlen);
 
 #define CONSOLE_LINE_MAX	200	/* bytes of a quoted line, with NUL */
 #define CONSOLE_MAX_SPLATS	8	/* splats quoted (more are counted) */
