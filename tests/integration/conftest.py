@@ -9,6 +9,26 @@ $XDG_CACHE_HOME/swapctl-test, i.e. ~/.cache/swapctl-test), never the
 user's ~/.cache/swapctl; it reaches swapctl through a generated
 configuration file (SWAPCTL_CONFIG). Kernels are made ready once per test
 run by the session fixture `kernels`, requested by every test that boots.
+
+Tiers (pytest.ini's markers): `make check` runs `-m "not full"` and must
+finish within 10 minutes on two cores once the kernels are built;
+`make check-full` runs everything. A new test that boots a guest picks
+its tier so:
+- make check (no `full` mark): one run of a quick scenario,
+  harness.quick(NAME) (tests/fixtures/scenarios/NAME-quick.json: a
+  shipped scenario's set-up over a few tens of MiB; add one there, with
+  its entry in test_quick.py, if your scenario has none), or of a
+  shipped scenario in harness.QUICK_SHIPPED; `--kernels baseline` when
+  one kernel shows the point. Prefer asserting on a run another test
+  already makes (the `runs` fixture shares them) over a new boot.
+- `@pytest.mark.full`: anything else: a shipped scenario of 100+ MiB,
+  --repeat, command workloads of minutes, debug kernels, several hosts.
+Swapctl.run() and Runs.get() fail a test without `full` that boots a
+shipped scenario outside QUICK_SHIPPED (harness.check_tier()).
+Assertions are on counters and integrity, never on a time: a time
+(workload_seconds, PSI stall, a group's ns, latencies) is printed, not
+judged, since this host is shared. Nothing is retried: a test that fails
+once fails.
 """
 import os
 import shutil
@@ -34,6 +54,15 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "boot" in item.keywords:
             item.add_marker(skip)
+
+
+@pytest.fixture(autouse=True)
+def tier(request):
+    """Tell harness.check_tier() whether the running test is make check's
+    (not marked full) or make check-full's."""
+    harness.FULL_TEST = request.node.get_closest_marker("full") is not None
+    yield
+    harness.FULL_TEST = None
 
 
 @pytest.fixture(scope="session")

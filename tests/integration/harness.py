@@ -149,6 +149,7 @@ class Swapctl:
             stdout=None):
         """Run swapctl ARGS from the top of the repository. @stdout: a
         file object to send standard output to instead of capturing it."""
+        check_tier(args)
         argv = [str(SWAPCTL)] + [str(a) for a in args]
         p = subprocess.run(argv, input=input, cwd=cwd, env=self.env(env),
                            stdout=stdout if stdout else subprocess.PIPE,
@@ -266,22 +267,79 @@ class Run:
         return repr(self.result)
 
 
-def untimed(scenario, dst):
-    """scenarios/SCENARIO.json copied to DST/SCENARIO.json with only the
-    counters left in its no_regression, for a test of something else
-    that runs repeats: on this shared 2-core host two repeats of a time
-    once gave a significant 1.049x workload_seconds (exit 12, CI of
-    2026-12-07) and four guests at once 1.18x; the tool reporting a
-    timing verdict is right, a test asserting exit 0 on it is a
-    wall-clock assert."""
-    scn = json.loads((REPO / "scenarios" / ("%s.json" % scenario))
-                     .read_text())
+# ---- tiers: make check boots the quick scenarios, make check-full all ----
+#
+# make check (pytest -m "not full") must finish within 10 minutes on two
+# cores with the kernels built, so the guests it boots run short
+# workloads: the quick scenarios of tests/fixtures/scenarios/ (NAME-quick:
+# a shipped scenario's set-up over a few tens of MiB, see the README
+# there) and the shipped scenarios in QUICK_SHIPPED (64 MiB or less and
+# under a minute for both kernels). A test that runs any other shipped
+# scenario, repeats of one, a command workload of minutes or the debug
+# kernels is marked full (make check-full). Swapctl.run() and Runs.get()
+# fail a make check test that runs a shipped scenario outside
+# QUICK_SHIPPED, so that the rule holds without anyone timing the suite.
+QUICK_DIR = REPO / "tests" / "fixtures" / "scenarios"
+QUICK_SHIPPED = {"fault-read-error", "fault-pool-retry", "fault-swapoff",
+                 "fault-swap-churn", "fault-oom"}
+FULL_TEST = None        # the running test is marked full (conftest.py)
+
+
+def quick(name):
+    """tests/fixtures/scenarios/NAME-quick.json, make check's short form
+    of scenarios/NAME.json."""
+    return QUICK_DIR / ("%s-quick.json" % name)
+
+
+def scenario_path(scenario):
+    """A scenario given as a name (scenarios/NAME.json) or a path."""
+    return Path(scenario) if os.sep in str(scenario) else \
+        REPO / "scenarios" / ("%s.json" % scenario)
+
+
+def check_tier(args):
+    """Fail a make check test (not marked full) whose `swapctl run`
+    boots a shipped scenario that make check does not run."""
+    if FULL_TEST is not False or "run" not in [str(a) for a in args] or \
+            "--dry-run" in [str(a) for a in args]:
+        return
+    shipped = REPO / "scenarios"
+    for a in args:
+        p = Path(str(a))
+        p = p if p.is_absolute() else REPO / p
+        if p.suffix == ".json" and p.parent == shipped and \
+                p.stem not in QUICK_SHIPPED:
+            raise AssertionError(
+                "%s: a make check test boots the shipped scenario %s; run "
+                "harness.quick(%r) (tests/fixtures/scenarios/) or mark the "
+                "test full (harness.py, tiers)" % (p, p.stem, p.stem))
+
+
+def untimed(scenario, dst, kernels=None):
+    """SCENARIO (a name of scenarios/ or a path) copied to
+    DST/<its name>.json with only the counters left in its no_regression,
+    for a test of something else that runs repeats: on this shared 2-core
+    host two repeats of a time once gave a significant 1.049x
+    workload_seconds (exit 12, CI of 2026-12-07) and four guests at once
+    1.18x; the tool reporting a timing verdict is right, a test asserting
+    exit 0 on it is a wall-clock assert. @kernels: a list replacing the
+    scenario's kernels."""
+    src = scenario_path(scenario)
+    scn = json.loads(src.read_text())
     timed = ("_seconds", "_us", "_ms_per_mib")
     scn["no_regression"] = [m for m in scn.get("no_regression", [])
                             if not m.endswith(timed)]
-    path = Path(dst) / ("%s.json" % scenario)
+    if kernels:
+        scn["kernels"] = kernels
+    path = Path(dst) / src.name
     path.write_text(json.dumps(scn, indent=2))
     return path
+
+
+def workload_pages(scenario):
+    """The pages of SCENARIO's synthetic workload (size_mb, 4 KiB)."""
+    scn = json.loads(scenario_path(scenario).read_text())
+    return scn["workload"]["size_mb"] * 256
 
 
 class Runs:
@@ -294,9 +352,9 @@ class Runs:
     def get(self, scenario, *args, timeout=1800):
         """Run scenarios/SCENARIO.json (or a path) with ARGS, once."""
         key = (str(scenario),) + tuple(map(str, args))
+        path = scenario_path(scenario)
+        check_tier(["run", path])
         if key not in self.done:
-            path = scenario if os.sep in str(scenario) else \
-                REPO / "scenarios" / ("%s.json" % scenario)
             r = self.sw.run("run", "--json", *args, path, timeout=timeout)
             self.done[key] = Run(r)
         return self.done[key]

@@ -2,7 +2,6 @@
 """swapctl build: the kernels of the test work dir, errors that name the
 patch, the hunk, the file and the line."""
 import re
-import time
 
 import pytest
 
@@ -24,11 +23,13 @@ def test_second_build_is_a_no_op(kernels):
     if kernels.kernels_borrowed():
         pytest.skip("kernels borrowed from SWAPCTL_TEST_KERNELS: building "
                     "here would write into them")
-    t0 = time.monotonic()
+    # "up to date" and no make ran ("building", "objects compiled"): what
+    # a no-op is, rather than a bound on its time (a wall-clock assert
+    # on a shared host: it was "took < 30 s")
     r = kernels.expect(0, "build", "--all")
-    took = time.monotonic() - t0
     assert "up to date" in r.err
-    assert took < 30, "a no-op build took %.0f s" % took
+    assert ": building (" not in r.err and "objects compiled" not in \
+        r.err, r.err
 
 
 @pytest.mark.build

@@ -3,14 +3,19 @@
 is injected and reported (fault lines start and end in samples.jsonl), no
 page is ever corrupt, loud failures (SIGBUS) only where an error reached a
 read, and nothing is left behind. The runs are shared with test_run.py's
-test_scenario_on_both_kernels (the `runs` fixture runs each once)."""
+test_scenario_on_both_kernels (the `runs` fixture runs each once).
+make check runs one scenario per fault kind (io_error read in
+fault-read-error, io_error write and slab_error in fault-pool-retry,
+swapoff, swap_churn, oom, and nfs_stall with nfs_restart in one boot of
+tests/fixtures/scenarios/fault-nfs-quick.json); the other fault
+scenarios and the NFS faults' own long runs are make check-full's."""
 import json
 import re
 from pathlib import Path
 
 import pytest
 
-from harness import EXIT_CONFIG, REPO
+from harness import EXIT_CONFIG, REPO, quick, workload_pages
 
 
 def lines(guest_dir, kind):
@@ -104,6 +109,7 @@ def test_read_errors_fail_loudly_never_silently(runs):
 
 @pytest.mark.boot
 @pytest.mark.slow
+@pytest.mark.full
 def test_write_errors_keep_every_page(runs):
     run = runs.get("fault-write-error")
     res = check_common(run, "io_error")
@@ -127,6 +133,7 @@ def phase_end(guest_dir, index):
 
 @pytest.mark.boot
 @pytest.mark.slow
+@pytest.mark.full
 def test_failed_write_batch_is_retried_page_by_page(runs):
     """A few write errors inside swap batches (fail_make_request, the
     first 8 swap I/Os of the first pageout): the baseline writes a bio per
@@ -167,6 +174,7 @@ def test_failed_write_batch_is_retried_page_by_page(runs):
 
 @pytest.mark.boot
 @pytest.mark.slow
+@pytest.mark.full
 def test_second_pageout_frees_every_page_without_an_error(runs):
     """pageout-resident, fault-write-batch's sequence without the fault
     and then once more from the disk: pageout writes every page, read seq
@@ -217,22 +225,39 @@ def counter_around(guest_dir, fault, counter):
     return at_end, last
 
 
+def read_phases(scenario):
+    scn = json.loads(scenario.read_text() if isinstance(scenario, Path)
+                     else (REPO / "scenarios" / ("%s.json" % scenario))
+                     .read_text())
+    return sum(1 for p in scn["workload"]["phases"]
+               if isinstance(p, dict) and p.get("name") == "read")
+
+
 @pytest.mark.boot
 @pytest.mark.slow
-@pytest.mark.parametrize("name,fault", [
-    ("fault-nfs-stall", "nfs_stall"), ("fault-nfs-restart", "nfs_restart")])
-def test_nfs_server_faults_recover(runs, name, fault):
-    run = runs.get(name)
-    res = check_common(run, fault, host=True)
+@pytest.mark.parametrize("scenario,faults", [
+    pytest.param(quick("fault-nfs"), ("nfs_stall", "nfs_restart"),
+                 id="fault-nfs-quick"),
+    pytest.param("fault-nfs-stall", ("nfs_stall",), id="fault-nfs-stall",
+                 marks=pytest.mark.full),
+    pytest.param("fault-nfs-restart", ("nfs_restart",),
+                 id="fault-nfs-restart", marks=pytest.mark.full)])
+def test_nfs_server_faults_recover(runs, scenario, faults):
+    run = runs.get(scenario)
+    pages = workload_pages(scenario) * read_phases(scenario)
+    for fault in faults:
+        res = check_common(run, fault, host=True)
     for k, r in res.items():
         m = r["metrics"]
         assert m["pages_failed"] == 0, (k, m)
-        assert m["pages_verified"] == 16384, (k, m)
+        assert m["pages_verified"] == pages, (k, m)
         assert m["pswpin"] > 0, (k, m)
         # the guest went on swapping in from the server after it came
-        # back (the fault hit the read phase, not a finished workload)
-        at_end, last = counter_around(Path(r["dir"]), fault, "pswpin")
-        assert at_end is not None and last > at_end, (k, at_end, last)
+        # back (each fault hit a read phase, not a finished workload)
+        for fault in faults:
+            at_end, last = counter_around(Path(r["dir"]), fault, "pswpin")
+            assert at_end is not None and last > at_end, \
+                (k, fault, at_end, last)
         assert r["status"] == "pass", (k, r.get("reason"))
     assert run.rc == 0, run
     # no ganesha.nfsd (stopped or restarted) and no qemu left
@@ -353,6 +378,7 @@ def check_slab_guest(k, r, fault, injected_min=0):
 
 @pytest.mark.boot
 @pytest.mark.slow
+@pytest.mark.full
 def test_slab_errors_do_not_break_swap_batches(runs):
     """Issues 21 and 32: failslab fails every kmalloc-1k allocation of
     the workload during the first pageout (to a virtio disk). kmalloc-1k

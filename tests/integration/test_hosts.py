@@ -124,6 +124,7 @@ def test_dry_run_names_the_hosts(sw, tmp_path):
 
 @pytest.mark.boot
 @pytest.mark.slow
+@pytest.mark.full
 def test_two_hosts_one_killed(guests, daemons, tmp_path):
     """bdev-swap --repeat 4 --parallel 2 over two hosts: each takes a
     repeat's pair; the second is killed while its first pair runs. Its

@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from harness import EXIT_INTERRUPTED, REPO
+from harness import EXIT_INTERRUPTED, REPO, quick
 
 
 def wait_for(sw, progs, timeout=60):
@@ -63,5 +63,5 @@ def test_sigterm_mid_run(guests):
 def test_next_run_starts_cleanly_after_interrupt(guests):
     interrupt(guests, signal.SIGINT, ["qemu"], "--kernels", "baseline",
               REPO / "scenarios" / "default.json")
-    guests.expect(0, "run", "--kernels", "patched",
-                  REPO / "scenarios" / "default.json", timeout=900)
+    guests.expect(0, "run", "--kernels", "patched", quick("bdev-swap"),
+                  timeout=900)

@@ -1,12 +1,17 @@
 # SPDX-License-Identifier: GPL-2.0
 """Swap-in latency (issue 19): the workload's own clock around each
-swap-in touch of its verifying phases, on zram and a block device, both
-kernels. Shares the scenario runs of test_run.py (runs.get), so it boots
-no guest of its own when both run."""
+swap-in touch of its verifying phases, on zram and a block device, every
+kernel of the run. Shares the scenario runs of test_run.py (runs.get:
+the backends' quick scenarios), so it boots no guest of its own when
+both run. The latencies are checked for consistency (p50 <= p99 <= max,
+within the phase's time, summed as the phases), never against a bound:
+they are times of a shared host."""
 import json
 from pathlib import Path
 
 import pytest
+
+from harness import quick
 
 VERIFYING = ("read", "willneed")
 EVERY = 8    # AGENT_SWAPIN_EVERY, common/agentproto.h
@@ -76,11 +81,11 @@ def check_guest(lines, metrics, zram):
 @pytest.mark.slow
 @pytest.mark.parametrize("name", ["zram-swap", "bdev-swap"])
 def test_swapin_latency_both_kernels(runs, name):
-    run = runs.get(name)
+    run = runs.get(quick(name))
     assert run.json is not None and run.dir is not None, repr(run)
     d = run.json
     kernels = sorted({r["kernel"] for r in d["results"]})
-    assert kernels == ["baseline", "patched"], kernels
+    assert {"baseline", "patched"} <= set(kernels), kernels
     errs = []
     for r in d["results"]:
         g = "%s-%s" % (r["kernel"], r["rep"])

@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from harness import EXIT_INTERRUPTED, EXIT_USAGE, REPO, untimed
+from harness import EXIT_INTERRUPTED, EXIT_USAGE, REPO, quick, untimed
 from test_run import check_result, check_verdicts
 
 BDEV = REPO / "scenarios" / "bdev-swap.json"
@@ -146,12 +146,14 @@ def host_span(rundir, guest):
 @pytest.mark.boot
 @pytest.mark.slow
 def test_parallel_bdev_swap(runs, tmp_path):
-    """bdev-swap, two repeats two guests at a time: every guest accounted
-    for, the serial run's verdicts on the counters, the waves' times.
-    Timing is not gated (harness.untimed): two repeats on two shared
-    cores once made workload_seconds a 1.049x "regression"."""
-    run = runs.get(untimed("bdev-swap", tmp_path), "--parallel", "2",
-                   "--repeat", "2")
+    """bdev-swap-quick on its two kernels, two repeats two guests at a
+    time: every guest accounted for, the serial run's verdicts on the
+    counters, the waves' order. Timing is not gated (harness.untimed):
+    two repeats on two shared cores once made workload_seconds a 1.049x
+    "regression"."""
+    run = runs.get(untimed(quick("bdev-swap"), tmp_path,
+                           ["baseline", "patched"]),
+                   "--parallel", "2", "--repeat", "2")
     d = run.json
     assert d is not None, "no JSON on stdout: %r" % run
     errs = []
@@ -175,10 +177,10 @@ def test_parallel_bdev_swap(runs, tmp_path):
         need(got.get(metric) == verdict, "%s: %r, a serial run says %r"
              % (metric, got.get(metric), verdict))
     assert run.rc == 0 and not errs, "%r\n%s" % (run, "\n".join(errs))
-    # a wave's guests ran at the same time; the next wave after them
+    # a wave's guests ran at the same time (each started before the
+    # other ended: an order, not a time); the next wave after them
     span = {g: host_span(run.dir, g) for g in
             ("baseline-1", "patched-1", "baseline-2", "patched-2")}
-    assert abs(span["baseline-1"][0] - span["patched-1"][0]) < 15, span
     assert span["baseline-1"][0] < span["patched-1"][1] and \
         span["patched-1"][0] < span["baseline-1"][1], span
     end1 = max(span["baseline-1"][1], span["patched-1"][1])
@@ -226,6 +228,7 @@ def test_sigint_mid_parallel_nfs_run(guests):
 
 @pytest.mark.boot
 @pytest.mark.slow
+@pytest.mark.full
 def test_repeat_auto_stops_between_waves(guests, tmp_path):
     """--repeat auto with --parallel 4 (waves of two whole repeats): the
     stop check runs only after a wave. pswpout is the same on every

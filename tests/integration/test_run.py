@@ -1,7 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0
 """swapctl run on every shipped scenario, both kernels: counters, verdicts,
 data integrity; then report and top on the recording; a wrong verification
-seed; nothing left behind."""
+seed; nothing left behind. make check runs the backends' quick scenarios
+(tests/fixtures/scenarios/, on the baseline, bhe-ops and the series at
+once: test_scenario_on_both_kernels and test_designs judge the same runs)
+and the short fault scenarios (harness.QUICK_SHIPPED); the shipped
+scenarios' long runs are make check-full's."""
 import fcntl
 import json
 import os
@@ -11,7 +15,12 @@ import time
 
 import pytest
 
-from harness import EXIT_CORRUPT, EXIT_INTERRUPTED, REPO, SWAPCTL
+from harness import EXIT_CORRUPT, EXIT_INTERRUPTED, QUICK_SHIPPED, REPO, \
+    SWAPCTL, quick
+
+# The backends: make check boots each one's quick scenario
+# (tests/fixtures/scenarios/NAME-quick.json) on three kernels.
+BACKENDS = ("bdev-swap", "zram-swap", "ext4-swapfile", "nfs-swap")
 
 
 def shipped():
@@ -73,18 +82,23 @@ def check_verdicts(d, need):
          "status %r" % d.get("status"))
 
 
-def check_summary(d, name):
-    """The --json object of a passing two-kernel run: a list of what is
-    wrong (empty when all is well) and the write pages per I/O."""
+def check_summary(d, name, scenario=None, kernels=("baseline", "patched")):
+    """The --json object of a passing run of scenario @name (the shipped
+    one's name; @scenario: the run's own, e.g. NAME-quick) on @kernels:
+    a list of what is wrong (empty when all is well) and the write pages
+    per I/O. The same-swap checks hold for every kernel against the
+    baseline, the batching ones for patched."""
     errs = []
 
     def need(cond, what):
         if not cond:
             errs.append(what)
-    need(d.get("scenario") == name, "scenario is %r" % d.get("scenario"))
+    need(d.get("scenario") == (scenario or name),
+         "scenario is %r" % d.get("scenario"))
     res = d.get("results", [])
-    need(sorted(r["kernel"] for r in res) == ["baseline", "patched"],
+    need(sorted(r["kernel"] for r in res) == sorted(kernels),
          "kernels %r" % [r.get("kernel") for r in res])
+    others = [k for k in kernels if k != "baseline"]
     ppio = {}
     for r in res:
         check_result(r, need)
@@ -100,12 +114,12 @@ def check_summary(d, name):
     if name in SAME_SWAP:
         # issue 9: the series reclaims and reads back what the baseline
         # does, within 2%, whatever it batches
-        for c in ("pswpout", "pswpin"):
+        for c, k in ((c, k) for c in ("pswpout", "pswpin") for k in others):
             b = m.get("baseline", {}).get(c) or 0
-            p = m.get("patched", {}).get(c) or 0
+            p = m.get(k, {}).get(c) or 0
             need(b > 0 and abs(p / b - 1) <= SAME_SWAP_TOL,
-                 "patched %s %d vs baseline %d (%.4fx, not within %d%%)"
-                 % (c, p, b, p / b if b else 0, SAME_SWAP_TOL * 100))
+                 "%s %s %d vs baseline %d (%.4fx, not within %d%%)"
+                 % (k, c, p, b, p / b if b else 0, SAME_SWAP_TOL * 100))
     if name in SAME_SWAP:
         # issue 32 item 3: block I/O per page swapped (pgpgin/pgpgout,
         # KiB, counted by submit_bio()) as on the baseline: 4 KiB on a
@@ -116,20 +130,22 @@ def check_summary(d, name):
             for r in res:
                 v = r.get("vmstat_all", {})
                 rel[r["kernel"]] = v.get(io, 0) / max(v.get(sw, 0), 1)
-            b, p = rel.get("baseline", 0), rel.get("patched", 0)
-            need(abs(p - b) <= max(0.05 * b, 0.1),
-                 "%s per page of %s: patched %.3f, baseline %.3f"
-                 % (io, sw, p, b))
+            for k in others:
+                b, p = rel.get("baseline", 0), rel.get(k, 0)
+                need(abs(p - b) <= max(0.05 * b, 0.1),
+                     "%s per page of %s: %s %.3f, baseline %.3f"
+                     % (io, sw, k, p, b))
     if name in BATCHED:
         need(ppio.get("patched", 0) >= 8,
              "patched write pages/I/O %.2f < 8" % ppio.get("patched", 0))
     if name in RW_PAGE:
-        for c in ("write_pages_per_io", "read_pages_per_io"):
+        for c, k in ((c, k) for c in ("write_pages_per_io",
+                                      "read_pages_per_io") for k in others):
             b = m.get("baseline", {}).get(c)
-            p = m.get("patched", {}).get(c)
+            p = m.get(k, {}).get(c)
             need(b and p and abs(p / b - 1) <= 0.1,
-                 "patched %s %r vs baseline %r on a ->rw_page() device"
-                 % (c, p, b))
+                 "%s %s %r vs baseline %r on a ->rw_page() device"
+                 % (k, c, p, b))
     if name == "bdev-swap":
         need(ppio.get("baseline", 99) <= 2,
              "baseline write pages/I/O %.2f > 2" % ppio.get("baseline", 99))
@@ -146,19 +162,31 @@ def check_summary(d, name):
     return errs, ppio
 
 
-# Left to make check-full: default is bdev-swap under another name.
-FULL_ONLY = {"default"}
+QUICK_KERNELS = ("baseline", "bhe-ops", "patched")
+
+
+def scenario_params():
+    """(shipped name, scenario to run): make check's are the backends'
+    quick scenarios and QUICK_SHIPPED; every shipped one runs whole in
+    make check-full (default is bdev-swap under another name)."""
+    out = [pytest.param(n, quick(n), id="%s-quick" % n) for n in BACKENDS]
+    for n in shipped():
+        out.append(pytest.param(n, n, id=n, marks=() if n in QUICK_SHIPPED
+                                else pytest.mark.full))
+    return out
 
 
 @pytest.mark.boot
 @pytest.mark.slow
-@pytest.mark.parametrize("name", [
-    pytest.param(n, marks=pytest.mark.full) if n in FULL_ONLY else n
-    for n in shipped()])
-def test_scenario_on_both_kernels(runs, name):
-    run = runs.get(name)
+@pytest.mark.parametrize("name,scenario", scenario_params())
+def test_scenario_on_both_kernels(runs, name, scenario):
+    run = runs.get(scenario)
     assert run.json is not None, "no JSON on stdout: %r" % run
-    errs, ppio = check_summary(run.json, name)
+    if scenario == name:
+        errs, ppio = check_summary(run.json, name)
+    else:
+        errs, ppio = check_summary(run.json, name, scenario.stem,
+                                   QUICK_KERNELS)
     print("write pages/I/O: %r" % ppio)
     assert run.rc == 0 and not errs, "%r\n%s" % (run, "\n".join(errs))
     assert (run.dir / "summary.json").read_text() + "\n" == \
@@ -169,11 +197,12 @@ def test_scenario_on_both_kernels(runs, name):
 
 @pytest.fixture(scope="module")
 def recorded(runs):
-    """A finished two-kernel run to read back (bdev-swap: shared with
+    """A finished run to read back (bdev-swap-quick: shared with
     test_scenario_on_both_kernels when both run)."""
-    run = runs.get("bdev-swap")
+    run = runs.get(quick("bdev-swap"))
     if run.dir is None:
-        pytest.fail("the bdev-swap run left no run directory: %r" % run)
+        pytest.fail("the bdev-swap-quick run left no run directory: %r"
+                    % run)
     return run
 
 
@@ -204,7 +233,7 @@ def test_report_svg(sw, recorded, tmp_path):
 
 @pytest.mark.boot
 def test_wrong_verify_seed_counts_every_page_corrupt(runs, tmp_path):
-    d = json.loads((REPO / "scenarios" / "default.json").read_text())
+    d = json.loads(quick("bdev-swap").read_text())
     d["name"] = "it-corrupt"
     d["kernels"] = ["baseline"]
     d["workload"]["verify_seed"] = d["workload"].get("seed", 12345) + 1
@@ -223,25 +252,26 @@ def designs():
     return sorted(p.stem for p in (REPO / "scenarios").glob("designs-*.json"))
 
 
-def check_designs(d, name):
+def check_designs(d, name, series="swap-ops"):
     """The --json object of a three-kernel run: what is wrong (empty when
     all is well). bhe-ops is He's "no functional change": the baseline's
     pages out and in within SAME_SWAP_TOL and its pages per I/O within
-    10%; swap-ops reclaims as much and batches block writes."""
+    10%; swap-ops (@series: "patched" in the quick scenarios) reclaims as
+    much and batches block writes."""
     errs = []
 
     def need(cond, what):
         if not cond:
             errs.append(what)
     res = {r["kernel"]: r for r in d.get("results", [])}
-    need(sorted(res) == ["baseline", "bhe-ops", "swap-ops"],
+    need(sorted(res) == sorted(["baseline", "bhe-ops", series]),
          "kernels %r" % sorted(res))
     for r in res.values():
         check_result(r, need)
     if errs:
         return errs
     base = res["baseline"]["metrics"]
-    for k in ("bhe-ops", "swap-ops"):
+    for k in ("bhe-ops", series):
         m = res[k]["metrics"]
         for c in ("pswpout", "pswpin"):
             b, p = base[c] or 0, m[c] or 0
@@ -252,7 +282,7 @@ def check_designs(d, name):
         b, p = base[c], bhe[c]
         need(b and p and abs(p / b - 1) <= 0.1,
              "bhe-ops %s %r vs baseline %r" % (c, p, b))
-    swo = res["swap-ops"]["metrics"]["write_pages_per_io"]
+    swo = res[series]["metrics"]["write_pages_per_io"]
     if name.replace("designs-", "") in RW_PAGE:
         b = base["write_pages_per_io"]
         need(b and swo and abs(swo / b - 1) <= 0.1,
@@ -264,21 +294,33 @@ def check_designs(d, name):
              "bhe-ops batches block writes: %.2f"
              % bhe["write_pages_per_io"])
     cmp = {(c["metric"], c["kernel"]) for c in d.get("comparisons", [])}
-    for k in ("bhe-ops", "swap-ops"):
+    for k in ("bhe-ops", series):
         need(("pswpout", k) in cmp, "no pswpout comparison for %s" % k)
     check_verdicts(d, need)
     return errs
 
 
+def designs_params():
+    """make check: each backend's quick scenario (its three kernels are
+    designs-X's); make check-full: the shipped designs-X."""
+    out = []
+    for n in designs():
+        x = n.replace("designs-", "")
+        out.append(pytest.param(n, quick(x), "patched", id="%s-quick" % x))
+        out.append(pytest.param(n, n, "swap-ops", id=n,
+                                marks=pytest.mark.full))
+    return out
+
+
 @pytest.mark.boot
 @pytest.mark.slow
-@pytest.mark.parametrize("name", designs())
-def test_designs(runs, name):
-    """The shipped designs-* scenarios: the baseline and both designs in
-    one run, judged by check_designs."""
-    run = runs.get(name)
+@pytest.mark.parametrize("name,scenario,series", designs_params())
+def test_designs(runs, name, scenario, series):
+    """The designs-* scenarios: the baseline and both designs in one run,
+    judged by check_designs."""
+    run = runs.get(scenario)
     assert run.json is not None, "no JSON on stdout: %r" % run
-    errs = check_designs(run.json, name)
+    errs = check_designs(run.json, name, series)
     print({r["kernel"]: (r["metrics"]["write_pages_per_io"],
                          r["metrics"]["pswpout"], r["metrics"]["pswpin"])
            for r in run.json["results"]})

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from harness import EXIT_OK, REPO
+from harness import EXIT_OK, quick
 
 
 @pytest.mark.boot
@@ -30,8 +30,7 @@ def one_run(guests, top, tmp_path):
     (k / "initramfs.cpio").symlink_to((src / "initramfs.cpio").resolve())
     conf = guests.write_config(tmp_path / "amp.conf", workdir=str(wd))
     r = guests.run("--config", conf, "run", "--json", "--kernels",
-                   "baseline", REPO / "scenarios" / "default.json",
-                   timeout=900)
+                   "baseline", quick("bdev-swap"), timeout=900)
     assert r.rc == EXIT_OK, r
     assert r.json()["results"][0]["status"] == "pass"
     # the driver's root is <wd>/libvirt, not a path cut at '&' or '#'

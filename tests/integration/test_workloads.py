@@ -1,9 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0
 """Command workloads: the host's own programs in the guest (its root shared
 read-only over 9p), in cgroups, with their outputs checked against a
-reference run. make check runs a short stress-ng and a short kernel-build
-(two mm/ objects) once per kernel (tests/fixtures/*-short.json); the full
-shipped scenarios (kernel-build, stress-ng, usemem, memcg-pair and their
+reference run. make check runs a short stress-ng once per kernel
+(tests/fixtures/stress-ng-short.json) and the two one-guest failure
+tests; make check-full the short kernel-build (two mm/ objects, about 3
+minutes per kernel, tests/fixtures/kernel-build-short.json) and the
+usemem pair. The full shipped scenarios (kernel-build, stress-ng, usemem, memcg-pair and their
 zram twins) take minutes each: make bench runs kernel-build and
 kernel-build-zram with --repeat 3, the others run by hand."""
 import hashlib
@@ -157,6 +159,7 @@ def test_stress_ng_verifies_on_both_kernels(runs):
 
 @pytest.mark.boot
 @pytest.mark.slow
+@pytest.mark.full
 def test_kernel_build_objects_identical_on_both_kernels(runs, kbuild_ready):
     """Both kernels swap while building, and the objects are those of the
     unlimited reference run in the same guest and those Kbuild built on the
@@ -268,6 +271,7 @@ def group_peaks(run):
 
 @pytest.mark.boot
 @pytest.mark.slow
+@pytest.mark.full
 def test_usemem_pair_memcg_and_global(runs):
     """usemem under its 64 MiB memory.max per group, and usemem-global
     without limits in a 160 MiB guest: both kernels swap in both, every
