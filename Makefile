@@ -204,15 +204,35 @@ check-asan: $(ASAN_TESTS) $(ASAN_FUZZ)
 #   make integration PYTEST_ARGS='tests/integration/test_run.py -k bdev'
 PYTEST ?= pytest-3
 PYTEST_ARGS ?=
-# make check leaves out the tests marked "full" (see pytest.ini), which
-# make check-full runs as well.
+# Two tiers (tests/integration/pytest.ini, conftest.py): make check runs
+# the tests not marked "full" and boots only short scenarios (the quick
+# ones of tests/fixtures/scenarios/, every backend on the baseline,
+# bhe-ops and the series, and one scenario per fault kind): within 10
+# minutes on two cores once the kernels are built. --durations=15 names
+# the slowest tests, so that a test that grew is seen.
 PYTEST_MARK ?= -m "not full"
+PYTEST_DURATIONS ?= --durations=15
 integration: all
 	$(PYTEST) $(if $(filter tests/%,$(PYTEST_ARGS)),,tests/integration) \
-		$(PYTEST_MARK) $(PYTEST_ARGS)
+		$(PYTEST_MARK) $(PYTEST_DURATIONS) $(PYTEST_ARGS)
 
-check-full: all unit fuzz
-	$(MAKE) integration PYTEST_MARK=
+# make check-full: make check, then the full tier: the shipped
+# scenarios' whole runs (every scenarios/*.json but the command
+# workloads' on both kernels, the designs-* on three), the cgroup
+# scenarios, repeats (parallel waves, --repeat auto, icount), two hosts
+# with one killed, the short kernel-build and the usemem pair, the debug
+# kernels' boots (where built: swapctl build --all --debug), and the
+# tests that build kernels beyond swapctl build --all (bisect's kernel
+# per patch, the 6.12 line, git trees: hours on two cores unless their
+# kernels are borrowed, doc/HACKING.md).
+check-full: check
+	$(MAKE) integration PYTEST_MARK='-m full'
+
+# make check-long: the full tier without those kernel builds, i.e. the
+# long scenarios: what .ci/run runs after make check (about 30 minutes
+# on two cores).
+check-long: all
+	$(MAKE) integration PYTEST_MARK='-m "full and not build"'
 
 # The README's table, re-measured: each scenario with --repeat
 # BENCH_REPEAT (kernels interleaved), its --json object kept in
@@ -383,6 +403,6 @@ install: all
 clean:
 	rm -rf build guest/build tests/bin swapctl
 
-.PHONY: check-asan bench-cost bench-designs bench-nfs-debug all guest man unit fuzz integration bench check check-full deps install clean
+.PHONY: check-asan bench-cost bench-designs bench-nfs-debug all guest man unit fuzz integration bench check check-full check-long deps install clean
 -include $(OBJS:.o=.d)
 -include $(wildcard build/asan/*.d build/asan/*/*.d)

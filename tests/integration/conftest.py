@@ -23,8 +23,8 @@ its tier so:
   already makes (the `runs` fixture shares them) over a new boot.
 - `@pytest.mark.full`: anything else: a shipped scenario of 100+ MiB,
   --repeat, command workloads of minutes, debug kernels, several hosts.
-Swapctl.run() and Runs.get() fail a test without `full` that boots a
-shipped scenario outside QUICK_SHIPPED (harness.check_tier()).
+Swapctl.run() and Runs.get() fail a `boot` test without `full` that runs
+a shipped scenario outside QUICK_SHIPPED (harness.check_tier()).
 Assertions are on counters and integrity, never on a time: a time
 (workload_seconds, PSI stall, a group's ns, latencies) is printed, not
 judged, since this host is shared. Nothing is retried: a test that fails
@@ -58,9 +58,12 @@ def pytest_collection_modifyitems(config, items):
 
 @pytest.fixture(autouse=True)
 def tier(request):
-    """Tell harness.check_tier() whether the running test is make check's
-    (not marked full) or make check-full's."""
-    harness.FULL_TEST = request.node.get_closest_marker("full") is not None
+    """Tell harness.check_tier() whether the running boot test is make
+    check's (not marked full) or make check-full's; a test that boots
+    nothing (error paths of `swapctl run`) is not checked."""
+    node = request.node
+    harness.FULL_TEST = None if node.get_closest_marker("boot") is None \
+        else node.get_closest_marker("full") is not None
     yield
     harness.FULL_TEST = None
 

@@ -298,8 +298,9 @@ def scenario_path(scenario):
 
 
 def check_tier(args):
-    """Fail a make check test (not marked full) whose `swapctl run`
-    boots a shipped scenario that make check does not run."""
+    """Fail a make check boot test (marked boot, not full: FULL_TEST is
+    False) whose `swapctl run` boots a shipped scenario that make check
+    does not run."""
     if FULL_TEST is not False or "run" not in [str(a) for a in args] or \
             "--dry-run" in [str(a) for a in args]:
         return

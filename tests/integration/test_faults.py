@@ -29,8 +29,9 @@ def lines(guest_dir, kind):
     return out
 
 
-def check_common(run, fault, host=False):
-    """What every fault run must show; returns {kernel: result}."""
+def check_common(run, fault, host=False, index=0):
+    """What every fault run must show of its fault @fault, the @index-th
+    of the scenario's faults; returns {kernel: result}."""
     assert run.json is not None, "no JSON on stdout: %r" % run
     res = {r["kernel"]: r for r in run.json["results"]}
     assert sorted(res) == ["baseline", "patched"], run
@@ -45,7 +46,7 @@ def check_common(run, fault, host=False):
             "%s: fault lines %r" % (k, ev)
         # host faults carry no seq (the host wrote them), guest ones do
         assert all(("seq" in e) != host for e in mine), mine
-        assert all(e.get("index") == 0 for e in mine), mine
+        assert all(e.get("index") == index for e in mine), mine
     return res
 
 
@@ -245,8 +246,8 @@ def read_phases(scenario):
 def test_nfs_server_faults_recover(runs, scenario, faults):
     run = runs.get(scenario)
     pages = workload_pages(scenario) * read_phases(scenario)
-    for fault in faults:
-        res = check_common(run, fault, host=True)
+    for i, fault in enumerate(faults):
+        res = check_common(run, fault, host=True, index=i)
     for k, r in res.items():
         m = r["metrics"]
         assert m["pages_failed"] == 0, (k, m)
