@@ -220,7 +220,8 @@ integration: all
 # scenarios' whole runs (every scenarios/*.json but the command
 # workloads' on both kernels, the designs-* on three), the cgroup
 # scenarios, repeats (parallel waves, --repeat auto, icount), two hosts
-# with one killed, the short kernel-build and the usemem pair, the debug
+# with one killed, the short stress-ng and kernel-build and the usemem
+# pair, the debug
 # kernels' boots (where built: swapctl build --all --debug), and the
 # tests that build kernels beyond swapctl build --all (bisect's kernel
 # per patch, the 6.12 line, git trees: hours on two cores unless their
