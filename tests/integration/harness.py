@@ -280,7 +280,7 @@ class Run:
 # fail a make check test that runs a shipped scenario outside
 # QUICK_SHIPPED, so that the rule holds without anyone timing the suite.
 QUICK_DIR = REPO / "tests" / "fixtures" / "scenarios"
-QUICK_SHIPPED = {"fault-read-error", "fault-pool-retry", "fault-swapoff",
+QUICK_SHIPPED = {"fault-read-error", "fault-pool-exhaust", "fault-swapoff",
                  "fault-swap-churn", "fault-oom"}
 FULL_TEST = None        # the running test is marked full (conftest.py)
 

@@ -5,7 +5,7 @@ page is ever corrupt, loud failures (SIGBUS) only where an error reached a
 read, and nothing is left behind. The runs are shared with test_run.py's
 test_scenario_on_both_kernels (the `runs` fixture runs each once).
 make check runs one scenario per fault kind (io_error read in
-fault-read-error, io_error write and slab_error in fault-pool-retry,
+fault-read-error, io_error write and slab_error in fault-pool-exhaust,
 swapoff, swap_churn, oom, and nfs_stall with nfs_restart in one boot of
 tests/fixtures/scenarios/fault-nfs-quick.json); the other fault
 scenarios and the NFS faults' own long runs are make check-full's."""
@@ -415,6 +415,7 @@ def test_slab_errors_do_not_break_swap_batches(runs):
 
 @pytest.mark.boot
 @pytest.mark.slow
+@pytest.mark.full
 def test_failed_batches_from_the_pool_reserve_all_complete(runs):
     """Issue 32 item 1: during the first pageout every swap write fails
     (dm-flakey) and failslab fails every kmalloc-1k allocation of the
