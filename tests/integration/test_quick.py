@@ -16,6 +16,7 @@ ORIGINS = {
     "zram-swap-quick": ["zram-swap", "designs-zram-swap"],
     "ext4-swapfile-quick": ["ext4-swapfile", "designs-ext4-swapfile"],
     "nfs-swap-quick": ["nfs-swap", "designs-nfs-swap"],
+    "brd-swap-quick": ["brd-swap", "designs-brd-swap"],
     "fault-nfs-quick": ["fault-nfs-stall", "fault-nfs-restart"],
 }
 # What making a scenario short may change: its name and description, the
