@@ -30,6 +30,7 @@ static const struct cmd commands[] = {
 	{ "metrics", cmd_metrics, "list the metrics swapctl measures" },
 	{ "list", cmd_list, "list the shipped scenarios and the built kernels" },
 	{ "bisect", cmd_bisect, "name the patch of a series that changed a metric" },
+	{ "calibrate", cmd_calibrate, "measure swapctl's false verdicts: one kernel as A and B" },
 	{ "help", cmd_help, "show help for a command" },
 };
 

@@ -49,6 +49,7 @@ int cmd_validate(int argc, char **argv, struct swapctl_config *cfg);
 int cmd_metrics(int argc, char **argv, struct swapctl_config *cfg);
 int cmd_list(int argc, char **argv, struct swapctl_config *cfg);
 int cmd_bisect(int argc, char **argv, struct swapctl_config *cfg);
+int cmd_calibrate(int argc, char **argv, struct swapctl_config *cfg);
 
 
 extern int verbose;
