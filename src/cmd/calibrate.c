@@ -39,6 +39,8 @@
 #define MAX_PAIRS	1000
 #define DEF_REPEAT	3	/* the fewest runs that have a spread */
 #define MAX_ARGS	24
+#define SETUP_TRIES	3	/* runs of a pair that exit 4 (setup) */
+#define SETUP_WAIT_S	20
 #define STR_(x)		#x
 #define STR(x)		STR_(x)
 
@@ -210,12 +212,13 @@ static int save_meta(const struct calib_run *c)
 }
 
 /* A new file of the calibration directory, for a child's output. */
-static int open_out(const struct calib_run *c, int pair, const char *ext)
+static int open_out(const struct calib_run *c, const char *name,
+		    const char *ext)
 {
-	char path[PATH_MAX + 32];
+	char path[PATH_MAX + 64];
 	int fd;
 
-	util_path(path, sizeof(path), "%s/pair-%02d.%s", c->dir, pair, ext);
+	util_path(path, sizeof(path), "%s/%s.%s", c->dir, name, ext);
 	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
 		  0644);
 	if (fd < 0)
@@ -246,17 +249,17 @@ static int wait_child(pid_t pid)
 }
 
 /*
- * Pair @pair: `swapctl run` with its standard output (the summary JSON)
- * in pair-NN.json, its standard error in pair-NN.log. Its exit code, or
- * -1 when it did not start.
+ * One pair's `swapctl run` with its standard output (the summary JSON)
+ * in @name.json, its standard error in @name.log. Its exit code, or -1
+ * when it did not start.
  */
-static int run_pair(const struct calib_run *c, int pair)
+static int run_pair(const struct calib_run *c, const char *name)
 {
-	int out = open_out(c, pair, "json"), log = -1, nul = -1;
+	int out = open_out(c, name, "json"), log = -1, nul = -1;
 	pid_t pid = -1;
 
 	if (out >= 0)
-		log = open_out(c, pair, "log");
+		log = open_out(c, name, "log");
 	if (log >= 0)
 		nul = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	if (nul >= 0)
@@ -281,14 +284,14 @@ static int run_pair(const struct calib_run *c, int pair)
 	return pid < 0 ? -1 : wait_child(pid);
 }
 
-/* The run directory pair @pair's summary names ("": none). */
-static void pair_run_dir(const struct calib_run *c, int pair, char *dir,
-			 size_t len)
+/* The run directory that @name.json, a run's summary, names ("": none). */
+static void pair_run_dir(const struct calib_run *c, const char *name,
+			 char *dir, size_t len)
 {
-	char path[PATH_MAX + 32];
+	char path[PATH_MAX + 64];
 	json_t *sum;
 
-	util_path(path, sizeof(path), "%s/pair-%02d.json", c->dir, pair);
+	util_path(path, sizeof(path), "%s/%s.json", c->dir, name);
 	sum = jfile_load(path, 0, NULL);
 	snprintf(dir, len, "%s",
 		 json_string_value(json_object_get(sum, "dir")) ?: "");
@@ -318,8 +321,8 @@ static void pair_falses(const struct calib *before, const struct calib *after,
 }
 
 /* Tally pair @pair (run directory @dir) and say so on one line. */
-static void tally_pair(struct calib_run *c, int pair, const char *dir,
-		       int code, double secs, double t0)
+static void tally_pair(struct calib_run *c, int pair, const char *name,
+		       const char *dir, int code, double secs, double t0)
 {
 	char err[PATH_MAX + 256], falses[512];
 	struct calib before = c->tally;
@@ -328,9 +331,9 @@ static void tally_pair(struct calib_run *c, int pair, const char *dir,
 
 	results_init(&r);
 	if (!dir[0] || calib_load_run(dir, &r, err, sizeof(err))) {
-		fprintf(stderr, "swapctl calibrate: pair %d/%d: exit %d, no results (%s): see %s/pair-%02d.log\n",
+		fprintf(stderr, "swapctl calibrate: pair %d/%d: exit %d, no results (%s): see %s/%s.log\n",
 			pair, c->pairs, code, dir[0] ? err : "no run directory",
-			c->dir, pair);
+			c->dir, name);
 		results_free(&r);
 		return;
 	}
@@ -352,28 +355,53 @@ static bool fatal(int code)
 	       code == EXIT_USAGE || code == EXIT_FAILURE_GENERIC;
 }
 
+/*
+ * Pair @pair's run, tried again (after SETUP_WAIT_S) while it fails to
+ * set up: a libvirt driver another process still holds is a moment's
+ * matter on a shared host. Its exit code; @name its files' base name.
+ */
+static int try_pair(struct calib_run *c, int pair, char *name, size_t len)
+{
+	int code = -1, attempt;
+
+	for (attempt = 1; attempt <= SETUP_TRIES && !stop_sig; attempt++) {
+		if (attempt > 1) {
+			fprintf(stderr, "swapctl calibrate: pair %d: the run did not set up (exit %d, %s/%s.log): again in %d s\n",
+				pair, code, c->dir, name, SETUP_WAIT_S);
+			sleep(SETUP_WAIT_S);
+		}
+		snprintf(name, len, attempt > 1 ? "pair-%02d-try%d" :
+			 "pair-%02d", pair, attempt);
+		code = run_pair(c, name);
+		if (code != EXIT_SETUP)
+			break;
+	}
+	return code;
+}
+
 /* Every pair in turn; the exit code. */
 static int run_pairs(struct calib_run *c)
 {
-	char dir[PATH_MAX];
+	char dir[PATH_MAX], name[48];
 	double t0 = util_now(), t;
 	int pair, code;
 
 	for (pair = 1; pair <= c->pairs && !stop_sig; pair++) {
 		t = util_now();
-		code = run_pair(c, pair);
-		pair_run_dir(c, pair, dir, sizeof(dir));
+		code = try_pair(c, pair, name, sizeof(name));
+		pair_run_dir(c, name, dir, sizeof(dir));
 		json_array_append_new(json_object_get(c->meta, "pairs"),
-			json_pack("{si si ss sf}", "pair", pair,
+			json_pack("{si si ss ss sf}", "pair", pair,
 				  "exit_code", code, "run_dir", dir,
-				  "wall_seconds", util_now() - t));
+				  "files", name, "wall_seconds",
+				  util_now() - t));
 		if (save_meta(c))
 			return EXIT_OUTPUT;
-		tally_pair(c, pair, dir, code, util_now() - t, t0);
+		tally_pair(c, pair, name, dir, code, util_now() - t, t0);
 		if (stop_sig || fatal(code)) {
-			fprintf(stderr, "swapctl calibrate: pair %d's run exited %d: stopping after %d pair%s (see %s/pair-%02d.log)\n",
+			fprintf(stderr, "swapctl calibrate: pair %d's run exited %d: stopping after %d pair%s (see %s/%s.log)\n",
 				pair, code, pair - 1, pair == 2 ? "" : "s",
-				c->dir, pair);
+				c->dir, name);
 			return stop_sig ? EXIT_INTERRUPTED :
 				code < 0 ? EXIT_SETUP : code;
 		}

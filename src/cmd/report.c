@@ -18,6 +18,7 @@
 
 #include <jansson.h>
 
+#include "calib.h"
 #include "jfile.h"
 #include "email.h"
 #include "kcidb.h"
@@ -930,6 +931,24 @@ static int svg_out(const struct run *a, const struct run *b,
 	return rc;
 }
 
+/* A calibration directory (swapctl calibrate): its tallies again. */
+static int calib_out(const struct report_opts *o)
+{
+	char err[PATH_MAX + 256];
+	int rc;
+
+	if ((o->fmt != F_TEXT && o->fmt != F_JSON) || o->svg) {
+		fprintf(stderr, "swapctl report: %s: a calibration directory has text and json only\n",
+			o->dir[0]);
+		return EXIT_USAGE;
+	}
+	rc = calib_report(o->dir[0], o->fmt == F_JSON, stdout, err,
+			  sizeof(err));
+	if (rc == -1)
+		fprintf(stderr, "swapctl report: %s\n", err);
+	return rc == -1 ? EXIT_DATA : rc ? EXIT_OUTPUT : EXIT_OK;
+}
+
 int cmd_report(int argc, char **argv, struct swapctl_config *cfg)
 {
 	static struct run runs[2];
@@ -941,6 +960,8 @@ int cmd_report(int argc, char **argv, struct swapctl_config *cfg)
 	r = parse_args(argc, argv, &o);
 	if (r)
 		return r < 0 ? EXIT_OK : r;
+	if (o.ndirs == 1 && calib_is_dir(o.dir[0]))
+		return calib_out(&o);
 	n = o.ndirs ? o.ndirs : 1;
 	for (i = 0; i < n; i++) {
 		r = load_run(&runs[i], cfg->workdir, o.ndirs ? o.dir[i] : NULL,

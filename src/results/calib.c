@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "calib.h"
 #include "jfile.h"
@@ -359,4 +360,43 @@ int calib_load(const char *dir, json_t **meta, struct calib *c,
 			snprintf(err, errlen, "%s", why);
 	}
 	return 0;
+}
+
+bool calib_is_dir(const char *dir)
+{
+	char path[PATH_MAX + 32];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, CALIB_FILE);
+	return !access(path, F_OK);
+}
+
+int calib_report(const char *dir, bool json, FILE *f, char *err,
+		 size_t errlen)
+{
+	struct calib *c = malloc(sizeof(*c));
+	unsigned int skipped;
+	json_t *meta, *o;
+	int rc = 0;
+
+	if (!c || calib_load(dir, &meta, c, &skipped, err, errlen)) {
+		if (!c)
+			snprintf(err, errlen, "%s: out of memory", dir);
+		free(c);
+		return -1;
+	}
+	if (skipped)
+		fprintf(stderr, "swapctl report: %s: %u pair%s left out (%s)\n",
+			dir, skipped, skipped == 1 ? "" : "s", err);
+	if (!json) {
+		calib_print(f, c, meta);
+	} else {
+		o = calib_json(c, meta);
+		if (!o || json_dumpf(o, f, JSON_INDENT(2) |
+				     JSON_PRESERVE_ORDER) || fputc('\n', f) == EOF)
+			rc = -2;
+		json_decref(o);
+	}
+	json_decref(meta);
+	free(c);
+	return rc;
 }

@@ -96,6 +96,16 @@ json_t *calib_json(const struct calib *c, const json_t *meta);
  */
 int calib_load(const char *dir, json_t **meta, struct calib *c,
 	       unsigned int *skipped, char *err, size_t errlen);
+/*
+ * `swapctl report DIR` of a calibration directory: calib_load(), then
+ * calib_print() or, with @json, calib_json() to @f. 0; -1 when it does
+ * not load (@err); -2 when @f cannot be written. Pairs whose run
+ * directory does not load are left out, with a warning on stderr.
+ */
+int calib_report(const char *dir, bool json, FILE *f, char *err,
+		 size_t errlen);
+/* Whether @dir holds a calibration.json (a calibration directory). */
+bool calib_is_dir(const char *dir);
 /* Load run directory @dir into @r (results_init'ed): 0 or -1, @err. */
 int calib_load_run(const char *dir, struct results *r, char *err,
 		   size_t errlen);
