@@ -192,7 +192,7 @@ static void test_json(void **state)
 
 	(void)state;
 	tally_five(&c);
-	o = calib_json(&c, meta);
+	o = calib_json(&c, NULL, meta);
 	assert_non_null(o);
 	assert_string_equal(json_string_value(json_object_get(o, "scenario")),
 			    "synthetic");
@@ -234,16 +234,77 @@ static void test_print(void **state)
 	(void)state;
 	assert_non_null(f);
 	tally_five(&c);
-	calib_print(f, &c, meta);
+	calib_print(f, &c, NULL, meta);
 	fclose(f);
 	assert_non_null(strstr(buf, "exit 12 with Holm (the exit code):       1 of 5 = 20.0% [3.6%, 62.4%]"));
 	assert_non_null(strstr(buf, "exit 12 before Holm (each gated alone):  2 of 5 = 40.0%"));
-	assert_non_null(strstr(buf, "workload_seconds           gated       5     2  40.0%"));
-	assert_non_null(strstr(buf, "cpu_system_seconds         explor      5     1  20.0%"));
+	assert_non_null(strstr(buf, "workload_seconds           gated      5     2  40.0%  [11.8%, 76.9%]"));
+	assert_non_null(strstr(buf, "cpu_system_seconds         explor     5     1  20.0%"));
 	assert_non_null(strstr(buf, "runs' own exit codes: 0 x3, 9 x1, 12 x1"));
 	assert_null(strstr(buf, "pswpout"));
 	free(buf);
 	json_decref(meta);
+}
+
+/* A pool of @n guests of kernel K, workload_seconds @v[i] (gated). */
+static void make_pool(struct calib_pool *p, const double *v, unsigned int n)
+{
+	int wl = metric_index("workload_seconds");
+	struct results r;
+	struct track t;
+	unsigned int i;
+
+	results_init(&r);
+	track_init(&t);
+	for (i = 0; i < n; i++) {
+		assert_int_equal(results_add(&r, "K", i + 1, &t), 0);
+		r.g[i].v[wl] = stats_ok(v[i]);
+	}
+	track_free(&t);
+	memset(p, 0, sizeof(*p));
+	p->g = r.g;
+	p->n = p->cap = n;
+	p->repeat = NREP;
+	p->gate_set = true;
+	p->gated[wl] = true;
+}
+
+/*
+ * Resampling: a pool whose runs agree within the minimum effect (1%) gives no false verdict in any
+ * draw; one whose runs fall in two groups (100 and 150) gives one exactly
+ * when a draw puts most of a group on one side, and the same count for
+ * the same seed.
+ */
+static void test_resample(void **state)
+{
+	static const double same[8] = { 100, 100.3, 99.7, 100, 100.3, 99.7, 100, 100 };
+	static const double two[8] = { 100, 101, 99, 100, 150, 151, 149, 150 };
+	int wl = metric_index("workload_seconds");
+	struct calib_pool p;
+	struct calib c, d;
+
+	(void)state;
+	make_pool(&p, same, 8);
+	assert_int_equal(calib_resample(&p, 200, CALIB_SEED, &c), 0);
+	assert_int_equal(c.pairs, 200);
+	assert_int_equal(c.exits_unknown, 200);
+	assert_int_equal(c.m[wl].pairs, 200);
+	assert_int_equal(c.m[wl].falses + c.exit_holm + c.exit_plain, 0);
+	calib_pool_free(&p);
+
+	make_pool(&p, two, 8);
+	assert_int_equal(calib_resample(&p, 200, CALIB_SEED, &c), 0);
+	assert_true(c.m[wl].falses > 0 && c.m[wl].falses < 200);
+	/* one gated metric: Holm is the plain test */
+	assert_int_equal(c.exit_holm, c.exit_plain);
+	assert_int_equal(c.m[wl].worse, c.exit_holm);
+	assert_int_equal(calib_resample(&p, 200, CALIB_SEED, &d), 0);
+	assert_int_equal(d.m[wl].falses, c.m[wl].falses);
+	/* too few guests for one draw of 2 x NREP */
+	p.n = 5;
+	assert_int_equal(calib_resample(&p, 10, CALIB_SEED, &c), -1);
+	p.n = 8;
+	calib_pool_free(&p);
 }
 
 int main(void)
@@ -254,6 +315,7 @@ int main(void)
 		cmocka_unit_test(test_one_kernel),
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_print),
+		cmocka_unit_test(test_resample),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -409,22 +409,20 @@ static int run_pairs(struct calib_run *c)
 	return stop_sig ? EXIT_INTERRUPTED : 0;
 }
 
-/* The table or JSON of what was tallied. */
+/*
+ * The table or JSON of what was tallied: the calibration directory read
+ * back, as `swapctl report DIR` prints it.
+ */
 static int output(const struct calib_run *c)
 {
-	json_t *o;
-	int rc = 0;
+	char err[PATH_MAX + 256];
+	int rc;
 
-	if (!c->json) {
-		calib_print(stdout, &c->tally, c->meta);
-		return 0;
-	}
-	o = calib_json(&c->tally, c->meta);
-	if (!o || json_dumpf(o, stdout, JSON_INDENT(2) |
-			     JSON_PRESERVE_ORDER) || puts("") == EOF)
-		rc = EXIT_OUTPUT;
-	json_decref(o);
-	return rc;
+	fflush(stderr);
+	rc = calib_report(c->dir, c->json, stdout, err, sizeof(err));
+	if (rc == -1)
+		fprintf(stderr, "swapctl calibrate: %s\n", err);
+	return rc == -1 ? EXIT_FAILURE_GENERIC : rc ? EXIT_OUTPUT : 0;
 }
 
 /* --dry-run: the calibration that would start. */

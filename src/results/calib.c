@@ -100,6 +100,97 @@ void calib_add(struct calib *c, const struct results *r, int exit_code)
 	c->any_false += any;
 }
 
+/* xorshift64*: a fixed sequence for a fixed seed, on every host */
+static unsigned long long next_rand(unsigned long long *x)
+{
+	*x ^= *x >> 12;
+	*x ^= *x << 25;
+	*x ^= *x >> 27;
+	return *x * 2685821657736338717ULL;
+}
+
+/* One draw: 2 * repeat guests of @p, indexes shuffled in @idx, as A|B. */
+static int draw_one(const struct calib_pool *p, unsigned int *idx,
+		    unsigned long long *x, struct calib *c)
+{
+	unsigned int j, k, t, n2 = 2 * p->repeat;
+	struct results r;
+
+	results_init(&r);
+	r.g = calloc(n2, sizeof(*r.g));
+	if (!r.g)
+		return -1;
+	results_kernel(&r, "A");
+	results_kernel(&r, "B");
+	for (j = 0; j < n2; j++) {
+		k = j + (unsigned int)(next_rand(x) % (p->n - j));
+		t = idx[j];
+		idx[j] = idx[k];
+		idx[k] = t;
+		r.g[j] = p->g[idx[j]];
+		snprintf(r.g[j].kernel, sizeof(r.g[j].kernel), "%s",
+			 j < p->repeat ? "A" : "B");
+		r.g[j].rep = j % p->repeat + 1;
+		r.g[j].host[0] = '\0';
+	}
+	r.ng = r.capg = n2;
+	r.gate_set = p->gate_set;
+	memcpy(r.gated, p->gated, sizeof(r.gated));
+	calib_add(c, &r, -1);
+	results_free(&r);
+	return 0;
+}
+
+int calib_resample(const struct calib_pool *p, unsigned int draws,
+		   unsigned long seed, struct calib *c)
+{
+	unsigned long long x = seed * 0x9e3779b97f4a7c15ULL + 1;
+	unsigned int *idx, i;
+	int rc = 0;
+
+	calib_init(c);
+	if (!p->repeat || p->n < 2 * p->repeat)
+		return -1;
+	idx = calloc(p->n, sizeof(*idx));
+	if (!idx)
+		return -1;
+	for (i = 0; i < p->n; i++)
+		idx[i] = i;
+	for (i = 0; i < draws && !rc; i++)
+		rc = draw_one(p, idx, &x, c);
+	free(idx);
+	return rc;
+}
+
+void calib_pool_free(struct calib_pool *p)
+{
+	free(p->g);
+	memset(p, 0, sizeof(*p));
+}
+
+/* Add @r's guests to @p. */
+static int pool_add(struct calib_pool *p, const struct results *r)
+{
+	struct res_guest *g;
+	unsigned int cap;
+
+	if (p->n + r->ng > p->cap) {
+		cap = (p->n + r->ng) * 2;
+		g = realloc(p->g, cap * sizeof(*g));
+		if (!g)
+			return -1;
+		p->g = g;
+		p->cap = cap;
+	}
+	memcpy(p->g + p->n, r->g, r->ng * sizeof(*g));
+	p->n += r->ng;
+	if (r->gate_set && !p->gate_set) {
+		p->gate_set = true;
+		memcpy(p->gated, r->gated, sizeof(p->gated));
+	}
+	return 0;
+}
+
 /* "3 of 20 = 15.0% [5.2%, 36.0%]" */
 static void fmt_rate(char *buf, size_t len, unsigned int x, unsigned int n)
 {
@@ -137,23 +228,39 @@ static void print_head(FILE *f, const struct calib *c, const json_t *meta)
 		meta_str(meta, "host"), meta_str(meta, "started"));
 }
 
-static void print_metrics(FILE *f, const struct calib *c)
+/* " resampled" column: the rate of metric @mi over the draws of @rs */
+static void print_rs(FILE *f, const struct calib *rs, unsigned int mi)
+{
+	if (!rs)
+		return;
+	if (rs->m[mi].pairs)
+		fprintf(f, " %9.1f%%", 100.0 * rs->m[mi].falses /
+			rs->m[mi].pairs);
+	else
+		fprintf(f, " %10s", "-");
+}
+
+static void print_metrics(FILE *f, const struct calib *c,
+			  const struct calib *rs)
 {
 	unsigned int mi;
 	double lo, hi;
+	char ci[40];
 
-	fprintf(f, "%-26s %-7s %5s %5s %6s  %s\n", "metric", "gate", "pairs",
-		"false", "rate", "95% (Wilson)");
+	fprintf(f, "%-26s %-6s %5s %5s %6s  %-15s%s\n", "metric", "gate",
+		"pairs", "false", "rate", "95% (Wilson)",
+		rs ? "  resampled" : "");
 	for (mi = 0; mi < metric_count && mi < RES_MAX_METRICS; mi++) {
 		const struct calib_metric *t = &c->m[mi];
 
 		if (!t->pairs)
 			continue;
 		calib_wilson(t->falses, t->pairs, CALIB_Z95, &lo, &hi);
-		fprintf(f, "%-26s %-7s %5u %5u %5.1f%%  [%.1f%%, %.1f%%]",
+		snprintf(ci, sizeof(ci), "[%.1f%%, %.1f%%]", 100 * lo, 100 * hi);
+		fprintf(f, "%-26s %-6s %5u %5u %5.1f%%  %-15s",
 			metric_defs[mi].key, t->gated ? "gated" : "explor",
-			t->pairs, t->falses, 100.0 * t->falses / t->pairs,
-			100 * lo, 100 * hi);
+			t->pairs, t->falses, 100.0 * t->falses / t->pairs, ci);
+		print_rs(f, rs, mi);
 		if (t->falses)
 			fprintf(f, "  %u worse, %u better%s", t->worse,
 				t->better, t->changed ? ", some changed" : "");
@@ -182,12 +289,26 @@ static void print_exits(FILE *f, const struct calib *c)
 	fprintf(f, "pairs with a verdict of change on any metric: %s\n", buf);
 }
 
-void calib_print(FILE *f, const struct calib *c, const json_t *meta)
+/* The family-wise rates of the resampled comparisons @rs. */
+static void print_resampled(FILE *f, const struct calib *rs)
+{
+	if (!rs || !rs->pairs)
+		return;
+	fprintf(f, "\nresampled: %u A/A comparisons drawn from the pairs' guests (seed %d)\n",
+		rs->pairs, CALIB_SEED);
+	fprintf(f, "  exit 12 with Holm %.1f%%, before Holm %.1f%%, a verdict of change on any metric %.1f%%\n",
+		100.0 * rs->exit_holm / rs->pairs,
+		100.0 * rs->exit_plain / rs->pairs,
+		100.0 * rs->any_false / rs->pairs);
+}
+
+void calib_print(FILE *f, const struct calib *c, const struct calib *rs,
+		 const json_t *meta)
 {
 	char buf[96];
 
 	print_head(f, c, meta);
-	print_metrics(f, c);
+	print_metrics(f, c, rs);
 	fmt_rate(buf, sizeof(buf), c->exit_holm, c->pairs);
 	fprintf(f, "\nexit 12 with Holm (the exit code):       %s\n", buf);
 	fmt_rate(buf, sizeof(buf), c->exit_plain, c->pairs);
@@ -195,6 +316,7 @@ void calib_print(FILE *f, const struct calib *c, const json_t *meta)
 	fprintf(f, "stated: at most %.0f%% family-wise, Holm over the %u gated (no_regression) metrics\n",
 		100 * RES_FWER_ALPHA, c->ngated);
 	print_exits(f, c);
+	print_resampled(f, rs);
 	fprintf(f, "\n%s\n%s\n%s\n",
 		"gated: in the exit code's family (Holm-corrected). explor: exploratory,",
 		"each tested alone (p < 0.05 and its minimum effect): up to 5% of its",
@@ -212,7 +334,7 @@ static json_t *rate_json(unsigned int x, unsigned int n)
 			 lo, hi);
 }
 
-static json_t *metrics_json(const struct calib *c)
+static json_t *metrics_json(const struct calib *c, const struct calib *rs)
 {
 	json_t *a = json_array(), *o;
 	unsigned int mi;
@@ -232,12 +354,18 @@ static json_t *metrics_json(const struct calib *c)
 			      (json_int_t)t->better, "changed",
 			      (json_int_t)t->changed, "rate",
 			      (double)t->falses / t->pairs, "ci95", lo, hi);
+		if (rs)
+			json_object_set_new(o, "resampled_rate",
+				rs->m[mi].pairs ? json_real((double)
+				rs->m[mi].falses / rs->m[mi].pairs) :
+				json_null());
 		json_array_append_new(a, o);
 	}
 	return a;
 }
 
-json_t *calib_json(const struct calib *c, const json_t *meta)
+json_t *calib_json(const struct calib *c, const struct calib *rs,
+		   const json_t *meta)
 {
 	json_t *o = json_deep_copy(meta), *ex;
 	unsigned int i;
@@ -248,7 +376,7 @@ json_t *calib_json(const struct calib *c, const json_t *meta)
 	if (!o)
 		return NULL;
 	json_object_set_new(o, "tallied_pairs", json_integer(c->pairs));
-	json_object_set_new(o, "metrics", metrics_json(c));
+	json_object_set_new(o, "metrics", metrics_json(c, rs));
 	json_object_set_new(o, "exit_code", json_pack("{so so sf si}",
 		"holm", rate_json(c->exit_holm, c->pairs),
 		"before_holm", rate_json(c->exit_plain, c->pairs),
@@ -268,6 +396,13 @@ json_t *calib_json(const struct calib *c, const json_t *meta)
 		json_object_set_new(ex, "unknown",
 				    json_integer(c->exits_unknown));
 	json_object_set_new(o, "runs_exit", ex);
+	if (rs && rs->pairs)
+		json_object_set_new(o, "resampled", json_pack(
+			"{si si so so so}", "draws", (json_int_t)rs->pairs,
+			"seed", CALIB_SEED, "holm",
+			rate_json(rs->exit_holm, rs->pairs), "before_holm",
+			rate_json(rs->exit_plain, rs->pairs), "any_false",
+			rate_json(rs->any_false, rs->pairs)));
 	return o;
 }
 
@@ -303,8 +438,8 @@ int calib_load_run(const char *dir, struct results *r, char *err,
 }
 
 /* Tally pair @p of calibration.json (an object); -1 when it did not load. */
-static int load_pair(const json_t *p, struct calib *c, char *err,
-		     size_t errlen)
+static int load_pair(const json_t *p, struct calib *c,
+		     struct calib_pool *pool, char *err, size_t errlen)
 {
 	const char *dir = json_string_value(json_object_get(p, "run_dir"));
 	const json_t *code = json_object_get(p, "exit_code");
@@ -323,12 +458,15 @@ static int load_pair(const json_t *p, struct calib *c, char *err,
 	results_gate_dir(&r, dir);
 	calib_add(c, &r, json_is_integer(code) ?
 		  (int)json_integer_value(code) : -1);
+	if (pool && pool_add(pool, &r))
+		snprintf(err, errlen, "%s: out of memory", dir);
 	results_free(&r);
 	return 0;
 }
 
 int calib_load(const char *dir, json_t **meta, struct calib *c,
-	       unsigned int *skipped, char *err, size_t errlen)
+	       struct calib_pool *pool, unsigned int *skipped, char *err,
+	       size_t errlen)
 {
 	char path[PATH_MAX + 32], why[PATH_MAX + 256];
 	json_error_t jerr;
@@ -338,6 +476,8 @@ int calib_load(const char *dir, json_t **meta, struct calib *c,
 	*meta = NULL;
 	*skipped = 0;
 	calib_init(c);
+	if (pool)
+		memset(pool, 0, sizeof(*pool));
 	snprintf(path, sizeof(path), "%s/%s", dir, CALIB_FILE);
 	*meta = jfile_load(path, 0, &jerr);
 	if (!*meta) {
@@ -353,8 +493,11 @@ int calib_load(const char *dir, json_t **meta, struct calib *c,
 		return -1;
 	}
 	err[0] = '\0';
+	if (pool)
+		pool->repeat = (unsigned int)json_integer_value(
+			json_object_get(*meta, "repeat"));
 	json_array_foreach(pairs, i, p) {
-		if (!load_pair(p, c, why, sizeof(why)))
+		if (!load_pair(p, c, pool, why, sizeof(why)))
 			continue;
 		if (!(*skipped)++)
 			snprintf(err, errlen, "%s", why);
@@ -373,12 +516,13 @@ bool calib_is_dir(const char *dir)
 int calib_report(const char *dir, bool json, FILE *f, char *err,
 		 size_t errlen)
 {
-	struct calib *c = malloc(sizeof(*c));
+	struct calib *c = malloc(2 * sizeof(*c)), *rs = c + 1;
+	struct calib_pool pool;
 	unsigned int skipped;
 	json_t *meta, *o;
 	int rc = 0;
 
-	if (!c || calib_load(dir, &meta, c, &skipped, err, errlen)) {
+	if (!c || calib_load(dir, &meta, c, &pool, &skipped, err, errlen)) {
 		if (!c)
 			snprintf(err, errlen, "%s: out of memory", dir);
 		free(c);
@@ -387,10 +531,13 @@ int calib_report(const char *dir, bool json, FILE *f, char *err,
 	if (skipped)
 		fprintf(stderr, "swapctl report: %s: %u pair%s left out (%s)\n",
 			dir, skipped, skipped == 1 ? "" : "s", err);
+	if (calib_resample(&pool, CALIB_DRAWS, CALIB_SEED, rs))
+		rs = NULL;
+	calib_pool_free(&pool);
 	if (!json) {
-		calib_print(f, c, meta);
+		calib_print(f, c, rs, meta);
 	} else {
-		o = calib_json(c, meta);
+		o = calib_json(c, rs, meta);
 		if (!o || json_dumpf(o, f, JSON_INDENT(2) |
 				     JSON_PRESERVE_ORDER) || fputc('\n', f) == EOF)
 			rc = -2;

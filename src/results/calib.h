@@ -55,6 +55,21 @@ struct calib {
 	struct calib_metric m[RES_MAX_METRICS];
 };
 
+/*
+ * The guests of every pair, pooled: all runs of one kernel on one
+ * scenario, for calib_resample().
+ */
+struct calib_pool {
+	struct res_guest *g;
+	unsigned int n, cap;
+	unsigned int repeat;	/* runs per side of the pairs */
+	bool gate_set;
+	bool gated[RES_MAX_METRICS];
+};
+
+#define CALIB_DRAWS	1000	/* resampled comparisons */
+#define CALIB_SEED	36	/* their fixed seed: the same table each time */
+
 void calib_init(struct calib *c);
 /*
  * Tally one pair: @r with two kernels, the second (B) compared with the
@@ -72,30 +87,52 @@ void calib_wilson(unsigned int x, unsigned int n, double z, double *lo,
 		  double *hi);
 
 /*
+ * Resampled A/A comparisons: @draws times, 2 * @p->repeat guests drawn
+ * from the pool without replacement (a generator seeded with @seed), the
+ * first half as A and the rest as B, tallied by calib_add() into @c
+ * (exit codes unknown). Under A/A every guest is a run of the same
+ * kernel, so any split is an A/A comparison of the repeats a pair has;
+ * the draws share guests, so their rates are estimates whose spread is
+ * at most that of the pairs the pool came from. -1 when the pool holds
+ * fewer than 2 * repeat guests or memory runs out.
+ */
+int calib_resample(const struct calib_pool *p, unsigned int draws,
+		   unsigned long seed, struct calib *c);
+void calib_pool_free(struct calib_pool *p);
+
+/*
  * The table: per metric measured (pairs, false verdicts, rate, Wilson
  * interval; gated or exploratory), then the exit code's A/A rate with
  * Holm and before it, against the stated RES_FWER_ALPHA, and the runs'
  * own exit codes. @meta is calibration.json's object (its scenario,
- * kernel, repeat, icount_shift, pairs asked, dir): the heading.
+ * kernel, repeat, icount_shift, pairs asked, dir): the heading. @rs,
+ * when not NULL, the resampled tallies (calib_resample): a column and
+ * lines of their own.
  */
-void calib_print(FILE *f, const struct calib *c, const json_t *meta);
+void calib_print(FILE *f, const struct calib *c, const struct calib *rs,
+		 const json_t *meta);
 /*
  * The same as one JSON object (a new reference): @meta's members, then
  * "metrics" [{metric, gated, pairs, false_verdicts, worse, better,
- * changed, rate, ci95}], "exit_code" {"holm": {pairs, nonzero, rate,
- * ci95}, "before_holm": {...}, "stated": alpha}, "any_false", "runs_exit".
+ * changed, rate, ci95, resampled_rate}], "exit_code" {"holm": {pairs,
+ * nonzero, rate, ci95}, "before_holm": {...}, "stated": alpha},
+ * "any_false", "runs_exit", and with @rs "resampled" {draws, holm,
+ * before_holm, any_false}.
  */
-json_t *calib_json(const struct calib *c, const json_t *meta);
+json_t *calib_json(const struct calib *c, const struct calib *rs,
+		   const json_t *meta);
 
 /*
  * Read calibration directory @dir: *@meta gets calibration.json (a new
  * reference), @c the tallies of every pair it lists whose run directory
  * loads (run dirs that do not: counted in *@skipped, the first named in
- * @err). 0, or -1 with a one-line message in @err (no calibration.json,
+ * @err), and unless @pool is NULL their guests in @pool (zeroed first;
+ * calib_pool_free() it). 0, or -1 with a one-line message in @err (no calibration.json,
  * not a JSON object, no "pairs").
  */
 int calib_load(const char *dir, json_t **meta, struct calib *c,
-	       unsigned int *skipped, char *err, size_t errlen);
+	       struct calib_pool *pool, unsigned int *skipped, char *err,
+	       size_t errlen);
 /*
  * `swapctl report DIR` of a calibration directory: calib_load(), then
  * calib_print() or, with @json, calib_json() to @f. 0; -1 when it does
