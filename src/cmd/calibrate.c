@@ -70,6 +70,30 @@ struct calib_run {
 	struct calib tally;
 };
 
+/*
+ * A kernel of a git tree keeps the name it was built under (swapctl build
+ * --tree): kernels/@name/ when there is no @name@<line> and its manifest
+ * says it is of c->line, as swapctl run picks it.
+ */
+static void tree_kernel(struct calib_run *c, const char *name)
+{
+	char path[PATH_MAX], bz[PATH_MAX];
+	json_t *man;
+
+	if (util_path(path, sizeof(path), "%s/kernels/%s/manifest.json",
+		      c->cfg->workdir, name) ||
+	    util_path(bz, sizeof(bz), "%s/kernels/%s/bzImage",
+		      c->cfg->workdir, name))
+		return;
+	man = jfile_load(path, 0, NULL);
+	if (!strcmp(json_string_value(json_object_get(man, "kernel_line")) ?:
+		    "", c->line) && util_exists(bz)) {
+		snprintf(c->variant, sizeof(c->variant), "%s", name);
+		snprintf(c->bzimage, sizeof(c->bzimage), "%s", bz);
+	}
+	json_decref(man);
+}
+
 /* The kernel to run: its line, variant and bzImage (which must exist). */
 static int pick_kernel(struct calib_run *c, struct popt_cmd *cmd,
 		       const char *line)
@@ -91,6 +115,8 @@ static int pick_kernel(struct calib_run *c, struct popt_cmd *cmd,
 		      c->cfg->workdir, c->variant))
 		return popt_error(cmd, "--kernel: '%s' is not a kernel name",
 				  c->kernel);
+	if (!util_exists(c->bzimage) && !kline_is_first(c->line))
+		tree_kernel(c, name);
 	if (!util_exists(c->bzimage)) {
 		fprintf(stderr, "swapctl calibrate: kernel '%s' of line %s is not built (no %s): swapctl build first\n",
 			c->kernel, c->line, c->bzimage);

@@ -76,6 +76,26 @@ def test_calibrate_dry_run_names_the_runs(sw, tmp_path):
     assert not (wd / "calibrations").exists()
 
 
+def test_calibrate_kernel_of_a_tree_keeps_its_name(sw, tmp_path):
+    """A kernel built from a git tree (swapctl build --tree) is
+    kernels/v6.12/, not v6.12@6.12: taken when its manifest says the
+    line, as run takes it."""
+    wd = tmp_path / "wd"
+    k = wd / "kernels" / "v6.12"
+    k.mkdir(parents=True)
+    (k / "bzImage").write_bytes(b"not booted")
+    (k / "manifest.json").write_text('{"kernel_line": "6.12"}')
+    env = {"SWAPCTL_CONFIG": str(sw.write_config(tmp_path / "c.conf",
+                                                 workdir=wd))}
+    r = sw.expect(0, "calibrate", "--dry-run", "--kernel", "v6.12",
+                  "--line", "6.12", SHORT, env=env)
+    assert "A=%s " % (k / "bzImage") in r.out, r
+    (k / "manifest.json").write_text('{"kernel_line": "6.1"}')
+    r = sw.expect(EXIT_NO_KERNEL, "calibrate", "--dry-run", "--kernel",
+                  "v6.12", "--line", "6.12", SHORT, env=env)
+    assert "v6.12@6.12/bzImage" in r.err, r
+
+
 def make_calibration(tmp_path, runs):
     """A calibration directory whose pairs are the run directories @runs
     (copies of the fabricated run-demo: baseline and patched, one run
