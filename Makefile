@@ -354,7 +354,7 @@ bench-nfs-debug: all
 # with --icount 3 (swapctl calibrate: the scenario's reference kernel as
 # both A and B, 3 runs of each a pair), its --json object kept in
 # BENCH_DIR/calib/<scenario>-<plain|icount>.json, then tools/calib-table
-# writes CALIB_DOC. Under nice: the host's other work goes first. About
+# writes CALIB_DOC (its notes after the NOTES line kept). Under nice: the host's other work goes first. About
 # 160 s a pair of zram-swap and 250 s of bdev-swap on two shared cores
 # (plain TCG): four hours at the default 20 pairs.
 CALIB_SCENARIOS ?= zram-swap bdev-swap
@@ -374,7 +374,8 @@ calibrate: all
 				$(BENCH_DIR)/calib/$$s-$$m.json; \
 		done; \
 	done; \
-	tools/calib-table $(foreach s,$(CALIB_SCENARIOS),$(foreach m,\
+	tools/calib-table --keep $(CALIB_DOC) \
+		$(foreach s,$(CALIB_SCENARIOS),$(foreach m,\
 		$(CALIB_MODES),$(BENCH_DIR)/calib/$(s)-$(m).json)) \
 		>$(CALIB_DOC).tmp && mv $(CALIB_DOC).tmp $(CALIB_DOC) && \
 		cat $(CALIB_DOC)
