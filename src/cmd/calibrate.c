@@ -355,6 +355,8 @@ static void tally_pair(struct calib_run *c, int pair, const char *name,
 	struct results r;
 	double left;
 
+	if (code == CALIB_INTERRUPTED)
+		return;
 	results_init(&r);
 	if (!dir[0] || calib_load_run(dir, &r, err, sizeof(err))) {
 		fprintf(stderr, "swapctl calibrate: pair %d/%d: exit %d, no results (%s): see %s/%s.log\n",

@@ -450,6 +450,12 @@ static int load_pair(const json_t *p, struct calib *c,
 			 (int)json_integer_value(json_object_get(p, "pair")));
 		return -1;
 	}
+	/* an interrupted run has some of its guests: not a pair */
+	if (json_integer_value(code) == CALIB_INTERRUPTED) {
+		snprintf(err, errlen, "pair %d: interrupted",
+			 (int)json_integer_value(json_object_get(p, "pair")));
+		return -1;
+	}
 	results_init(&r);
 	if (calib_load_run(dir, &r, err, errlen)) {
 		results_free(&r);

@@ -29,6 +29,8 @@
 #define CALIB_FILE	"calibration.json"
 #define CALIB_VERSION	1
 #define CALIB_Z95	1.959963984540054	/* the normal's 97.5% point */
+/* a pair whose run exited so (EXIT_INTERRUPTED) is left out */
+#define CALIB_INTERRUPTED	130
 /* the exit codes a pair's run is tallied by (calib.exits[]) */
 #define CALIB_MAX_CODE	255
 
@@ -125,8 +127,8 @@ json_t *calib_json(const struct calib *c, const struct calib *rs,
 /*
  * Read calibration directory @dir: *@meta gets calibration.json (a new
  * reference), @c the tallies of every pair it lists whose run directory
- * loads (run dirs that do not: counted in *@skipped, the first named in
- * @err), and unless @pool is NULL their guests in @pool (zeroed first;
+ * loads (run dirs that do not, and interrupted runs: counted in
+ * *@skipped, the first named in @err), and unless @pool is NULL their guests in @pool (zeroed first;
  * calib_pool_free() it). 0, or -1 with a one-line message in @err (no calibration.json,
  * not a JSON object, no "pairs").
  */

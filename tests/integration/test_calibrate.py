@@ -142,6 +142,14 @@ def test_report_of_a_calibration_leaves_out_lost_runs(sw, demo_run,
     r = sw.expect(0, "report", cal)
     assert "1 pair left out" in r.err and "gone" in r.err, r
     assert "runs' own exit codes: 0 x1" in r.out, r
+    # a pair interrupted (its run has some of its guests) is not a pair
+    meta = json.loads((cal / "calibration.json").read_text())
+    meta["pairs"][1]["run_dir"] = str(demo_run)
+    meta["pairs"][1]["exit_code"] = 130
+    (cal / "calibration.json").write_text(json.dumps(meta))
+    r = sw.expect(0, "report", cal)
+    assert "1 pair left out (pair 2: interrupted)" in r.err, r
+    assert "runs' own exit codes: 0 x1" in r.out, r
     (cal / "calibration.json").write_text("[]")
     r = sw.expect(EXIT_DATA, "report", cal)
     assert "not a calibration" in r.err, r
