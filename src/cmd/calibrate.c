@@ -118,8 +118,10 @@ static int pick_kernel(struct calib_run *c, struct popt_cmd *cmd,
 	if (!util_exists(c->bzimage) && !kline_is_first(c->line))
 		tree_kernel(c, name);
 	if (!util_exists(c->bzimage)) {
-		fprintf(stderr, "swapctl calibrate: kernel '%s' of line %s is not built (no %s): swapctl build first\n",
-			c->kernel, c->line, c->bzimage);
+		fprintf(stderr, "swapctl calibrate: kernel '%s' of line %s is not built (no %s); run 'swapctl build --line %s %s%s' first\n",
+			c->kernel, c->line, c->bzimage, c->line,
+			strcmp(name, "baseline") ? "--series " : "--baseline",
+			strcmp(name, "baseline") ? name : "");
 		return EXIT_NO_KERNEL;
 	}
 	return 0;

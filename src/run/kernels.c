@@ -187,13 +187,41 @@ static int refresh_initramfs(const struct run_kernels *rk)
 }
 
 /*
- * Every kernel can be read; 0, EXIT_NO_KERNEL (a kernel of the line not
- * built, with the build that makes it) or EXIT_SETUP.
+ * The one build that makes every missing kernel: its own arguments when
+ * they all need the same, else --all (every series of the line).
+ */
+static void build_hint(const struct run_kernels *rk, const bool *missing,
+		       char *buf, size_t len)
+{
+	char args[128], first[128] = "";
+	int k;
+
+	for (k = 0; k < rk->scn->nkernels; k++) {
+		if (!missing[k])
+			continue;
+		build_args(rk, k, args, sizeof(args));
+		if (!first[0]) {
+			snprintf(first, sizeof(first), "%s", args);
+		} else if (strcmp(first, args)) {
+			snprintf(first, sizeof(first), "--all");
+			break;
+		}
+	}
+	snprintf(buf, len, "swapctl build --line %s %s%s", rk->line, first,
+		 rk->debug ? " --debug" : "");
+}
+
+/*
+ * Every kernel can be read; 0, EXIT_NO_KERNEL (kernels of the line not
+ * built: all of them named, with the one build that makes them) or
+ * EXIT_SETUP.
  */
 int kernels_check(const struct run_kernels *rk)
 {
-	char args[128];
-	int k;
+	bool missing[SCN_MAX_KERNELS] = { false };
+	char hint[192], names[SCN_MAX_KERNELS * (SCN_KERNEL_MAX + 2)] = "";
+	size_t off = 0;
+	int k, n = 0;
 
 	for (k = 0; k < rk->scn->nkernels; k++) {
 		if (!access(rk->kernel_path[k], R_OK))
@@ -204,14 +232,19 @@ int kernels_check(const struct run_kernels *rk)
 				strerror(errno));
 			return EXIT_SETUP;
 		}
-		build_args(rk, k, args, sizeof(args));
-		fprintf(stderr, "swapctl run: kernel %s of line %s (%s) is not built: %s does not exist; run 'swapctl build --line %s %s%s' first\n",
-			rk->scn->kernels[k], rk->line, rk->line_from,
-			rk->kernel_path[k], rk->line, args,
-			rk->debug ? " --debug" : "");
-		return EXIT_NO_KERNEL;
+		missing[k] = true;
+		off += snprintf(names + off, sizeof(names) - off, "%s%s",
+				n++ ? ", " : "", rk->scn->kernels[k]);
 	}
-	return 0;
+	if (!n)
+		return 0;
+	build_hint(rk, missing, hint, sizeof(hint));
+	for (k = 0; k < rk->scn->nkernels && !missing[k]; k++)
+		;
+	fprintf(stderr, "swapctl run: kernel%s %s of line %s (%s) %s not built (%s does not exist); run '%s' first\n",
+		n > 1 ? "s" : "", names, rk->line, rk->line_from,
+		n > 1 ? "are" : "is", rk->kernel_path[k], hint);
+	return EXIT_NO_KERNEL;
 }
 
 int kernels_initramfs_ready(const struct run_kernels *rk)

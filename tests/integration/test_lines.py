@@ -139,8 +139,14 @@ def test_run_refuses_a_kernel_of_the_line_not_built(sw, empty):
                   "6.12", "scenarios/zram-swap.json")
     lines = r.err.strip().splitlines()
     assert len(lines) == 1, r.err
-    assert "kernel baseline of line 6.12 (--line) is not built" in r.err
+    # issue 37: every missing kernel named, and the one build of them all
+    assert "kernels baseline, patched of line 6.12 (--line) are not " \
+        "built" in r.err
     assert "kernels/baseline@6.12/bzImage does not exist" in r.err
+    assert "run 'swapctl build --line 6.12 --all' first" in r.err
+    r = sw.expect(EXIT_NO_KERNEL, "--config", empty, "run", "--line",
+                  "6.12", "--kernels", "baseline", "scenarios/zram-swap.json")
+    assert "kernel baseline of line 6.12 (--line) is not built" in r.err
     assert "run 'swapctl build --line 6.12 --baseline' first" in r.err
     # the scenario's kernel_line, and the patched kernel's series
     r = sw.expect(EXIT_NO_KERNEL, "--config", empty, "run", "--kernels",
@@ -151,8 +157,8 @@ def test_run_refuses_a_kernel_of_the_line_not_built(sw, empty):
     # no line anywhere: the configured default, 6.1, kernels/<variant>/
     r = sw.expect(EXIT_NO_KERNEL, "--config", empty, "run",
                   "scenarios/zram-swap.json")
-    assert "kernel baseline of line 6.1 (kernel_line, from %s)" % empty \
-        in r.err
+    assert "kernels baseline, patched of line 6.1 (kernel_line, from %s)" \
+        % empty in r.err
     assert "kernels/baseline/bzImage does not exist" in r.err
     # a --keep-each step names the build that keeps it
     r = sw.expect(EXIT_NO_KERNEL, "--config", empty, "run", "--line",
