@@ -377,6 +377,21 @@ static int set_nonrot(const char *dev, char *reason)
 	return 0;
 }
 
+/* The size of block device @dev in bytes; 0, or -1 with @reason. */
+static int dev_size(const char *dev, uint64_t *size, char *reason)
+{
+	int fd = open(dev, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0 || ioctl(fd, BLKGETSIZE64, size)) {
+		reasonf(reason, "%s: BLKGETSIZE64: %s", dev, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
 /*
  * A read or write io_error fault on this disk: the swap area goes on a
  * device-mapper device over it, dm-dust (read: the bad slots listed now,
@@ -389,17 +404,10 @@ static int setup_dm(int idx, const struct gplan_swap *s,
 {
 	char name[32], params[256], err[256];
 	uint64_t size = 0, k;
-	int fd, r;
+	int r;
 
-	fd = open(s->dev, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || ioctl(fd, BLKGETSIZE64, &size)) {
-		reasonf(reason, "%s: BLKGETSIZE64: %s", s->dev,
-			strerror(errno));
-		if (fd >= 0)
-			close(fd);
+	if (dev_size(s->dev, &size, reason))
 		return -1;
-	}
-	close(fd);
 	snprintf(name, sizeof(name), GFAULT_DM_FMT, idx);
 	if (f->op == FOP_READ)
 		snprintf(params, sizeof(params), "%s 0 %d", s->dev,
@@ -483,7 +491,6 @@ static int setup_brd(const struct gplan_swap *s, struct backend *b,
 		     char *reason)
 {
 	uint64_t size = 0;
-	int fd;
 
 	if (access("/sys/module/brd", F_OK)) {
 		reasonf(reason, "brd: /sys/module/brd missing (a kernel without CONFIG_BLK_DEV_RAM)");
@@ -491,15 +498,8 @@ static int setup_brd(const struct gplan_swap *s, struct backend *b,
 	}
 	if (wait_dev(s->dev, reason))
 		return -1;
-	fd = open(s->dev, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || ioctl(fd, BLKGETSIZE64, &size)) {
-		reasonf(reason, "%s: BLKGETSIZE64: %s", s->dev,
-			strerror(errno));
-		if (fd >= 0)
-			close(fd);
+	if (dev_size(s->dev, &size, reason))
 		return -1;
-	}
-	close(fd);
 	if (size != s->size_mb << 20) {
 		reasonf(reason, "%s: %" PRIu64 " KiB, not size_mb=%" PRIu64
 			" (brd.rd_size= of the kernel command line)", s->dev,

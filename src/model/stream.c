@@ -52,30 +52,42 @@ int stream_fail(struct stream_state *st, enum stream_err err,
 	return -1;
 }
 
-static int parse_vmstat(struct stream_state *st, json_t *obj,
-			struct stream_line *out)
+/*
+ * An object of named unsigned counters ("vmstat", "values") into @arr of
+ * @max; those past @max are counted in out->dropped.
+ */
+static int parse_named(struct stream_state *st, json_t *obj,
+		       const char *where, struct stream_counter *arr,
+		       unsigned int *n, unsigned int max,
+		       struct stream_line *out)
 {
+	char name[STREAM_NAME_MAX];
 	const char *key;
 	size_t keylen;
 	json_t *val;
-	char name[STREAM_NAME_MAX];
 
 	json_object_keylen_foreach(obj, key, keylen, val) {
 		uint64_t v;
 
-		if (fld_check(st, "vmstat.", key, keylen, name, sizeof(name)) < 0)
+		if (fld_check(st, where, key, keylen, name, sizeof(name)) < 0 ||
+		    fld_val(st, val, where, name, &v) < 0)
 			return -1;
-		if (fld_val(st, val, "vmstat.", name, &v) < 0)
-			return -1;
-		if (out->ncounters >= STREAM_MAX_COUNTERS) {
+		if (*n >= max) {
 			out->dropped++;
 			continue;
 		}
-		strcpy(out->counters[out->ncounters].name, name);
-		out->counters[out->ncounters].value = v;
-		out->ncounters++;
+		strcpy(arr[*n].name, name);
+		arr[*n].value = v;
+		(*n)++;
 	}
 	return 0;
+}
+
+static int parse_vmstat(struct stream_state *st, json_t *obj,
+			struct stream_line *out)
+{
+	return parse_named(st, obj, "vmstat.", out->counters,
+			   &out->ncounters, STREAM_MAX_COUNTERS, out);
 }
 
 /*
@@ -131,29 +143,11 @@ static int parse_values(struct stream_state *st, json_t *root,
 			struct stream_line *out)
 {
 	json_t *obj = fld_typed(st, root, "", "values", false, JSON_OBJECT);
-	char name[STREAM_NAME_MAX];
-	const char *key;
-	size_t keylen;
-	json_t *val;
 
 	if (!obj)	/* absent, or not an object (failed) */
 		return json_object_get(root, "values") ? -1 : 0;
-	json_object_keylen_foreach(obj, key, keylen, val) {
-		uint64_t v;
-
-		if (fld_check(st, "values.", key, keylen, name,
-			      sizeof(name)) < 0 ||
-		    fld_val(st, val, "values.", name, &v) < 0)
-			return -1;
-		if (out->nvalues >= STREAM_MAX_VALUES) {
-			out->dropped++;
-			continue;
-		}
-		strcpy(out->values[out->nvalues].name, name);
-		out->values[out->nvalues].value = v;
-		out->nvalues++;
-	}
-	return 0;
+	return parse_named(st, obj, "values.", out->values, &out->nvalues,
+			   STREAM_MAX_VALUES, out);
 }
 
 static int parse_blk(struct stream_state *st, json_t *obj, bool host,
